@@ -1,0 +1,36 @@
+# Two commands set everything up on a fresh machine with Python 3.11 and make:
+#   make run   - the main job (a terminal table when no chat token is configured)
+#   make test  - every test
+PYTHON ?= python3
+VENV := .venv
+BIN := $(VENV)/bin
+STAMP := $(VENV)/.installed-dev
+
+.PHONY: run test lint bench simulate clean
+
+$(BIN)/python:
+	$(PYTHON) -m venv $(VENV)
+	$(BIN)/python -m pip install --quiet --upgrade pip
+
+$(STAMP): pyproject.toml | $(BIN)/python
+	$(BIN)/python -m pip install --quiet -e '.[dev]'
+	touch $(STAMP)
+
+run: $(STAMP)
+	$(BIN)/rummyclub run
+
+test: $(STAMP)
+	$(BIN)/ruff check bot rules storage tests bench
+	$(BIN)/python -m pytest
+
+lint: $(STAMP)
+	$(BIN)/ruff check bot rules storage tests bench
+
+bench: $(STAMP)
+	$(BIN)/python -m bench
+
+simulate: $(STAMP)
+	$(BIN)/rummyclub simulate rummikub --games 20 --seed 1
+
+clean:
+	rm -rf $(VENV) .pytest_cache .ruff_cache .hypothesis

@@ -1,0 +1,175 @@
+"""`rummyclub`: run the bot (or the terminal table), play in a terminal, simulate AI matches."""
+
+from __future__ import annotations
+
+import argparse
+import asyncio
+import logging
+import sys
+import tempfile
+from pathlib import Path
+from typing import Any
+
+from bot.console.app import ConsoleTable
+from bot.core.i18n import t
+from bot.core.service import TableService
+from bot.settings import Settings
+from bot.simulate import simulate
+from rules import engine_names, get_engine
+from storage import Store, open_store
+
+log = logging.getLogger("rummyclub")
+
+
+def _option(text: str) -> tuple[str, str]:
+    key, sep, value = text.partition("=")
+    if not sep or not key.strip():
+        raise argparse.ArgumentTypeError(f"expected key=value, got {text!r}")
+    return key.strip(), value.strip()
+
+
+def _game(text: str) -> str:
+    try:
+        return get_engine(text).name
+    except KeyError as err:
+        raise argparse.ArgumentTypeError(str(err.args[0])) from None
+
+
+def build_parser() -> argparse.ArgumentParser:
+    parser = argparse.ArgumentParser(prog="rummyclub", description="Rummy-family games for friends.")
+    sub = parser.add_subparsers(dest="command", required=True)
+
+    run = sub.add_parser("run", help="start the bot; with no chat token, a terminal table")
+    run.add_argument("--db", help="database URL or file (default: DATABASE_URL)")
+
+    play = sub.add_parser("play", help="play in the terminal against AI players")
+    play.add_argument("game", type=_game, help=f"one of: {', '.join(engine_names())}")
+    play.add_argument("--ai", type=int, default=3, help="AI opponents (default 3)")
+    play.add_argument("--seed", type=int, help="fix the shuffle")
+    play.add_argument("--option", "-o", type=_option, action="append", default=[], metavar="KEY=VALUE",
+                      help="a table option, e.g. -o initial_meld_min=25 (repeatable)")
+    play.add_argument("--new", action="store_true", help="end an unfinished terminal game and start anew")
+    play.add_argument("--db", help="database URL or file (default: DATABASE_URL)")
+
+    sim = sub.add_parser("simulate", help="AI-only matches through the table service and SQLite")
+    sim.add_argument("game", type=_game)
+    sim.add_argument("--games", type=int, default=10)
+    sim.add_argument("--seed", type=int, default=1)
+    sim.add_argument("--seats", type=int, default=4)
+    sim.add_argument("--option", "-o", type=_option, action="append", default=[], metavar="KEY=VALUE")
+    sim.add_argument("--db", help="keep the games in this SQLite file (default: a temporary file)")
+    return parser
+
+
+async def _open(url: str) -> Store:
+    if url.startswith("sqlite:///") or "://" not in url:
+        path = url.removeprefix("sqlite:///")
+        Path(path).parent.mkdir(parents=True, exist_ok=True)
+    store = open_store(url)
+    await store.open()
+    return store
+
+
+def _stdin_reader() -> Any:
+    async def read() -> str | None:
+        sys.stdout.write(t("console.prompt"))
+        sys.stdout.flush()
+        line = await asyncio.to_thread(sys.stdin.readline)
+        return line if line else None
+
+    return read
+
+
+def _write(text: str) -> None:
+    print(text, flush=True)
+
+
+async def _play(game: str, ai: int, options: dict[str, Any], seed: int | None, new: bool, db: str, lang: str) -> int:
+    store = await _open(db)
+    try:
+        console = ConsoleTable(TableService(store), _stdin_reader(), _write, lang)
+        engine = get_engine(game)
+        if not engine.min_seats <= ai + 1 <= engine.max_seats:
+            _write(f"{game} takes {engine.min_seats}-{engine.max_seats} players: use --ai "
+                   f"{engine.min_seats - 1}..{engine.max_seats - 1}")
+            return 2
+        # The terminal has no one to wait for: the turn timer is off unless asked for.
+        options = {"turn_timer_s": 0, **options}
+        try:
+            rec = await console.open_or_resume(game, ai, options, seed, new)
+        except Exception as err:  # ServiceError for a bad option: say which and stop
+            from bot.core.render import render_error
+
+            _write(render_error(err, lang))
+            return 2
+        if rec is None:
+            return 1
+        return await console.run(rec)
+    finally:
+        await store.close()
+
+
+async def _pick_game(lang: str) -> str | None:
+    games = engine_names()
+    _write(t("console.pick_game", lang, games=", ".join(f"{i + 1}. {g}" for i, g in enumerate(games))))
+    while True:
+        line = await _stdin_reader()()
+        if line is None:
+            return None
+        choice = line.strip().lower() or "1"
+        if choice.isdigit() and 1 <= int(choice) <= len(games):
+            return games[int(choice) - 1]
+        if choice in games:
+            return choice
+        _write(t("console.unknown_game", lang, game=choice, games=", ".join(games)))
+
+
+async def _run(settings: Settings, db: str) -> int:
+    if settings.has_chat_token:
+        _write(t("console.tokens_unused", settings.default_lang))
+    store = await _open(db)
+    try:
+        existing = await store.active_table_for_chat("console", "terminal")
+    finally:
+        await store.close()
+    game = existing.game if existing and existing.status == "playing" else await _pick_game(settings.default_lang)
+    if game is None:
+        return 0
+    return await _play(game, 3, {}, None, False, db, settings.default_lang)
+
+
+async def _simulate(args: argparse.Namespace) -> int:
+    with tempfile.TemporaryDirectory() as tmp:
+        db = args.db or str(Path(tmp) / "simulate.db")
+        store = await _open(db)
+        try:
+            summary = await simulate(store, args.game, args.games, args.seed, args.seats, dict(args.option))
+        finally:
+            await store.close()
+    _write(t("sim.summary", matches=summary.matches, rounds=summary.rounds, actions=summary.actions,
+             seconds=summary.seconds, rate=summary.actions_per_second))
+    _write(t("sim.ends", ends=", ".join(f"{k} {v}" for k, v in sorted(summary.round_ends.items()))))
+    _write(t("sim.wins", wins=" ".join(str(w) for w in summary.wins)))
+    _write(t("sim.scores", totals=" ".join(str(x) for x in summary.totals)))
+    return 0
+
+
+def main(argv: list[str] | None = None) -> int:
+    args = build_parser().parse_args(argv)
+    settings = Settings()
+    logging.basicConfig(level=settings.log_level.upper(), format="%(asctime)s %(levelname)s %(name)s: %(message)s")
+    db = getattr(args, "db", None) or settings.database_url
+    try:
+        if args.command == "run":
+            return asyncio.run(_run(settings, db))
+        if args.command == "play":
+            return asyncio.run(_play(args.game, args.ai, dict(args.option), args.seed, args.new, db,
+                                     settings.default_lang))
+        return asyncio.run(_simulate(args))
+    except KeyboardInterrupt:
+        _write(t("console.bye", settings.default_lang))
+        return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())

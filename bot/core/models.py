@@ -1,0 +1,50 @@
+"""Platform-neutral values the table service exchanges with adapters."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from typing import Any
+
+from rules import Event, RoundResult
+from storage import TableRecord
+
+
+@dataclass(frozen=True)
+class Player:
+    """A person on a platform: identities are `(platform, user_id)` everywhere."""
+
+    platform: str
+    user_id: str
+    name: str
+
+
+class ServiceError(Exception):
+    """A refused table operation (lobby, seats, stale buttons). Same shape as `IllegalAction`."""
+
+    def __init__(self, code: str, **params: Any) -> None:
+        super().__init__(code, params)
+        self.code = code
+        self.params: dict[str, Any] = params
+
+
+@dataclass
+class Outcome:
+    """What an accepted operation produced, for the adapter to render and send.
+
+    `events` are tagged with visibility (`Event.seat`); `private_views` holds the view of every
+    human seat so each adapter can refresh hands; `results` lists the rounds that ended.
+    """
+
+    table: TableRecord
+    events: list[Event] = field(default_factory=list)
+    public_view: dict[str, Any] | None = None
+    private_views: dict[int, dict[str, Any]] = field(default_factory=dict)
+    results: list[RoundResult] = field(default_factory=list)
+
+    @property
+    def version(self) -> int:
+        return self.table.version
+
+    @property
+    def match_over(self) -> bool:
+        return self.table.status == "finished"

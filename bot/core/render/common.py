@@ -1,0 +1,57 @@
+"""Rendering shared by every game: errors, lobby, seat names, tile lists."""
+
+from __future__ import annotations
+
+from collections.abc import Iterable
+from typing import Any
+
+from bot.core.i18n import has, t
+from storage import TableRecord
+
+
+def names(rec: TableRecord) -> list[str]:
+    return [s.name for s in rec.seats]
+
+
+def join_items(items: Iterable[str]) -> str:
+    return " ".join(items)
+
+
+def _param_text(key: str, value: Any, lang: str) -> Any:
+    if key == "reason" and isinstance(value, str):
+        return t(f"meld_reason.{value}", lang)
+    if isinstance(value, list | tuple):
+        return join_items(str(v) for v in value)
+    return value
+
+
+def render_error(err: Exception, lang: str = "en") -> str:
+    """A sentence for an `IllegalAction` or `ServiceError`, with the offending items filled in."""
+    code = getattr(err, "code", None)
+    params: dict[str, Any] = dict(getattr(err, "params", {}) or {})
+    if code is None:
+        return str(err)
+    text_params = {k: _param_text(k, v, lang) for k, v in params.items()}
+    if code == "E_PARSE":
+        if params.get("token") or params.get("expected"):
+            problem = t("parse.expected", lang, expected=params.get("expected", "?"), token=params.get("token", ""))
+        else:
+            problem = t("parse.empty", lang)
+        text_params["problem"] = problem
+    if code == "E_BAD_REF":
+        text_params["ref"] = ", ".join(f"{k} {v}" for k, v in params.items())
+    key = f"error.{code}"
+    if not has(key, lang):
+        return t("error.unknown", lang, code=code)
+    return t(key, lang, **text_params)
+
+
+def render_lobby(rec: TableRecord, lang: str = "en", max_seats: int | None = None) -> str:
+    host = next(
+        (s.name for s in rec.seats if s.platform == rec.host_platform and s.user_id == rec.host_user_id), "?"
+    )
+    lines = [t("lobby.title", lang, game=t(f"game.{rec.game}", lang), host=host)]
+    lines.append(t("lobby.seats", lang, count=len(rec.seats), max=max_seats or "?"))
+    lines += [t("lobby.seat_line", lang, seat=i + 1, name=s.name) for i, s in enumerate(rec.seats)]
+    lines.append(t("lobby.options", lang, options=", ".join(f"{k}={v}" for k, v in rec.options.items())))
+    return "\n".join(lines)

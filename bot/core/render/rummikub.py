@@ -1,0 +1,134 @@
+"""Rummikub text: numbered melds, racks grouped by colour, the draft with valid/invalid marks."""
+
+from __future__ import annotations
+
+from itertools import groupby
+from typing import Any
+
+from bot.core.i18n import t
+from bot.core.render.common import join_items
+from rules import Event
+
+
+def format_meld(meld: dict[str, Any]) -> str:
+    body = join_items(meld["tiles"])
+    return f"G:{body}" if meld.get("prefix") == "G" else body
+
+
+def format_rack(tiles: list[str], by_number: bool = False) -> str:
+    """Tiles grouped by colour (or by number), groups two spaces apart; the colour letter stays on
+    every tile so nothing depends on seeing colour."""
+    key = _number_of if by_number else _colour_of
+    return "  ".join(join_items(group) for _, group in groupby(tiles, key=key))
+
+
+def _number_of(tile: str) -> str:
+    return tile[1:] if tile != "j" else "j"
+
+
+def _colour_of(tile: str) -> str:
+    return tile[0]
+
+
+def render_table(view: dict[str, Any], names: list[str], lang: str, seconds_left: int | None) -> str:
+    game = t("game.rummikub", lang)
+    extra = view["round"] > view["match_games"]
+    header = "table.header_extra" if extra else "table.header"
+    lines = [t(header, lang, game=game, round=view["round"], rounds=view["match_games"], pool=view["pool"])]
+    turn = view["turn"]
+    if turn is not None:
+        if seconds_left is None:
+            lines.append(t("table.turn", lang, name=names[turn]))
+        else:
+            lines.append(t("table.turn_deadline", lang, name=names[turn], seconds=seconds_left))
+    if view["table"]:
+        lines.append(t("table.melds", lang))
+        for n, meld in enumerate(view["table"], start=1):
+            lines.append(
+                t("table.meld_line", lang, n=n, tiles=format_meld(meld), kind=t(f"meld.{meld['type']}", lang),
+                  value=meld["value"])
+            )
+    else:
+        lines.append(t("table.empty", lang))
+    if view["pool"] == 0 and view["round_over"] is None:
+        if view["empty_pool_end"] == "blocked":
+            lines.append(t("table.pool_empty_blocked", lang, left=view["seats"] - view["passes"]))
+        elif view["turns_left"] is not None:
+            lines.append(t("table.pool_empty_one_more", lang, left=view["turns_left"]))
+    lines.append(t("table.players", lang))
+    for seat, name in enumerate(names):
+        opened = t("table.opened" if view["opened"][seat] else "table.not_opened", lang)
+        lines.append(
+            t("table.player_line", lang, seat=seat + 1, name=name, tiles=view["rack_sizes"][seat], opened=opened,
+              total=view["totals"][seat])
+        )
+    return "\n".join(lines)
+
+
+def render_hand(view: dict[str, Any], lang: str, by_number: bool = False) -> str:
+    rack = view["rack_by_number"] if by_number else view["rack"]
+    lines = [t("hand.title", lang, count=len(rack)), "  " + format_rack(rack, by_number)]
+    you = view["you"]
+    if not view["opened"][you]:
+        lines.append(t("hand.not_opened", lang, required=view["initial_meld_min"]))
+        if view.get("best_opening") is not None:
+            lines.append(t("hand.best_opening", lang, value=view["best_opening"], required=view["initial_meld_min"]))
+    draft = view.get("draft")
+    if draft:
+        lines.append(t("hand.draft", lang))
+        for n, meld in enumerate(draft["melds"], start=1):
+            if meld["valid"]:
+                mark = t("hand.draft_valid", lang, value=meld["value"])
+            else:
+                mark = t("hand.draft_invalid", lang, reason=t(f"meld_reason.{meld['reason']}", lang))
+            lines.append(t("hand.draft_line", lang, n=n, tiles=format_meld(meld), mark=mark))
+        lines.append(t("hand.draft_rack", lang, tiles=format_rack(draft["rack"]) or "—"))
+        if not view["opened"][you]:
+            lines.append(t("hand.draft_new_value", lang, value=draft["new_value"], required=view["initial_meld_min"]))
+    if view["turn"] == you:
+        lines.append(t("hand.your_turn", lang))
+    return "\n".join(lines)
+
+
+def render_event(event: Event, names: list[str], viewer: int | None, lang: str) -> str | None:
+    d = event.data
+    name = names[d["seat"]] if "seat" in d and d["seat"] is not None else ""
+    match event.type:
+        case "MeldsPlayed":
+            key = "event.MeldsPlayed_opened" if d["opened_now"] else "event.MeldsPlayed"
+            return t(key, lang, name=name, count=len(d["added"]), tiles=join_items(d["added"]))
+        case "TileDrawn":
+            if d["reason"] == "timeout":
+                return t("event.TileDrawn_timeout", lang, name=name, count=d["count"])
+            return t("event.TileDrawn", lang, name=name)
+        case "TilesReceived":
+            return t("event.TilesReceived", lang, tiles=join_items(d["tiles"]))
+        case "Passed":
+            return t("event.Passed", lang, name=name)
+        case "TimedOut":
+            return t("event.TimedOut_pass", lang, name=name) if d["penalty"] == 0 else None
+        case "PoolEmptied":
+            return t("event.PoolEmptied", lang)
+        case "RoundScored":
+            return _round_summary(d, names, lang)
+        case "MatchEnded":
+            return t("event.MatchEnded", lang, names=", ".join(names[w] for w in d["winners"]))
+        case "TieBreakNeeded":
+            return t("event.TieBreakNeeded", lang, names=", ".join(names[w] for w in d["leaders"]))
+        case "NextRound":
+            return t("event.NextRound", lang, round=d["round"], name=name)
+    return None  # TurnStarted, DraftChanged: the refreshed table and hand say it
+
+
+def _round_summary(d: dict[str, Any], names: list[str], lang: str) -> str:
+    if d["reason"] == "out":
+        how = t("event.round_out", lang, name=names[d["winners"][0]])
+    else:
+        how = t("event.round_empty_pool", lang)
+    lines = [t("event.RoundScored", lang, round=d["round"], how=how)]
+    for seat, name in enumerate(names):
+        lines.append(
+            t("event.round_line", lang, name=name, rack=join_items(d["racks"][seat]) or "—", value=d["values"][seat],
+              score=d["scores"][seat], total=d["totals"][seat])
+        )
+    return "\n".join(lines)

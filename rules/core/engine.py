@@ -1,0 +1,125 @@
+"""The engine contract every game keeps (ARCHITECTURE.md, "The engine contract").
+
+A game is data plus pure functions: `state` is a JSON-native dict that round-trips exactly,
+`apply` returns a new state and never mutates the one it was given, and randomness comes only from
+the seed. The table service owns every side effect.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from random import Random
+from typing import Any, ClassVar, Protocol, runtime_checkable
+
+from pydantic import BaseModel, ConfigDict, ValidationError
+
+from rules.core.errors import SetupError
+
+State = dict[str, Any]
+
+
+class Action(BaseModel):
+    """Base of every game's actions: immutable, comparable, JSON-able.
+
+    `service_only` marks actions that only the table service may apply (the turn timeout);
+    a player typing them is refused by the service.
+    """
+
+    model_config = ConfigDict(frozen=True, extra="forbid")
+    service_only: ClassVar[bool] = False
+
+
+@dataclass(frozen=True)
+class Event:
+    """Something that happened, in the past tense (`TileDrawn`, `MeldLaid`).
+
+    `seat` is None for a public event, else the only seat that may see it.
+    """
+
+    type: str
+    data: dict[str, Any] = field(default_factory=dict)
+    seat: int | None = None
+
+    def visible_to(self, seat: int | None) -> bool:
+        return self.seat is None or self.seat == seat
+
+    def to_json(self) -> dict[str, Any]:
+        return {"type": self.type, "data": self.data, "seat": self.seat}
+
+
+class RoundResult(BaseModel):
+    """The outcome of a finished round (a "game" in Rummikub's words) and of the match so far."""
+
+    round_scores: list[int]
+    totals: list[int]
+    winners: list[int]
+    match_over: bool = False
+    match_winners: list[int] = []
+    teams: list[list[int]] | None = None
+    details: dict[str, Any] = {}
+
+
+class GameOptions(BaseModel):
+    """Base for a game's table options: unknown keys and out-of-range values are errors."""
+
+    model_config = ConfigDict(extra="forbid", frozen=True)
+
+    @classmethod
+    def parse_options(cls, raw: dict[str, Any] | None) -> GameOptions:
+        try:
+            return cls.model_validate(raw or {})
+        except ValidationError as err:
+            problems = []
+            for e in err.errors():
+                where = ".".join(str(p) for p in e["loc"]) or "options"
+                problems.append(f"{where}: {e['msg']}")
+            raise SetupError("bad option " + "; ".join(problems)) from err
+
+
+@runtime_checkable
+class Engine(Protocol):
+    """What the table service, adapters and tests rely on for every game."""
+
+    name: str
+    min_seats: int
+    max_seats: int
+    options_model: type[GameOptions]
+
+    def new_game(
+        self,
+        seats: int,
+        options: dict[str, Any] | None = None,
+        seed: int = 0,
+        deck: list[str] | None = None,
+    ) -> State: ...
+
+    def current_seat(self, state: State) -> int | None: ...
+
+    def parse(self, text: str) -> Action: ...
+
+    def format(self, action: Action) -> str: ...
+
+    def apply(self, state: State, seat: int, action: Action) -> tuple[State, list[Event]]: ...
+
+    def view(self, state: State, seat: int | None) -> dict[str, Any]: ...
+
+    def result(self, state: State) -> RoundResult | None: ...
+
+    def next_round(self, state: State) -> State: ...
+
+    # Beyond the core contract: what the service and the contract tests need.
+    def timeout_action(self, state: State) -> Action:
+        """The action the service applies for the seat on turn when its deadline passes."""
+        ...
+
+    def ai_action(self, state: State, seat: int, rng: Random) -> Action:
+        """A legal action for `seat` chosen by the game's AI from that seat's view only."""
+        ...
+
+    def all_items(self, state: State) -> list[str]:
+        """Every tile/card in every zone, for conservation checks."""
+        ...
+
+    def help_text(self) -> list[tuple[str, str]]:
+        """The text grammar: (command, meaning key) pairs for `help`."""
+        ...

@@ -1,0 +1,114 @@
+"""Records the storage layer keeps. Games are opaque JSON here: storage never imports `rules/`."""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from typing import Any, Literal
+
+from pydantic import BaseModel, Field
+
+TableStatus = Literal["lobby", "playing", "finished", "abandoned"]
+ACTIVE_STATUSES: tuple[str, ...] = ("lobby", "playing")
+
+# SQLite INTEGER is a signed 64-bit value; bounding the seed here keeps every backend equally strict.
+_INT64_MIN = -(2**63)
+_INT64_MAX = 2**63 - 1
+
+
+class SeatRecord(BaseModel):
+    kind: Literal["human", "ai"]
+    platform: str | None
+    user_id: str | None
+    name: str
+    away: bool = False
+
+
+class TableRecord(BaseModel):
+    id: str
+    game: str
+    platform: str
+    chat_id: str
+    topic_id: str | None = None
+    status: TableStatus
+    host_platform: str | None
+    host_user_id: str | None
+    options: dict[str, Any]
+    seed: int = Field(ge=_INT64_MIN, le=_INT64_MAX)
+    deck: list[str] | None = None
+    seats: list[SeatRecord]
+    version: int = 0
+    # Engine state snapshot taken after log entry `log_seq`; replaying the log from there must agree.
+    state: dict[str, Any] | None = None
+    log_seq: int = 0
+    deadline: float | None = None  # epoch seconds of the current turn deadline
+    created_at: float
+    updated_at: float
+    meta: dict[str, Any] = Field(default_factory=dict)  # adapter data: message ids, language...
+
+
+class LogEntry(BaseModel):
+    table_id: str
+    seq: int = Field(ge=1)  # 1-based and dense per table, so a replay can tell when something is missing
+    kind: str
+    seat: int | None
+    text: str  # the action in the game's text grammar
+    at: float
+
+
+class PlayerRecord(BaseModel):
+    platform: str
+    user_id: str
+    name: str
+    created_at: float
+
+
+class MatchResultRecord(BaseModel):
+    table_id: str
+    game: str
+    platform: str
+    chat_id: str
+    status: Literal["finished", "abandoned"]
+    finished_at: float
+    seats: list[SeatRecord]
+    result: dict[str, Any]
+
+
+class VersionConflict(Exception):
+    """The stored table moved on since the caller read it (a stale button, another process)."""
+
+    def __init__(self, table_id: str, expected: int, actual: int) -> None:
+        super().__init__(f"table {table_id!r}: expected version {expected}, stored version is {actual}")
+        self.table_id = table_id
+        self.expected = expected
+        self.actual = actual
+
+
+class TableNotFound(Exception):
+    def __init__(self, table_id: str) -> None:
+        super().__init__(f"table {table_id!r} not found")
+        self.table_id = table_id
+
+
+class TableExists(Exception):
+    """A table with that id exists, or the chat/topic already has an active (lobby/playing) table."""
+
+
+def chat_key(rec: TableRecord) -> tuple[str, str, str]:
+    """What makes two active tables clash. A missing topic counts as '' so that NULLs cannot slip
+    past the SQLite unique index (NULLs never compare equal there)."""
+    return rec.platform, rec.chat_id, rec.topic_id or ""
+
+
+def next_log_seq(table_id: str, log_seq: int, entries: Sequence[LogEntry]) -> int:
+    """The table's log_seq after appending `entries`; ValueError unless they continue the log densely.
+
+    Both backends call this before writing anything, so a gap or a replayed action is refused alike.
+    """
+    for offset, entry in enumerate(entries, start=1):
+        if entry.table_id != table_id:
+            raise ValueError(f"log entry for table {entry.table_id!r} committed with table {table_id!r}")
+        if entry.seq != log_seq + offset:
+            raise ValueError(
+                f"table {table_id!r}: log entry seq {entry.seq} does not follow seq {log_seq + offset - 1}"
+            )
+    return log_seq + len(entries)

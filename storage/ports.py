@@ -1,0 +1,61 @@
+"""The storage port the table service depends on; all backends pass tests/storage/test_store_contract.py."""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from typing import Protocol
+
+from storage.models import LogEntry, MatchResultRecord, PlayerRecord, TableRecord
+
+
+class Store(Protocol):
+    async def open(self) -> None:
+        """Connect and bring the schema up to date. Call once before anything else."""
+
+    async def close(self) -> None:
+        """Release the connection; safe to call twice."""
+
+    async def create_table(self, rec: TableRecord) -> None:
+        """Store a new table as given. `TableExists` when the id is taken or the chat/topic
+        already has an active (lobby or playing) table."""
+
+    async def get_table(self, table_id: str) -> TableRecord | None: ...
+
+    async def active_table_for_chat(
+        self, platform: str, chat_id: str, topic_id: str | None = None
+    ) -> TableRecord | None:
+        """The lobby or playing table of that chat; `topic_id=None` means the chat's main thread."""
+
+    async def list_tables(self, statuses: Sequence[str]) -> list[TableRecord]:
+        """Tables in any of `statuses`, oldest first."""
+
+    async def due_tables(self, now: float) -> list[str]:
+        """Ids of playing tables whose turn deadline is at or before `now`, earliest first."""
+
+    async def commit(
+        self, rec: TableRecord, expected_version: int, entries: Sequence[LogEntry] = ()
+    ) -> TableRecord:
+        """Atomically: check the version, append `entries` to the log, write `rec` as the new snapshot.
+
+        `VersionConflict` if the stored version is not `expected_version`; `ValueError` if the
+        entries do not continue the log densely (first seq == stored log_seq + 1) or name another
+        table; `TableNotFound` if there is no such table. On any error nothing is written.
+        `rec.version`, `rec.log_seq`, `rec.created_at` are ignored: the result carries
+        version = expected_version + 1 and log_seq = the last entry's seq (unchanged if none).
+        """
+
+    async def log(self, table_id: str, after_seq: int = 0) -> list[LogEntry]:
+        """Entries with seq > after_seq, in order."""
+
+    async def upsert_player(self, platform: str, user_id: str, name: str) -> None:
+        """Create the player or update the name; created_at is kept from the first call."""
+
+    async def get_player(self, platform: str, user_id: str) -> PlayerRecord | None: ...
+
+    async def record_result(self, rec: MatchResultRecord) -> bool:
+        """Store a match result once per table: True if stored now, False if it was already there."""
+
+    async def results(
+        self, platform: str, chat_id: str, limit: int = 20, game: str | None = None
+    ) -> list[MatchResultRecord]:
+        """The chat's results, newest first, optionally for one game only."""

@@ -1,0 +1,252 @@
+"""The default Store: one SQLite file in WAL mode, shared safely by several bot processes."""
+
+from __future__ import annotations
+
+import asyncio
+import json
+import sqlite3
+import time
+from collections.abc import AsyncIterator, Callable, Sequence
+from contextlib import asynccontextmanager
+from pathlib import Path
+from typing import Any
+
+import aiosqlite
+
+from storage.models import (
+    ACTIVE_STATUSES,
+    LogEntry,
+    MatchResultRecord,
+    PlayerRecord,
+    TableExists,
+    TableNotFound,
+    TableRecord,
+    VersionConflict,
+    chat_key,
+    next_log_seq,
+)
+
+MIGRATIONS_DIR = Path(__file__).parent / "migrations"
+BUSY_TIMEOUT_MS = 5000  # how long a writer waits for another process's transaction before failing
+
+_TABLE_JSON = ("options", "deck", "seats", "state", "meta")
+_RESULT_JSON = ("seats", "result")
+_ACTIVE_IN = "status IN ('lobby', 'playing')"  # spelled as in the partial index so SQLite uses it
+_CHAT_WHERE = f"platform = ? AND chat_id = ? AND COALESCE(topic_id, '') = ? AND {_ACTIVE_IN}"
+
+
+def _to_row(data: dict[str, Any], json_fields: Sequence[str]) -> dict[str, Any]:
+    # Dumping in "json" mode first makes SQLite store exactly what the memory backend keeps.
+    return {k: json.dumps(v, ensure_ascii=False) if k in json_fields and v is not None else v
+            for k, v in data.items()}
+
+
+def _from_row(row: sqlite3.Row | dict[str, Any], json_fields: Sequence[str]) -> dict[str, Any]:
+    return {k: json.loads(v) if k in json_fields and v is not None else v for k, v in dict(row).items()}
+
+
+def _insert_sql(table: str, row: dict[str, Any]) -> str:
+    return f"INSERT INTO {table} ({', '.join(row)}) VALUES ({', '.join('?' * len(row))})"
+
+
+def _table(row: sqlite3.Row | dict[str, Any]) -> TableRecord:
+    return TableRecord.model_validate(_from_row(row, _TABLE_JSON))
+
+
+def migrations() -> list[tuple[int, str, str]]:
+    """(number, file name, SQL) of every file NNN_name.sql, in order."""
+    found = sorted((int(p.name.split("_", 1)[0]), p.name, p.read_text("utf-8"))
+                   for p in MIGRATIONS_DIR.glob("*.sql"))
+    numbers = [n for n, _, _ in found]
+    if len(set(numbers)) != len(numbers):
+        raise RuntimeError(f"two migrations share a number in {MIGRATIONS_DIR}")
+    return found
+
+
+def split_statements(script: str) -> list[str]:
+    """Statements of a migration script, so they can run one by one inside our own transaction
+    (executescript would commit any open transaction first)."""
+    statements: list[str] = []
+    pending = ""
+    for line in script.splitlines(keepends=True):
+        pending += line
+        if sqlite3.complete_statement(pending):
+            statements.append(pending.strip())
+            pending = ""
+    if any(ln.strip() and not ln.strip().startswith("--") for ln in pending.splitlines()):
+        raise ValueError(f"migration ends inside a statement: {pending.strip()[:80]!r}")
+    return statements
+
+
+class SqliteStore:
+    def __init__(self, path: str, clock: Callable[[], float] = time.time) -> None:
+        self.path = path
+        self._clock = clock
+        self._db: aiosqlite.Connection | None = None
+        # One connection serves every coroutine of this process; the lock keeps one coroutine's
+        # statements from landing inside another's transaction. Other processes are held off by
+        # BEGIN IMMEDIATE + busy_timeout, and stale writers by the version check.
+        self._lock = asyncio.Lock()
+
+    async def open(self) -> None:
+        if self._db is not None:
+            return
+        # isolation_level=None: sqlite3 opens no implicit transactions; we BEGIN/COMMIT ourselves.
+        db = await aiosqlite.connect(self.path, isolation_level=None)
+        try:
+            db.row_factory = sqlite3.Row
+            await db.execute(f"PRAGMA busy_timeout = {BUSY_TIMEOUT_MS}")
+            await db.execute("PRAGMA journal_mode = WAL")
+            # NORMAL under WAL survives app crashes; only a power cut may lose the last few commits.
+            await db.execute("PRAGMA synchronous = NORMAL")
+            await db.execute("PRAGMA foreign_keys = ON")
+            self._db = db
+            await self._migrate()
+        except BaseException:
+            self._db = None
+            await db.close()
+            raise
+
+    async def close(self) -> None:
+        async with self._lock:
+            if self._db is not None:
+                db, self._db = self._db, None
+                await db.close()
+
+    @asynccontextmanager
+    async def _read(self) -> AsyncIterator[aiosqlite.Connection]:
+        async with self._lock:
+            if self._db is None:
+                raise RuntimeError("SqliteStore is not open; await store.open() first")
+            yield self._db
+
+    @asynccontextmanager
+    async def _write(self) -> AsyncIterator[aiosqlite.Connection]:
+        # IMMEDIATE takes the write lock up front, so a read-check-write sequence cannot be
+        # overtaken by another process between the check and the write.
+        async with self._read() as db:
+            await db.execute("BEGIN IMMEDIATE")
+            try:
+                yield db
+                await db.commit()
+            except BaseException:
+                # Also after a failed COMMIT, or the next BEGIN would find a transaction still open.
+                await db.rollback()
+                raise
+
+    async def _migrate(self) -> None:
+        # Checking and applying happen in one IMMEDIATE transaction, so two processes starting
+        # together cannot both apply the same migration.
+        async with self._write() as db:
+            await db.execute("CREATE TABLE IF NOT EXISTS schema_migrations "
+                             "(version INTEGER PRIMARY KEY, name TEXT NOT NULL, applied_at REAL NOT NULL)")
+            applied = {row[0] for row in await db.execute_fetchall("SELECT version FROM schema_migrations")}
+            for number, name, sql in migrations():
+                if number in applied:
+                    continue
+                for statement in split_statements(sql):
+                    await db.execute(statement)
+                await db.execute("INSERT INTO schema_migrations VALUES (?, ?, ?)",
+                                 (number, name, self._clock()))
+
+    async def _chat_taken(self, db: aiosqlite.Connection, rec: TableRecord) -> bool:
+        rows = await db.execute_fetchall(f"SELECT 1 FROM game_tables WHERE {_CHAT_WHERE} AND id != ?",
+                                         (*chat_key(rec), rec.id))
+        return bool(rows)
+
+    async def create_table(self, rec: TableRecord) -> None:
+        row = _to_row(rec.model_dump(mode="json"), _TABLE_JSON)
+        async with self._write() as db:
+            if await db.execute_fetchall("SELECT 1 FROM game_tables WHERE id = ?", (rec.id,)):
+                raise TableExists(f"table {rec.id!r} already exists")
+            if rec.status in ACTIVE_STATUSES and await self._chat_taken(db, rec):
+                raise TableExists(f"chat {chat_key(rec)} already has an active table")
+            await db.execute(_insert_sql("game_tables", row), tuple(row.values()))
+
+    async def get_table(self, table_id: str) -> TableRecord | None:
+        async with self._read() as db:
+            rows = list(await db.execute_fetchall("SELECT * FROM game_tables WHERE id = ?", (table_id,)))
+        return _table(rows[0]) if rows else None
+
+    async def active_table_for_chat(
+        self, platform: str, chat_id: str, topic_id: str | None = None
+    ) -> TableRecord | None:
+        async with self._read() as db:
+            rows = list(await db.execute_fetchall(f"SELECT * FROM game_tables WHERE {_CHAT_WHERE}",
+                                                  (platform, chat_id, topic_id or "")))
+        return _table(rows[0]) if rows else None
+
+    async def list_tables(self, statuses: Sequence[str]) -> list[TableRecord]:
+        if not statuses:
+            return []
+        marks = ", ".join("?" * len(statuses))
+        async with self._read() as db:
+            rows = await db.execute_fetchall(
+                f"SELECT * FROM game_tables WHERE status IN ({marks}) ORDER BY created_at, id",
+                tuple(statuses))
+        return [_table(r) for r in rows]
+
+    async def due_tables(self, now: float) -> list[str]:
+        async with self._read() as db:
+            rows = await db.execute_fetchall(
+                "SELECT id FROM game_tables WHERE status = 'playing' AND deadline <= ? ORDER BY deadline, id",
+                (now,))
+        return [r[0] for r in rows]
+
+    async def commit(
+        self, rec: TableRecord, expected_version: int, entries: Sequence[LogEntry] = ()
+    ) -> TableRecord:
+        async with self._write() as db:
+            rows = list(await db.execute_fetchall(
+                "SELECT version, log_seq, created_at FROM game_tables WHERE id = ?", (rec.id,)))
+            if not rows:
+                raise TableNotFound(rec.id)
+            version, log_seq, created_at = rows[0]
+            if version != expected_version:
+                raise VersionConflict(rec.id, expected_version, version)
+            stored = rec.model_copy(update={"version": expected_version + 1, "created_at": created_at,
+                                            "log_seq": next_log_seq(rec.id, log_seq, entries)})
+            if stored.status in ACTIVE_STATUSES and await self._chat_taken(db, stored):
+                raise TableExists(f"chat {chat_key(stored)} already has an active table")
+            await db.executemany("INSERT INTO table_log VALUES (?, ?, ?, ?, ?, ?)",
+                                 [(e.table_id, e.seq, e.kind, e.seat, e.text, e.at) for e in entries])
+            row = _to_row(stored.model_dump(mode="json"), _TABLE_JSON)
+            assignments = ", ".join(f"{k} = :{k}" for k in row if k != "id")
+            await db.execute(f"UPDATE game_tables SET {assignments} WHERE id = :id", row)
+        # Rebuilt from the row as written, so the caller holds what get_table would return.
+        return _table(row)
+
+    async def log(self, table_id: str, after_seq: int = 0) -> list[LogEntry]:
+        async with self._read() as db:
+            rows = await db.execute_fetchall(
+                "SELECT * FROM table_log WHERE table_id = ? AND seq > ? ORDER BY seq", (table_id, after_seq))
+        return [LogEntry.model_validate(dict(r)) for r in rows]
+
+    async def upsert_player(self, platform: str, user_id: str, name: str) -> None:
+        async with self._write() as db:
+            await db.execute("INSERT INTO players VALUES (?, ?, ?, ?) "
+                             "ON CONFLICT (platform, user_id) DO UPDATE SET name = excluded.name",
+                             (platform, user_id, name, self._clock()))
+
+    async def get_player(self, platform: str, user_id: str) -> PlayerRecord | None:
+        async with self._read() as db:
+            rows = list(await db.execute_fetchall(
+                "SELECT * FROM players WHERE platform = ? AND user_id = ?", (platform, user_id)))
+        return PlayerRecord.model_validate(dict(rows[0])) if rows else None
+
+    async def record_result(self, rec: MatchResultRecord) -> bool:
+        row = _to_row(rec.model_dump(mode="json"), _RESULT_JSON)
+        sql = _insert_sql("match_results", row) + " ON CONFLICT (table_id) DO NOTHING"
+        # The primary key makes this exactly-once even across processes; DO NOTHING reports it as rowcount 0.
+        async with self._write() as db, db.execute(sql, tuple(row.values())) as cur:
+            return cur.rowcount == 1
+
+    async def results(
+        self, platform: str, chat_id: str, limit: int = 20, game: str | None = None
+    ) -> list[MatchResultRecord]:
+        async with self._read() as db:
+            rows = await db.execute_fetchall(
+                "SELECT * FROM match_results WHERE platform = ? AND chat_id = ? AND (? IS NULL OR game = ?) "
+                "ORDER BY finished_at DESC, rowid DESC LIMIT ?",
+                (platform, chat_id, game, game, max(limit, 0)))
+        return [MatchResultRecord.model_validate(_from_row(r, _RESULT_JSON)) for r in rows]

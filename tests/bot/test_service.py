@@ -1,0 +1,168 @@
+"""The table service: lobby, acting with versions, deadlines from an injected clock, logs, results."""
+
+from __future__ import annotations
+
+import json
+
+import pytest
+
+from bot.core.models import ServiceError
+from bot.core.service import TableService
+from rules import IllegalAction, get_engine
+from tests.bot.conftest import ALICE, BOB, CAROL
+
+ENGINE = get_engine("rummikub")
+# Alice (seat 0) gets r10 r11 r12 to open with; Bob holds junk.
+ALICE_RACK = ["r10", "r11", "r12", "k1", "k2", "k4", "b1", "b3", "b5", "b7", "y2", "y4", "y6", "y8"]
+BOB_RACK = ["r1", "r3", "r5", "r7", "k6", "k8", "k10", "b9", "b11", "b13", "y9", "y11", "y13", "r2"]
+
+
+async def two_player_table(service: TableService, **options) -> str:
+    rec = await service.open_table(
+        "rummikub", "test", "chat1", ALICE, options=options, deck=ALICE_RACK + BOB_RACK
+    )
+    await service.join(rec.id, BOB)
+    await service.start(rec.id, ALICE)
+    return rec.id
+
+
+async def test_lobby_flow_and_errors(service: TableService) -> None:
+    rec = await service.open_table("rummikub", "test", "chat1", ALICE)
+    assert [s.name for s in rec.seats] == ["Alice"]
+    with pytest.raises(ServiceError) as err:
+        await service.open_table("rummikub", "test", "chat1", BOB)
+    assert err.value.code == "E_TABLE_EXISTS"
+    with pytest.raises(ServiceError) as err:
+        await service.start(rec.id, ALICE)
+    assert err.value.code == "E_TOO_FEW_PLAYERS"
+    await service.join(rec.id, BOB)
+    with pytest.raises(ServiceError) as err:
+        await service.join(rec.id, BOB)
+    assert err.value.code == "E_ALREADY_SEATED"
+    with pytest.raises(ServiceError) as err:
+        await service.add_ai(rec.id, BOB)
+    assert err.value.code == "E_NOT_HOST"
+    rec = await service.add_ai(rec.id, ALICE)
+    rec = await service.add_ai(rec.id, ALICE)
+    with pytest.raises(ServiceError) as err:
+        await service.join(rec.id, CAROL)
+    assert err.value.code == "E_TABLE_FULL"
+    rec = await service.remove_ai(rec.id, ALICE)
+    assert [s.kind for s in rec.seats] == ["human", "human", "ai"]
+    rec = await service.leave(rec.id, ALICE)  # the host leaves: Bob hosts now
+    assert (rec.host_user_id, [s.name for s in rec.seats]) == ("2", ["Bob", "AI 1"])
+    with pytest.raises(ServiceError) as err:
+        await service.leave(rec.id, ALICE)
+    assert err.value.code == "E_NOT_SEATED"
+
+
+async def test_options_are_validated(service: TableService) -> None:
+    with pytest.raises(ServiceError) as err:
+        await service.open_table("rummikub", "test", "c", ALICE, options={"turn_timer_s": 5})
+    assert err.value.code == "E_BAD_OPTION" and "turn_timer_s" in err.value.params["detail"]
+    with pytest.raises(ServiceError) as err:
+        await service.open_table("rummikub", "test", "c", ALICE, options={"bogus": 1})
+    assert "bogus" in err.value.params["detail"]
+    with pytest.raises(ServiceError) as err:
+        await service.open_table("chess", "test", "c", ALICE)
+    assert err.value.code == "E_UNKNOWN_GAME" and "rummikub" in err.value.params["known"]
+    rec = await service.open_table("rummikub", "test", "c", ALICE)
+    rec = await service.set_option(rec.id, ALICE, "initial_meld_min", "25")
+    assert rec.options["initial_meld_min"] == 25
+    with pytest.raises(ServiceError) as err:
+        await service.set_option(rec.id, ALICE, "jokers", "7")
+    assert err.value.code == "E_BAD_OPTION"
+    assert (await service.get(rec.id)).options["jokers"] == 2
+
+
+async def test_act_logs_before_returning_and_rejections_change_nothing(service: TableService) -> None:
+    table_id = await two_player_table(service)
+    before = await service.get(table_id)
+    log_before = await service.store.log(table_id)
+    # Wrong player, garbage, the service-only timeout, a stale version: each refused, nothing stored.
+    for user, text, version, code in [
+        (BOB, "draw", None, "E_NOT_YOUR_TURN"),
+        (ALICE, "play r10 r11 zz", None, "E_PARSE"),
+        (ALICE, "play r10 r11", None, "E_INVALID_MELD"),
+        (ALICE, "timeout", None, "E_SERVICE_ONLY"),
+        (ALICE, "draw", before.version - 1, "E_STALE"),
+        (CAROL, "draw", None, "E_NOT_SEATED"),
+    ]:
+        with pytest.raises((IllegalAction, ServiceError)) as err:
+            await service.act(table_id, user, text, expected_version=version)
+        assert err.value.code == code
+    after = await service.get(table_id)
+    assert after.version == before.version and after.state == before.state
+    assert await service.store.log(table_id) == log_before
+    outcome = await service.act(table_id, ALICE, "PLAY [r10 r11 r12]", expected_version=before.version)
+    assert outcome.version == before.version + 1
+    log = await service.store.log(table_id)
+    assert [(e.kind, e.seat, e.text) for e in log][-1] == ("action", 0, "play r10 r11 r12")
+    assert outcome.public_view["table"][0]["tiles"] == ["r10", "r11", "r12"]
+    assert set(outcome.private_views) == {0, 1}
+    assert "rack" not in outcome.public_view
+
+
+async def test_replaying_the_log_gives_the_stored_state(service: TableService) -> None:
+    table_id = await two_player_table(service)
+    await service.act(table_id, ALICE, "new r10 r11 r12")
+    await service.act(table_id, ALICE, "done")
+    await service.act(table_id, BOB, "draw")
+    stored = (await service.get(table_id)).state
+    assert json.dumps(await service.replay(table_id), sort_keys=True) == json.dumps(stored, sort_keys=True)
+
+
+async def test_deadline_timeout_and_draft_keeps_the_clock(service: TableService, clock) -> None:
+    table_id = await two_player_table(service, turn_timer_s=60)
+    rec = await service.get(table_id)
+    assert rec.deadline == clock.now() + 60
+    clock.advance(30)
+    await service.act(table_id, ALICE, "new r10 r11 r12")  # a draft step does not restart the clock
+    assert (await service.get(table_id)).deadline == rec.deadline
+    assert await service.tick() == []
+    clock.advance(31)
+    (outcome,) = await service.tick()
+    after = outcome.table
+    # RK-23: the draft is dropped, the table unchanged, 3 penalty tiles, the turn passes.
+    assert len(after.state["racks"][0]) == 17 and after.state["table"] == [] and after.state["turn"] == 1
+    assert (await service.store.log(table_id))[-1].kind == "timeout"
+    assert after.deadline == clock.now() + 60
+    assert json.dumps(await service.replay(table_id), sort_keys=True) == json.dumps(after.state, sort_keys=True)
+
+
+async def test_no_deadline_when_the_timer_is_off(service: TableService) -> None:
+    table_id = await two_player_table(service, turn_timer_s=0)
+    assert (await service.get(table_id)).deadline is None
+
+
+async def test_end_table_and_lobby_expiry(service: TableService, clock) -> None:
+    table_id = await two_player_table(service)
+    with pytest.raises(ServiceError) as err:
+        await service.end_table(table_id, BOB)
+    assert err.value.code == "E_NOT_HOST"
+    rec = await service.end_table(table_id, BOB, is_admin=True)
+    assert rec.status == "abandoned"
+    (stored,) = await service.store.results("test", "chat1")
+    assert stored.status == "abandoned"
+    lobby = await service.open_table("rummikub", "test", "chat1", ALICE)
+    clock.advance(service.lobby_ttl_s + 1)
+    (expired,) = await service.tick()
+    assert expired.table.id == lobby.id and expired.table.status == "abandoned"
+    assert await service.store.active_table_for_chat("test", "chat1") is None
+
+
+async def test_match_end_records_the_result_once(service: TableService) -> None:
+    # Bob goes out at once: his whole rack is a valid opening (RK-70).
+    alice = ["k1", "k2", "k4", "b1", "b3", "b5", "b7", "y2", "y4", "y6", "y8", "r1", "r3", "r5"]
+    bob = ["r10", "r11", "r12", "r13", "k10", "k11", "k12", "k13", "b10", "b11", "b12", "y10", "y11", "y12"]
+    rec = await service.open_table("rummikub", "test", "c9", ALICE, deck=alice + bob, options={"first_player": 2})
+    await service.join(rec.id, BOB)
+    await service.start(rec.id, ALICE)
+    outcome = await service.act(rec.id, BOB, "play r10 r11 r12 r13 | k10 k11 k12 k13 | b10 b11 b12 | y10 y11 y12")
+    assert outcome.match_over and outcome.results[-1].match_winners == [1]
+    assert outcome.table.deadline is None
+    (stored,) = await service.store.results("test", "c9")
+    assert stored.status == "finished" and stored.result["match_winners"] == [1]
+    with pytest.raises(ServiceError) as err:
+        await service.act(rec.id, ALICE, "draw")
+    assert err.value.code == "E_NOT_PLAYING"

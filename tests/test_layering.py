@@ -1,0 +1,55 @@
+"""ARCHITECTURE.md, "Layers": dependencies point one way and rules/ does no I/O."""
+
+from __future__ import annotations
+
+import ast
+from pathlib import Path
+
+import pytest
+
+ROOT = Path(__file__).resolve().parent.parent
+# Modules a pure engine may not import: I/O, time, the global RNG, or the upper layers.
+RULES_FORBIDDEN = {
+    "asyncio", "socket", "sqlite3", "aiosqlite", "time", "datetime", "os", "sys", "subprocess", "pathlib",
+    "logging", "telegram", "discord", "requests", "aiohttp", "threading", "secrets", "bot", "storage", "io",
+}
+
+
+def imports_of(path: Path) -> set[str]:
+    tree = ast.parse(path.read_text(encoding="utf-8"))
+    names: set[str] = set()
+    for node in ast.walk(tree):
+        if isinstance(node, ast.Import):
+            names.update(alias.name for alias in node.names)
+        elif isinstance(node, ast.ImportFrom) and node.module and node.level == 0:
+            if node.module == "random":
+                names.update(f"random.{alias.name}" for alias in node.names)
+            else:
+                names.add(node.module)
+    return names
+
+
+def files(package: str) -> list[Path]:
+    return sorted((ROOT / package).rglob("*.py"))
+
+
+@pytest.mark.parametrize("path", files("rules"), ids=lambda p: str(p.relative_to(ROOT)))
+def test_rules_are_pure(path: Path) -> None:
+    for name in imports_of(path):
+        top = name.split(".")[0]
+        assert top not in RULES_FORBIDDEN, f"{path} imports {name}"
+        # Only seeded generators: `from random import Random`, never the module-level functions.
+        if name == "random" or (name.startswith("random.") and name != "random.Random"):
+            raise AssertionError(f"{path} uses the global random ({name})")
+
+
+@pytest.mark.parametrize("path", files("storage"), ids=lambda p: str(p.relative_to(ROOT)))
+def test_storage_knows_no_rules_or_bot(path: Path) -> None:
+    assert not {n.split(".")[0] for n in imports_of(path)} & {"rules", "bot"}, path
+
+
+@pytest.mark.parametrize("path", files("bot/core"), ids=lambda p: str(p.relative_to(ROOT)))
+def test_core_knows_no_platform(path: Path) -> None:
+    tops = {n.split(".")[0] for n in imports_of(path)}
+    assert not tops & {"telegram", "discord"}, path
+    assert not any(n.startswith("bot.console") for n in imports_of(path)), path

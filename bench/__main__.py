@@ -5,9 +5,9 @@ from __future__ import annotations
 import sys
 import time
 
-from bench import bench_rummikub
+from bench import bench_rummikub, bench_simulate
 
-BENCHES = [bench_rummikub.main]
+BENCHES = [bench_rummikub.main, bench_simulate.main]
 
 
 def main(argv: list[str]) -> None:

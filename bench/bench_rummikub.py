@@ -193,7 +193,7 @@ def main(argv: Sequence[str] | None = None) -> None:
     parser.add_argument("--validate-runs", type=int, default=300, help="timed validate_play calls per case")
     parser.add_argument("--move-games", type=int, default=8, help="4-player games whose positions time the AI")
     parser.add_argument("--games", type=int, default=100, help="AI vs greedy games for the win rate")
-    args = parser.parse_args(argv)
+    args, _ = parser.parse_known_args(argv)
     print(f"== Rummikub bench | {machine()}")
     bench_apply(args.apply_games)
     bench_validate(args.validate_runs)

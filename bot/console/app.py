@@ -54,7 +54,9 @@ class ConsoleTable:
                 return None
             else:
                 self.write(t("lobby.restored", self.lang))
-                return existing
+                outcome = await self.service.resume(existing.id)
+                self._show_events(outcome, user)
+                return outcome.table
         rec = await self.service.open_table(game, PLATFORM, CHAT_ID, user, options=options, seed=seed)
         for _ in range(ai):
             rec = await self.service.add_ai(rec.id, user)

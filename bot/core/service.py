@@ -71,7 +71,8 @@ class TableService:
     def _is_host(rec: TableRecord, user: Player) -> bool:
         return rec.host_platform == user.platform and rec.host_user_id == user.user_id
 
-    async def _save_lobby(self, rec: TableRecord) -> TableRecord:
+    async def _save_seats(self, rec: TableRecord) -> TableRecord:
+        """Store a change outside the game state (seats, options, status): no log entry."""
         rec.updated_at = self.clock.now()
         return await self.store.commit(rec, expected_version=rec.version)
 
@@ -146,7 +147,7 @@ class TableService:
                 raise ServiceError("E_TABLE_FULL", seats=engine.max_seats)
             await self.store.upsert_player(user.platform, user.user_id, user.name)
             rec.seats.append(SeatRecord(kind="human", platform=user.platform, user_id=user.user_id, name=user.name))
-            return await self._save_lobby(rec)
+            return await self._save_seats(rec)
 
     async def leave(self, table_id: str, user: Player) -> TableRecord:
         async with self._lock(table_id):
@@ -162,7 +163,7 @@ class TableService:
                     rec.host_platform, rec.host_user_id = humans[0].platform, humans[0].user_id
                 else:
                     rec.status = "abandoned"
-            return await self._save_lobby(rec)
+            return await self._save_seats(rec)
 
     async def add_ai(self, table_id: str, by: Player) -> TableRecord:
         async with self._lock(table_id):
@@ -173,7 +174,7 @@ class TableService:
                 raise ServiceError("E_TABLE_FULL", seats=engine.max_seats)
             n = 1 + sum(1 for s in rec.seats if s.kind == "ai")
             rec.seats.append(SeatRecord(kind="ai", platform=None, user_id=None, name=f"AI {n}"))
-            return await self._save_lobby(rec)
+            return await self._save_seats(rec)
 
     async def remove_ai(self, table_id: str, by: Player) -> TableRecord:
         async with self._lock(table_id):
@@ -183,7 +184,7 @@ class TableService:
             if not ai_seats:
                 raise ServiceError("E_NO_AI")
             del rec.seats[ai_seats[-1]]
-            return await self._save_lobby(rec)
+            return await self._save_seats(rec)
 
     async def set_option(self, table_id: str, by: Player, key: str, value: Any) -> TableRecord:
         async with self._lock(table_id):
@@ -195,7 +196,7 @@ class TableService:
             except SetupError as err:
                 raise ServiceError("E_BAD_OPTION", detail=str(err)) from None
             rec.options = opts
-            return await self._save_lobby(rec)
+            return await self._save_seats(rec)
 
     async def start(self, table_id: str, by: Player) -> Outcome:
         async with self._lock(table_id):
@@ -225,7 +226,7 @@ class TableService:
                 raise ServiceError("E_NOT_HOST")
             rec.status = "abandoned"
             rec.deadline = None
-            rec = await self._save_lobby(rec)
+            rec = await self._save_seats(rec)
             await self._record_result(rec, None)
             return rec
 
@@ -238,8 +239,8 @@ class TableService:
                 raise ServiceError("E_NOT_SEATED")
             rec.seats[seat].away = away
             if rec.status != "playing":
-                return await self._save_lobby(rec)
-            outcome = await self._run_automatic(await self._save_lobby(rec), self._state(rec), Outcome(table=rec))
+                return await self._save_seats(rec)
+            outcome = await self._run_automatic(await self._save_seats(rec), self._state(rec), Outcome(table=rec))
             return outcome.table
 
     # ---- play --------------------------------------------------------------------------------
@@ -279,11 +280,13 @@ class TableService:
         parsed = engine.parse(action) if isinstance(action, str) else action
         if parsed.service_only:
             raise ServiceError("E_SERVICE_ONLY", command=engine.format(parsed))
+        if rec.seats[seat].away:
+            # Any action takes the seat back, even one the rules then refuse.
+            rec.seats[seat].away = False
+            rec = await self._save_seats(rec)
         state = self._state(rec)
         prev_turn = engine.current_seat(state)
         state, events = engine.apply(state, seat, parsed)
-        if rec.seats[seat].away:
-            rec.seats[seat].away = False  # acting again takes the seat back
         outcome = Outcome(table=rec, events=list(events))
         entries = [self._entry(rec, "action", seat, engine.format(parsed), offset=0)]
         state, entries = self._maybe_next_round(engine, rec, state, entries, outcome)
@@ -307,7 +310,7 @@ class TableService:
                     fresh = await self.get(rec.id)
                     if fresh.status == "lobby":
                         fresh.status = "abandoned"
-                        outcomes.append(Outcome(table=await self._save_lobby(fresh)))
+                        outcomes.append(Outcome(table=await self._save_seats(fresh)))
                         await self._record_result(outcomes[-1].table, None)
         return outcomes
 
@@ -325,14 +328,17 @@ class TableService:
         outcome.table = rec
         return await self._run_automatic(rec, state, outcome)
 
+    async def resume(self, table_id: str) -> Outcome:
+        """Continue a table after a restart: play the AI moves a crash may have cut short."""
+        async with self._lock(table_id):
+            rec = await self.get(table_id)
+            if rec.status != "playing":
+                return Outcome(table=rec)
+            return await self._run_automatic(rec, self._state(rec), Outcome(table=rec))
+
     async def resume_all(self) -> list[Outcome]:
-        """On start: finish any AI turns a crash interrupted, and list the tables in play."""
-        outcomes = []
-        for rec in await self.store.list_tables(["playing"]):
-            async with self._lock(rec.id):
-                fresh = await self.get(rec.id)
-                outcomes.append(await self._run_automatic(fresh, self._state(fresh), Outcome(table=fresh)))
-        return outcomes
+        """On start: resume every table in play, so adapters can re-render them ("game restored")."""
+        return [await self.resume(rec.id) for rec in await self.store.list_tables(["playing"])]
 
     # ---- internals ---------------------------------------------------------------------------
 

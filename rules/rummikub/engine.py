@@ -28,6 +28,7 @@ from rules.rummikub.actions import (
     format_action,
     parse,
 )
+from rules.rummikub.ai import best_opening_value, choose_action
 from rules.rummikub.melds import InvalidMeld, analyse
 from rules.rummikub.options import RummikubOptions
 from rules.rummikub.scoring import match_leaders, rack_value, score_empty_pool, score_going_out
@@ -343,6 +344,8 @@ class RummikubEngine:
             v["rack"] = sorted_tiles(rack)
             v["rack_by_number"] = sorted(rack, key=number_key)
             v["draft"] = _draft_view(state) if state["draft"] and state["turn"] == seat else None
+            # Before opening, the number that helps decide: the best initial meld the rack holds.
+            v["best_opening"] = None if state["opened"][seat] else best_opening_value(rack)
         return v
 
     def help_text(self) -> list[tuple[str, str]]:
@@ -359,8 +362,6 @@ class RummikubEngine:
         ]
 
     def ai_action(self, state: State, seat: int, rng: Random) -> Action:
-        from rules.rummikub.ai import choose_action  # the AI imports this module's helpers
-
         return choose_action(self.view(state, seat), rng)
 
 

@@ -166,3 +166,57 @@ async def test_match_end_records_the_result_once(service: TableService) -> None:
     with pytest.raises(ServiceError) as err:
         await service.act(rec.id, ALICE, "draw")
     assert err.value.code == "E_NOT_PLAYING"
+
+
+class CrashingStore:
+    """Wraps a store; the commit number `crash_at` raises as if the process died right there."""
+
+    def __init__(self, inner, crash_at: int) -> None:
+        self.inner, self.crash_at, self.commits = inner, crash_at, 0
+
+    def __getattr__(self, name):
+        return getattr(self.inner, name)
+
+    async def commit(self, rec, expected_version, entries=()):
+        self.commits += 1
+        if self.commits == self.crash_at:
+            raise RuntimeError("killed")
+        return await self.inner.commit(rec, expected_version, entries)
+
+
+async def test_a_crash_between_moves_loses_nothing_and_resume_plays_on(store, clock) -> None:
+    crashing = CrashingStore(store, crash_at=0)
+    service = TableService(crashing, clock, new_table_id=lambda: "t1", new_seed=lambda: 5)
+    rec = await service.open_table("rummikub", "test", "chat", ALICE, deck=ALICE_RACK + BOB_RACK)
+    await service.add_ai(rec.id, ALICE)
+    await service.start(rec.id, ALICE)
+    # Alice's draw is committed; the process dies while storing the AI's answer.
+    crashing.crash_at = crashing.commits + 2
+    with pytest.raises(RuntimeError):
+        await service.act(rec.id, ALICE, "draw")
+    stuck = await service.get(rec.id)
+    assert stuck.state["turn"] == 1 and (await store.log(rec.id))[-1].text == "draw"
+    restarted = TableService(store, clock)
+    outcome = await restarted.resume(rec.id)
+    assert outcome.table.state["turn"] == 0 and outcome.table.log_seq == stuck.log_seq + 1
+    assert outcome.table.state == await restarted.replay(rec.id)
+
+
+async def test_away_player_is_played_by_the_ai_until_they_act(service: TableService, clock) -> None:
+    table_id = await two_player_table(service, turn_timer_s=60)
+    await service.set_away(table_id, BOB, True)
+    await service.act(table_id, ALICE, "draw")
+    rec = await service.get(table_id)
+    assert rec.state["turn"] == 0 and [e.kind for e in await service.store.log(table_id)][-1] == "ai"
+    await service.set_away(table_id, BOB, False)  # /back
+    await service.set_away(table_id, ALICE, True)  # Alice is on turn: the AI moves for her at once
+    rec = await service.get(table_id)
+    assert rec.state["turn"] == 1 and rec.seats[0].away and not rec.seats[1].away
+    await service.act(table_id, BOB, "draw")
+    rec = await service.get(table_id)
+    assert rec.state["turn"] == 1  # the AI answered for Alice again
+    with pytest.raises(IllegalAction):  # out of turn, but it still takes her seat back
+        await service.act(table_id, ALICE, "draw")
+    assert not (await service.get(table_id)).seats[0].away
+    await service.act(table_id, BOB, "draw")
+    assert (await service.get(table_id)).state["turn"] == 0  # now the game waits for Alice

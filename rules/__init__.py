@@ -3,25 +3,26 @@
 from __future__ import annotations
 
 from importlib import import_module
+from importlib.util import find_spec
 
 from rules.core import Action, Engine, Event, GameOptions, IllegalAction, RoundResult, SetupError, State
 
-# Engines register here by name; each module exposes `ENGINE`. Later games add one line.
-_ENGINE_MODULES: dict[str, str] = {
-    "rummikub": "rules.rummikub",
-}
+# Every game the project knows, in menu order. A game is playable once its package `rules.<name>`
+# exists and exposes `ENGINE`; adding a game needs no change here or in any adapter.
+KNOWN_GAMES = ("rummikub", "rummy101", "rummy500", "canasta", "three_thirteen")
 
 
 def engine_names() -> list[str]:
-    return list(_ENGINE_MODULES)
+    """The games whose engines are present, in menu order."""
+    return [name for name in KNOWN_GAMES if find_spec(f"rules.{name}") is not None]
 
 
 def get_engine(name: str) -> Engine:
-    """The engine for a game name; `KeyError` naming the known games otherwise."""
-    module_name = _ENGINE_MODULES.get(name.strip().lower())
-    if module_name is None:
-        raise KeyError(f"unknown game {name!r}; known games: {', '.join(_ENGINE_MODULES)}")
-    return import_module(module_name).ENGINE
+    """The engine for a game name; `KeyError` naming the available games otherwise."""
+    key = name.strip().lower() if isinstance(name, str) else ""
+    if key not in engine_names():
+        raise KeyError(f"unknown game {name!r}; known games: {', '.join(engine_names())}")
+    return import_module(f"rules.{key}").ENGINE
 
 
 __all__ = [

@@ -17,8 +17,6 @@ from rules import Engine, IllegalAction, State, engine_names, get_engine
 
 GAMES = int(os.environ.get("CONTRACT_GAMES", "200"))
 MAX_ACTIONS = 3000
-# Where each engine keeps what some seat may not see: per-seat hands and the face-down stock.
-HIDDEN = {"rummikub": ("racks", "pool")}
 
 
 def snapshot(state: State) -> str:
@@ -27,7 +25,7 @@ def snapshot(state: State) -> str:
 
 def reshuffle_hidden(engine: Engine, state: State, viewer: int | None, keep: set[int], rng: Random) -> State:
     """The same game as `viewer` sees it, with everything hidden from it dealt differently."""
-    hands_key, stock_key = HIDDEN[engine.name]
+    hands_key, stock_key = engine.hidden_zones
     other = json.loads(json.dumps(state))
     seats = [s for s in range(len(other[hands_key])) if s != viewer and s not in keep]
     pool = list(other[stock_key]) + [t for s in seats for t in other[hands_key][s]]
@@ -43,11 +41,12 @@ def visible_events(events: list[Any], seat: int | None) -> list[dict]:
     return [e.to_json() for e in events if e.visible_to(seat)]
 
 
-def check_view_shape(view: dict) -> None:
+def check_view_shape(engine: Engine, view: dict) -> None:
+    hands_key, stock_key = engine.hidden_zones
     text = json.dumps(view)
-    for secret in ('"seed"', '"deck"', '"racks"'):
+    for secret in ('"seed"', '"deck"', f'"{hands_key}"'):
         assert secret not in text
-    assert isinstance(view["pool"], int)
+    assert not isinstance(view.get(stock_key), list), "the stock order is secret"
 
 
 def play_one(engine: Engine, seed: int) -> None:
@@ -95,9 +94,10 @@ def play_one(engine: Engine, seed: int) -> None:
 
 def check_privacy(engine: Engine, state: State, actor: int, action: Any, events: list, rng: Random) -> None:
     """What seat p sees must not change when the tiles hidden from p are dealt differently."""
-    for viewer in [None, *range(state["seats"])]:
+    seats = len(state[engine.hidden_zones[0]])
+    for viewer in [None, *range(seats)]:
         view = engine.view(state, viewer)
-        check_view_shape(view)
+        check_view_shape(engine, view)
         other = reshuffle_hidden(engine, state, viewer, keep={actor}, rng=rng)
         assert engine.view(other, viewer) == view
         if viewer != actor:

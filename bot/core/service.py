@@ -186,6 +186,17 @@ class TableService:
             del rec.seats[ai_seats[-1]]
             return await self._save_seats(rec)
 
+    async def swap_seats(self, table_id: str, by: Player, a: int, b: int) -> TableRecord:
+        """The host reorders seats before the start (0-based); in team games this picks partners,
+        since partners sit opposite each other."""
+        async with self._lock(table_id):
+            rec = await self.get(table_id)
+            self._lobby(rec, by, host_only=True)
+            if not (0 <= a < len(rec.seats) and 0 <= b < len(rec.seats)) or a == b:
+                raise ServiceError("E_BAD_SEAT", seats=len(rec.seats))
+            rec.seats[a], rec.seats[b] = rec.seats[b], rec.seats[a]
+            return await self._save_seats(rec)
+
     async def set_option(self, table_id: str, by: Player, key: str, value: Any) -> TableRecord:
         async with self._lock(table_id):
             rec = await self.get(table_id)

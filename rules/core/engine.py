@@ -84,6 +84,9 @@ class Engine(Protocol):
     min_seats: int
     max_seats: int
     options_model: type[GameOptions]
+    # State keys of what some seat may not see: the per-seat hands (a list by seat) and the
+    # face-down stock (a list). The contract tests deal these differently to prove views hide them.
+    hidden_zones: tuple[str, str]
 
     def new_game(
         self,

@@ -51,6 +51,7 @@ class RummikubEngine:
     min_seats = 2
     max_seats = 4
     options_model = RummikubOptions
+    hidden_zones = ("racks", "pool")
 
     # ---- setup -------------------------------------------------------------------------------
 

@@ -7,7 +7,7 @@ from pathlib import Path
 
 import pytest
 
-from bot.core.i18n import catalog, has, t
+from bot.core.i18n import available_languages, catalog, catalog_files, has, t
 from rules import engine_names, get_engine
 
 ROOT = Path(__file__).resolve().parents[2]
@@ -49,3 +49,18 @@ def test_params_fill_templates_and_missing_ones_stay_visible() -> None:
     assert t("no.such.key") == "no.such.key"
     assert catalog("xx") == {}
     assert t("error.E_STALE", lang="xx") == t("error.E_STALE")
+
+
+def test_no_key_is_defined_in_two_catalog_files() -> None:
+    for lang in available_languages():
+        seen: dict[str, str] = {}
+        for name, texts in catalog_files(lang).items():
+            for key in texts:
+                assert key not in seen, f"{lang}: {key} in {seen.get(key)} and {name}"
+                seen[key] = name
+
+
+def test_other_languages_have_no_keys_english_lacks() -> None:
+    english = set(catalog("en"))
+    for lang in available_languages():
+        assert not set(catalog(lang)) - english, lang

@@ -220,3 +220,15 @@ async def test_away_player_is_played_by_the_ai_until_they_act(service: TableServ
     assert not (await service.get(table_id)).seats[0].away
     await service.act(table_id, BOB, "draw")
     assert (await service.get(table_id)).state["turn"] == 0  # now the game waits for Alice
+
+
+async def test_host_swaps_seats_in_the_lobby(service: TableService) -> None:
+    rec = await service.open_table("rummikub", "test", "chat", ALICE)
+    await service.join(rec.id, BOB)
+    rec = await service.add_ai(rec.id, ALICE)
+    rec = await service.swap_seats(rec.id, ALICE, 0, 2)
+    assert [s.name for s in rec.seats] == ["AI 1", "Bob", "Alice"]
+    for by, a, b, code in [(BOB, 0, 1, "E_NOT_HOST"), (ALICE, 0, 3, "E_BAD_SEAT"), (ALICE, 1, 1, "E_BAD_SEAT")]:
+        with pytest.raises(ServiceError) as err:
+            await service.swap_seats(rec.id, by, a, b)
+        assert err.value.code == code

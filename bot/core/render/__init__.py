@@ -15,11 +15,10 @@ from bot.core.render.common import names, render_error, render_lobby
 from rules import Event, get_engine
 from storage import TableRecord
 
-_RENDERERS = {"rummikub": "bot.core.render.rummikub"}
-
 
 def renderer(game: str) -> ModuleType:
-    return import_module(_RENDERERS[game])
+    """Each game renders through `bot.core.render.<game>` (render_table, render_hand, render_event)."""
+    return import_module(f"bot.core.render.{game}")
 
 
 def render_table(rec: TableRecord, view: dict[str, Any], lang: str = "en", now: float | None = None) -> str:

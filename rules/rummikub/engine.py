@@ -332,6 +332,12 @@ class RummikubEngine:
             "initial_meld_min": state["options"]["initial_meld_min"],
             "empty_pool_end": state["options"]["empty_pool_end"],
             "passes": state["passes"],
+            # How long the game still runs once the pool is empty (RK-61/62), for the table message.
+            "passes_left": (
+                state["seats"] - state["passes"]
+                if not state["pool"] and state["options"]["empty_pool_end"] == "blocked"
+                else None
+            ),
             "turns_left": state["turns_left"],
             "round_over": _clone(over) if over else None,
             "match_over": state["match_over"],

@@ -73,3 +73,12 @@ def test_events_respect_visibility() -> None:
     theirs = render_events(rec, events, 1)
     assert mine[0] == "P1 drew a tile." and mine[1].startswith("You got: ")
     assert theirs == ["P1 drew a tile."]
+
+
+def test_table_message_counts_down_the_empty_pool_ending() -> None:
+    state = scenario(players=3, pool="", turn=0)  # RK-61: blocked, 3 passes in a row end the game
+    state, _ = ENGINE.apply(state, 0, ENGINE.parse("pass"))
+    assert "the game ends after 2 more passes in a row" in render_table(record(state), ENGINE.view(state, None))
+    state = scenario(players=3, pool="r1", turn=0, options={"empty_pool_end": "one_more_turn"})
+    state, _ = ENGINE.apply(state, 0, ENGINE.parse("draw"))  # RK-62: everyone gets one more turn
+    assert "Pool empty: 3 turns left." in render_table(record(state), ENGINE.view(state, None))

@@ -50,9 +50,9 @@ def render_table(view: dict[str, Any], names: list[str], lang: str, seconds_left
             )
     else:
         lines.append(t("table.empty", lang))
-    if view["pool"] == 0 and view["round_over"] is None:
-        if view["empty_pool_end"] == "blocked":
-            lines.append(t("table.pool_empty_blocked", lang, left=view["seats"] - view["passes"]))
+    if view["round_over"] is None:
+        if view["passes_left"] is not None:
+            lines.append(t("table.pool_empty_blocked", lang, left=view["passes_left"]))
         elif view["turns_left"] is not None:
             lines.append(t("table.pool_empty_one_more", lang, left=view["turns_left"]))
     lines.append(t("table.players", lang))

@@ -124,8 +124,16 @@ async def _pick_game(lang: str) -> str | None:
         _write(t("console.unknown_game", lang, game=choice, games=", ".join(games)))
 
 
+def _run_telegram(settings: Settings, db: str) -> int:
+    from bot.telegram.app import run_from_settings  # python-telegram-bot loads only when it is used
+
+    if "://" not in db or db.startswith("sqlite:///"):
+        Path(db.removeprefix("sqlite:///")).parent.mkdir(parents=True, exist_ok=True)
+    return run_from_settings(settings, open_store(db))
+
+
 async def _run(settings: Settings, db: str) -> int:
-    if settings.has_chat_token:
+    if settings.discord_token and not settings.telegram_token:
         _write(t("console.tokens_unused", settings.default_lang))
     store = await _open(db)
     try:
@@ -161,6 +169,8 @@ def main(argv: list[str] | None = None) -> int:
     db = getattr(args, "db", None) or settings.database_url
     try:
         if args.command == "run":
+            if settings.telegram_token:
+                return _run_telegram(settings, db)
             return asyncio.run(_run(settings, db))
         if args.command == "play":
             return asyncio.run(_play(args.game, args.ai, dict(args.option), args.seed, args.new, db,

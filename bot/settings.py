@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+from typing import Literal
+
 from pydantic import Field, SecretStr
 from pydantic_settings import BaseSettings, SettingsConfigDict
 
@@ -16,6 +18,15 @@ class Settings(BaseSettings):
     lobby_ttl_s: float = Field(3600.0, gt=0, description="an unstarted lobby expires after this many seconds")
     tick_interval_s: float = Field(1.0, gt=0, description="how often turn deadlines are checked")
     log_level: str = Field("INFO", description="logging level")
+    telegram_mode: Literal["polling", "webhook"] = Field("polling", description="how Telegram updates arrive")
+    telegram_webhook_url: str | None = Field(None, description="public HTTPS URL Telegram posts updates to")
+    telegram_webhook_listen: str = Field("127.0.0.1", description="address the webhook server binds")
+    telegram_webhook_port: int = Field(8443, ge=1, le=65535, description="port the webhook server binds")
+    telegram_webhook_secret: SecretStr | None = Field(None, description="secret token Telegram sends back")
+    telegram_api_url: str | None = Field(None, description="another Bot API server, e.g. a local one")
+    telegram_rate_limit: bool = Field(True, description="throttle Bot API calls to Telegram's flood limits")
+    telegram_overall_max_per_s: float = Field(30, gt=0, description="messages per second over all chats")
+    telegram_group_max_per_min: float = Field(20, gt=0, description="messages per minute to one group")
 
     @property
     def has_chat_token(self) -> bool:

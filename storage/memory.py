@@ -2,9 +2,10 @@
 
 from __future__ import annotations
 
+import json
 import time
 from collections.abc import Callable, Sequence
-from typing import TypeVar
+from typing import Any, TypeVar
 
 from pydantic import BaseModel
 
@@ -43,6 +44,9 @@ class MemoryStore:
         self._logs: dict[str, list[LogEntry]] = {}
         self._players: dict[tuple[str, str], PlayerRecord] = {}
         self._results: dict[str, MatchResultRecord] = {}  # insertion order breaks finished_at ties
+        self._chat_settings: dict[tuple[str, str], str] = {}
+        self._updates: dict[tuple[str, str], float] = {}
+        self._refs: dict[tuple[str, str], str] = {}
 
     async def open(self) -> None:
         pass
@@ -127,3 +131,33 @@ class MemoryStore:
                  if r.platform == platform and r.chat_id == chat_id and (game is None or r.game == game)]
         found.sort(key=lambda ir: (ir[1].finished_at, ir[0]), reverse=True)
         return [_out(r) for _, r in found[:max(limit, 0)]]
+
+    # ---- adapter data ----------------------------------------------------------------------------
+
+    async def chat_settings(self, platform: str, chat_id: str) -> dict[str, Any]:
+        raw = self._chat_settings.get((platform, chat_id))
+        return json.loads(raw) if raw is not None else {}
+
+    async def set_chat_settings(self, platform: str, chat_id: str, settings: dict[str, Any]) -> None:
+        self._chat_settings[(platform, chat_id)] = json.dumps(settings)
+
+    async def claim_update(self, platform: str, update_id: str, now: float) -> bool:
+        if (platform, update_id) in self._updates:
+            return False
+        self._updates[(platform, update_id)] = now
+        return True
+
+    async def prune_updates(self, platform: str, before: float) -> int:
+        old = [k for k, at in self._updates.items() if k[0] == platform and at < before]
+        for k in old:
+            del self._updates[k]
+        return len(old)
+
+    async def table_refs(self, table_id: str) -> dict[str, Any]:
+        return {k: json.loads(v) for (tid, k), v in self._refs.items() if tid == table_id}
+
+    async def set_table_ref(self, table_id: str, key: str, value: Any) -> None:
+        if value is None:
+            self._refs.pop((table_id, key), None)
+        else:
+            self._refs[(table_id, key)] = json.dumps(value)

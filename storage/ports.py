@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 from collections.abc import Sequence
-from typing import Protocol
+from typing import Any, Protocol
 
 from storage.models import LogEntry, MatchResultRecord, PlayerRecord, TableRecord
 
@@ -59,3 +59,24 @@ class Store(Protocol):
         self, platform: str, chat_id: str, limit: int = 20, game: str | None = None
     ) -> list[MatchResultRecord]:
         """The chat's results, newest first, optionally for one game only."""
+
+    # ---- adapter data (migration 002): never touches a table's version --------------------------
+
+    async def chat_settings(self, platform: str, chat_id: str) -> dict[str, Any]:
+        """The chat's settings (language, ...); {} when none were stored."""
+
+    async def set_chat_settings(self, platform: str, chat_id: str, settings: dict[str, Any]) -> None:
+        """Replace the chat's settings with `settings` (JSON values)."""
+
+    async def claim_update(self, platform: str, update_id: str, now: float) -> bool:
+        """True the first time an update id is claimed, False for a duplicate (exactly once across
+        processes sharing the store)."""
+
+    async def prune_updates(self, platform: str, before: float) -> int:
+        """Forget update ids claimed before `before`; returns how many were dropped."""
+
+    async def table_refs(self, table_id: str) -> dict[str, Any]:
+        """An adapter's references for a table (message ids ...); {} when none."""
+
+    async def set_table_ref(self, table_id: str, key: str, value: Any) -> None:
+        """Store one reference (a JSON value); `None` removes it."""

@@ -250,3 +250,41 @@ class SqliteStore:
                 "ORDER BY finished_at DESC, rowid DESC LIMIT ?",
                 (platform, chat_id, game, game, max(limit, 0)))
         return [MatchResultRecord.model_validate(_from_row(r, _RESULT_JSON)) for r in rows]
+
+    # ---- adapter data ----------------------------------------------------------------------------
+
+    async def chat_settings(self, platform: str, chat_id: str) -> dict[str, Any]:
+        async with self._read() as db:
+            rows = list(await db.execute_fetchall(
+                "SELECT settings FROM chat_settings WHERE platform = ? AND chat_id = ?", (platform, chat_id)))
+        return json.loads(rows[0][0]) if rows else {}
+
+    async def set_chat_settings(self, platform: str, chat_id: str, settings: dict[str, Any]) -> None:
+        async with self._write() as db:
+            await db.execute("INSERT INTO chat_settings VALUES (?, ?, ?) "
+                             "ON CONFLICT (platform, chat_id) DO UPDATE SET settings = excluded.settings",
+                             (platform, chat_id, json.dumps(settings, ensure_ascii=False)))
+
+    async def claim_update(self, platform: str, update_id: str, now: float) -> bool:
+        sql = "INSERT INTO processed_updates VALUES (?, ?, ?) ON CONFLICT (platform, update_id) DO NOTHING"
+        async with self._write() as db, db.execute(sql, (platform, update_id, now)) as cur:
+            return cur.rowcount == 1
+
+    async def prune_updates(self, platform: str, before: float) -> int:
+        sql = "DELETE FROM processed_updates WHERE platform = ? AND at < ?"
+        async with self._write() as db, db.execute(sql, (platform, before)) as cur:
+            return cur.rowcount
+
+    async def table_refs(self, table_id: str) -> dict[str, Any]:
+        async with self._read() as db:
+            rows = await db.execute_fetchall("SELECT key, value FROM table_refs WHERE table_id = ?", (table_id,))
+        return {r[0]: json.loads(r[1]) for r in rows}
+
+    async def set_table_ref(self, table_id: str, key: str, value: Any) -> None:
+        async with self._write() as db:
+            if value is None:
+                await db.execute("DELETE FROM table_refs WHERE table_id = ? AND key = ?", (table_id, key))
+            else:
+                await db.execute("INSERT INTO table_refs VALUES (?, ?, ?) "
+                                 "ON CONFLICT (table_id, key) DO UPDATE SET value = excluded.value",
+                                 (table_id, key, json.dumps(value, ensure_ascii=False)))

@@ -125,3 +125,6 @@ def test_engine_has_the_whole_contract(name: str) -> None:
     assert err.value.code == "E_ROUND_IN_PLAY"
     timeout = engine.timeout_action(state)
     assert timeout.service_only
+    # The stand-in for an away player is legal in the seat's place.
+    seat = engine.current_seat(state)
+    engine.apply(state, seat, engine.stand_in_action(state, seat, Random(1)))

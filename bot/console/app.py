@@ -96,7 +96,7 @@ class ConsoleTable:
             try:
                 outcome = await self.service.act(rec.id, user, command)
             except (IllegalAction, ServiceError) as err:
-                self.write(render_error(err, self.lang))
+                self.write(render_error(err, self.lang, rec.game))
                 rec = await self.service.get(rec.id)
                 continue
             self._show_events(outcome, user)

@@ -71,6 +71,11 @@ class TableService:
     def _is_host(rec: TableRecord, user: Player) -> bool:
         return rec.host_platform == user.platform and rec.host_user_id == user.user_id
 
+    @staticmethod
+    def is_host(rec: TableRecord, user: Player) -> bool:
+        """Whether `user` hosts the table (adapters show host-only controls by it)."""
+        return TableService._is_host(rec, user)
+
     async def _save_seats(self, rec: TableRecord) -> TableRecord:
         """Store a change outside the game state (seats, options, status): no log entry."""
         rec.updated_at = self.clock.now()
@@ -398,7 +403,10 @@ class TableService:
                 break
             rng = rng_for(rec.seed, "ai", rec.log_seq)
             try:
-                action = engine.ai_action(state, seat, rng)
+                if rec.seats[seat].kind == "ai":
+                    action = engine.ai_action(state, seat, rng)
+                else:  # a player who is away: the game's stand-in (AI or the spec's auto-play)
+                    action = engine.stand_in_action(state, seat, rng)
                 state, events = engine.apply(state, seat, action)
             except IllegalAction:
                 # An AI bug must not stall the table: the timeout rule is always legal.

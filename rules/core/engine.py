@@ -119,6 +119,11 @@ class Engine(Protocol):
         """A legal action for `seat` chosen by the game's AI from that seat's view only."""
         ...
 
+    def stand_in_action(self, state: State, seat: int, rng: Random) -> Action:
+        """The move made for a present seat whose player is away (`/away`): the AI by default,
+        or the spec's auto-play policy where the spec names one for absent players."""
+        ...
+
     def all_items(self, state: State) -> list[str]:
         """Every tile/card in every zone, for conservation checks."""
         ...

@@ -371,6 +371,9 @@ class RummikubEngine:
     def ai_action(self, state: State, seat: int, rng: Random) -> Action:
         return choose_action(self.view(state, seat), rng)
 
+    def stand_in_action(self, state: State, seat: int, rng: Random) -> Action:
+        return self.ai_action(state, seat, rng)  # the spec names no policy for absent players
+
 
 def parse_tile_for_deck(token: str) -> str:
     try:

@@ -311,3 +311,37 @@ async def test_results_newest_first_scoped_and_limited(store: Store) -> None:
     assert [r.table_id for r in await store.results("telegram", "chat-1", game="canasta")] == ["c"]
     assert await store.results("telegram", "chat-1", limit=0) == []
     assert await store.results("telegram", "nobody") == []
+
+
+# --- adapter data (migration 002) ---------------------------------------------------------------
+
+
+async def test_chat_settings_round_trip(store: Store) -> None:
+    assert await store.chat_settings("telegram", "-100") == {}
+    await store.set_chat_settings("telegram", "-100", {"lang": "ru", "dm": True})
+    assert await store.chat_settings("telegram", "-100") == {"lang": "ru", "dm": True}
+    await store.set_chat_settings("telegram", "-100", {"lang": "en"})
+    assert await store.chat_settings("telegram", "-100") == {"lang": "en"}
+    assert await store.chat_settings("discord", "-100") == {}
+
+
+async def test_claim_update_is_exactly_once_and_prunable(store: Store) -> None:
+    assert await store.claim_update("telegram", "7", 10.0)
+    assert not await store.claim_update("telegram", "7", 11.0)
+    assert await store.claim_update("discord", "7", 11.0)
+    assert await store.claim_update("telegram", "8", 20.0)
+    assert await store.prune_updates("telegram", 15.0) == 1
+    assert await store.claim_update("telegram", "7", 30.0)  # forgotten, so new again
+    assert not await store.claim_update("telegram", "8", 30.0)
+
+
+async def test_table_refs_do_not_touch_the_table(store: Store) -> None:
+    await store.create_table(make_table())
+    assert await store.table_refs("t1") == {}
+    await store.set_table_ref("t1", "table_msg", {"chat": -5, "id": 12})
+    await store.set_table_ref("t1", "hand:42", 99)
+    await store.set_table_ref("t1", "hand:42", 100)
+    assert await store.table_refs("t1") == {"table_msg": {"chat": -5, "id": 12}, "hand:42": 100}
+    await store.set_table_ref("t1", "hand:42", None)
+    assert await store.table_refs("t1") == {"table_msg": {"chat": -5, "id": 12}}
+    assert (await store.get_table("t1")).version == 0  # type: ignore[union-attr]

@@ -10,7 +10,7 @@ from importlib import import_module
 from types import ModuleType
 from typing import Any
 
-from bot.core.i18n import t
+from bot.core.i18n import has, t
 from bot.core.render.common import names, render_error, render_lobby
 from rules import Event, get_engine
 from storage import TableRecord
@@ -49,7 +49,8 @@ def render_help(game: str, lang: str = "en") -> str:
     width = max(len(cmd) for cmd, _ in engine.help_text())
     lines = [t("help.title", lang, game=t(f"game.{game}", lang))]
     lines += [f"  {cmd.ljust(width)}  {t(key, lang)}" for cmd, key in engine.help_text()]
-    lines.append(t("help.notation", lang))
+    notation = f"{game}.help.notation"
+    lines.append(t(notation if has(notation, lang) else "help.notation", lang))
     return "\n".join(lines)
 
 

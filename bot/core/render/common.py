@@ -25,8 +25,10 @@ def _param_text(key: str, value: Any, lang: str) -> Any:
     return value
 
 
-def render_error(err: Exception, lang: str = "en") -> str:
-    """A sentence for an `IllegalAction` or `ServiceError`, with the offending items filled in."""
+def render_error(err: Exception, lang: str = "en", game: str | None = None) -> str:
+    """A sentence for an `IllegalAction` or `ServiceError`, with the offending items filled in.
+
+    A game may word a shared code its own way: `<game>.error.<CODE>` wins over `error.<CODE>`."""
     code = getattr(err, "code", None)
     params: dict[str, Any] = dict(getattr(err, "params", {}) or {})
     if code is None:
@@ -40,10 +42,10 @@ def render_error(err: Exception, lang: str = "en") -> str:
         text_params["problem"] = problem
     if code == "E_BAD_REF":
         text_params["ref"] = ", ".join(f"{k} {v}" for k, v in params.items())
-    key = f"error.{code}"
-    if not has(key, lang):
-        return t("error.unknown", lang, code=code)
-    return t(key, lang, **text_params)
+    for key in ([f"{game}.error.{code}"] if game else []) + [f"error.{code}"]:
+        if has(key, lang):
+            return t(key, lang, **text_params)
+    return t("error.unknown", lang, code=code)
 
 
 def render_lobby(rec: TableRecord, lang: str = "en", max_seats: int | None = None) -> str:

@@ -1,0 +1,66 @@
+"""One task that enforces turn deadlines and lobby expiry for every table of the process.
+
+Deadlines live in storage, so a restarted process picks them up on its first tick. Sleeping is
+injected: tests call `run_once()` after moving a fake clock and never wait on the wall clock.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import logging
+from collections.abc import Awaitable, Callable
+
+from bot.core.models import Outcome
+from bot.core.service import TableService
+
+log = logging.getLogger(__name__)
+
+OnOutcomes = Callable[[list[Outcome]], Awaitable[None]]
+Sleep = Callable[[float], Awaitable[None]]
+
+
+class Scheduler:
+    def __init__(
+        self,
+        service: TableService,
+        interval_s: float,
+        on_outcomes: OnOutcomes,
+        sleep: Sleep = asyncio.sleep,
+    ) -> None:
+        self.service = service
+        self.interval_s = interval_s
+        self.on_outcomes = on_outcomes
+        self._sleep = sleep
+        self._task: asyncio.Task[None] | None = None
+        self.ticks = 0
+
+    async def run_once(self) -> list[Outcome]:
+        """One tick: apply every passed deadline, then let the adapter render what happened."""
+        outcomes = await self.service.tick()
+        self.ticks += 1
+        if outcomes:
+            await self.on_outcomes(outcomes)
+        return outcomes
+
+    async def run(self) -> None:
+        while True:
+            try:
+                await self.run_once()
+            except asyncio.CancelledError:
+                raise
+            except Exception:  # one bad table must not stop the clock for every other table
+                log.exception("scheduler tick failed")
+            await self._sleep(self.interval_s)
+
+    def start(self) -> asyncio.Task[None]:
+        if self._task is None or self._task.done():
+            self._task = asyncio.create_task(self.run(), name="rummyclub-scheduler")
+        return self._task
+
+    async def stop(self) -> None:
+        if self._task is not None:
+            self._task.cancel()
+            with contextlib.suppress(asyncio.CancelledError):
+                await self._task
+            self._task = None

@@ -1,0 +1,87 @@
+"""Building and running the Telegram application (python-telegram-bot 22, asyncio)."""
+
+from __future__ import annotations
+
+import asyncio
+import logging
+from collections.abc import Awaitable, Callable
+from urllib.parse import urlparse
+
+from telegram import Update
+from telegram.ext import AIORateLimiter, Application, ApplicationBuilder
+
+from bot.core.service import TableService
+from bot.settings import Settings
+from bot.telegram.bot import TelegramBot, TelegramConfig
+from storage import Store
+
+log = logging.getLogger(__name__)
+
+
+def build_application(
+    token: str,
+    service: TableService,
+    store: Store,
+    *,
+    config: TelegramConfig | None = None,
+    base_url: str | None = None,
+    rate_limit: bool = True,
+    overall_max_rate: float = 30,
+    group_max_rate: float = 20,
+    sleep: Callable[[float], Awaitable[None]] = asyncio.sleep,
+) -> tuple[Application, TelegramBot]:
+    """An Application with the adapter installed. `base_url` points it at another Bot API server
+    (a local one, or the fake in tests). The rate limiter keeps within Telegram's flood limits;
+    `RetryAfter` itself is obeyed by the adapter's outbox (max_retries=0 here)."""
+    tg = TelegramBot(service, store, config, sleep)
+    builder = ApplicationBuilder().token(token).connection_pool_size(16)
+    if base_url:
+        builder = builder.base_url(base_url)
+    if rate_limit:
+        builder = builder.rate_limiter(AIORateLimiter(overall_max_rate=overall_max_rate, group_max_rate=group_max_rate,
+                                                      max_retries=0))
+
+    async def post_init(app: Application) -> None:
+        await store.open()  # idempotent: run_polling/run_webhook own the event loop, so open it here
+        await tg.startup(app)
+
+    async def post_stop(app: Application) -> None:
+        await tg.shutdown()
+
+    async def post_shutdown(app: Application) -> None:
+        await store.close()
+
+    app = builder.post_init(post_init).post_stop(post_stop).post_shutdown(post_shutdown).build()
+    tg.install(app)
+    return app, tg
+
+
+def run_polling(app: Application) -> None:
+    app.run_polling(allowed_updates=Update.ALL_TYPES)
+
+
+def run_webhook(app: Application, url: str, listen: str, port: int, secret: str | None) -> None:
+    """Serve the webhook on the same path as the public URL (a proxy in front forwards to it)."""
+    path = urlparse(url).path.strip("/")
+    app.run_webhook(listen=listen, port=port, url_path=path, webhook_url=url, secret_token=secret,
+                    allowed_updates=Update.ALL_TYPES)
+
+
+def run_from_settings(settings: Settings, store: Store) -> int:
+    """`rummyclub run` with a Telegram token: polling by default, a webhook when configured."""
+    assert settings.telegram_token is not None
+    service = TableService(store, lobby_ttl_s=settings.lobby_ttl_s)
+    app, _ = build_application(
+        settings.telegram_token.get_secret_value(), service, store,
+        config=TelegramConfig(default_lang=settings.default_lang, tick_interval_s=settings.tick_interval_s),
+        base_url=settings.telegram_api_url, rate_limit=settings.telegram_rate_limit,
+        overall_max_rate=settings.telegram_overall_max_per_s, group_max_rate=settings.telegram_group_max_per_min)
+    if settings.telegram_mode == "webhook":
+        if not settings.telegram_webhook_url:
+            raise SystemExit("TELEGRAM_MODE=webhook needs TELEGRAM_WEBHOOK_URL")
+        secret = settings.telegram_webhook_secret.get_secret_value() if settings.telegram_webhook_secret else None
+        run_webhook(app, settings.telegram_webhook_url, settings.telegram_webhook_listen,
+                    settings.telegram_webhook_port, secret)
+    else:
+        run_polling(app)
+    return 0

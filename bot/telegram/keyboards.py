@@ -1,0 +1,276 @@
+"""Inline keyboards, built from the table record and the engine alone (no game rule in here).
+
+Hand buttons come from two sources: the items of the player's view (rack tiles or cards, in the
+view's own order) and the engine's `help_text` grammar. A help example whose arguments are all
+items (`new r5 r6 r7`, `discard 10H`) becomes a button that sends the verb with the picked items;
+one that starts with a number (`add 2 r8`) becomes one button per meld on the table; one with no
+arguments (`draw`, `done`) a plain button. Everything else is typed in the DM.
+"""
+
+from __future__ import annotations
+
+import types
+import typing
+from dataclasses import dataclass
+from typing import Any, Literal
+
+from pydantic.fields import FieldInfo
+from telegram import InlineKeyboardButton, InlineKeyboardMarkup
+
+from bot.core.codec import encode, mask_of
+from bot.core.i18n import t
+from rules import Engine, GameOptions, SetupError, get_engine
+from storage import TableRecord
+
+TILES_PER_ROW = 7
+MAX_ITEM_BUTTONS = 60  # Telegram allows 100 buttons; the rest of a huge hand is typed
+MAX_MELD_BUTTONS = 24
+INT_PRESETS = (0, 15, 30, 45, 60, 90, 120, 180, 300, 600, 1800, 3600, 7200, 14400, 43200, 86400)
+
+
+def _b(text: str, data: str) -> InlineKeyboardButton:
+    return InlineKeyboardButton(text, callback_data=data)
+
+
+def deep_link(bot_username: str, payload: str) -> str:
+    return f"https://t.me/{bot_username}?start={payload}"
+
+
+# ---- lobby and options -----------------------------------------------------------------------
+
+
+def lobby_keyboard(rec: TableRecord, lang: str) -> InlineKeyboardMarkup:
+    v = rec.version
+    return InlineKeyboardMarkup([
+        [_b(t("tg.btn.join", lang), encode(rec.id, v, "join")), _b(t("tg.btn.leave", lang), encode(rec.id, v, "leave"))],
+        [_b(t("tg.btn.add_ai", lang), encode(rec.id, v, "addai")),
+         _b(t("tg.btn.remove_ai", lang), encode(rec.id, v, "rmai"))],
+        [_b(t("tg.btn.options", lang), encode(rec.id, v, "options")),
+         _b(t("tg.btn.start", lang), encode(rec.id, v, "start")),
+         _b(t("tg.btn.cancel", lang), encode(rec.id, v, "cancel"))],
+    ])
+
+
+def _candidates(annotation: Any, info: FieldInfo, max_seats: int) -> list[Any]:
+    origin = typing.get_origin(annotation)
+    if origin is Literal:
+        return list(typing.get_args(annotation))
+    if origin in (typing.Union, types.UnionType):
+        out: list[Any] = []
+        for arg in typing.get_args(annotation):
+            out += [c for c in _candidates(arg, info, max_seats) if c not in out]
+        return out
+    if annotation is bool:
+        return [False, True]
+    if annotation is int:
+        lo = hi = None
+        for m in info.metadata:
+            lo = getattr(m, "ge", lo) if getattr(m, "ge", None) is not None else lo
+            hi = getattr(m, "le", hi) if getattr(m, "le", None) is not None else hi
+        if lo is not None and hi is not None:
+            if hi - lo <= 20:
+                return list(range(lo, hi + 1))
+            step = max(1, (hi - lo) // 10)
+            return sorted({lo, hi, *range(lo, hi + 1, step)})
+        hint = f"{info.description or ''} {info.title or ''}".lower()
+        if "seat" in hint or "dealer" in hint or lo is not None and 1 <= lo <= max_seats and hi is None:
+            return list(range(1, max_seats + 1))  # a seat number
+        return list(INT_PRESETS)
+    return []
+
+
+def option_choices(model: type[GameOptions], current: dict[str, Any], key: str, max_seats: int) -> list[Any]:
+    """Every value the options model accepts for `key` among the candidates its type suggests:
+    Literal choices, booleans, an int range (stepped when long), or presets for a free int."""
+    info = model.model_fields[key]
+    default = info.default
+    found = _candidates(info.annotation, info, max_seats)
+    if default not in found and default is not None:
+        found.append(default)
+    if current.get(key) not in found:
+        found.append(current.get(key))
+    valid = []
+    for value in found:
+        try:
+            model.parse_options({**current, key: value})
+        except SetupError:
+            continue
+        valid.append(value)
+    return _ordered(valid)
+
+
+def _ordered(values: list[Any]) -> list[Any]:
+    return sorted(values, key=lambda v: (not isinstance(v, str), isinstance(v, int | float) and v, str(v)))
+
+
+def show_value(value: Any, lang: str) -> str:
+    if isinstance(value, bool):
+        return t("tg.on" if value else "tg.off", lang)
+    return str(value)
+
+
+def options_keyboard(rec: TableRecord, lang: str) -> InlineKeyboardMarkup:
+    engine = get_engine(rec.game)
+    model = engine.options_model
+    rows = []
+    for i, key in enumerate(model.model_fields):
+        choices = option_choices(model, rec.options, key, engine.max_seats)
+        current = rec.options.get(key)
+        at = choices.index(current) if current in choices else 0
+        prev_i, next_i = (at - 1) % len(choices), (at + 1) % len(choices)
+        rows.append([
+            _b("◀", encode(rec.id, rec.version, "setopt", i, prev_i)),
+            _b(f"{key}: {show_value(current, lang)}", encode(rec.id, rec.version, "setopt", i, next_i)),
+            _b("▶", encode(rec.id, rec.version, "setopt", i, next_i)),
+        ])
+    rows.append([_b(t("tg.btn.back", lang), encode(rec.id, rec.version, "lobby"))])
+    return InlineKeyboardMarkup(rows)
+
+
+# ---- the table in the group ------------------------------------------------------------------
+
+
+def table_keyboard(rec: TableRecord, bot_username: str, lang: str) -> InlineKeyboardMarkup:
+    # Version 0: these buttons act on whoever presses them, so they never go out of date.
+    return InlineKeyboardMarkup([[
+        _b(t("tg.btn.peek", lang), encode(rec.id, 0, "peek")),
+        InlineKeyboardButton(t("tg.btn.my_hand", lang), url=deep_link(bot_username, f"h{rec.id}")),
+    ]])
+
+
+# ---- hands -------------------------------------------------------------------------------------
+
+
+@dataclass(frozen=True)
+class Template:
+    index: int
+    verb: str
+    kind: Literal["plain", "items", "meld_items", "move"]
+
+
+def templates(engine: Engine) -> list[Template]:
+    """Button templates from the engine's grammar examples (see the module docstring)."""
+    out = []
+    for i, (example, _) in enumerate(engine.help_text()):
+        verb, *args = example.split()
+        if not args:
+            out.append(Template(i, verb, "plain"))
+        elif "|" in args or any(a.startswith("[") for a in args):
+            continue
+        elif all(not a.isdigit() for a in args):
+            out.append(Template(i, verb, "items"))
+        elif args[0].isdigit() and len(args) > 1 and all(not a.isdigit() for a in args[1:]):
+            out.append(Template(i, verb, "meld_items"))
+        elif len(args) == 3 and not args[0].isdigit() and args[1].isdigit() and not args[2].isdigit():
+            # `move k6 1 new`: an item of a table meld, its meld, and where it goes (a meld or new).
+            out.append(Template(i, verb, "move"))
+    return out
+
+
+def hand_items(view: dict[str, Any]) -> list[str]:
+    """The items a player picks from: the draft's rack while drafting, else the rack or hand."""
+    draft = view.get("draft")
+    if isinstance(draft, dict) and isinstance(draft.get("rack"), list):
+        return list(draft["rack"])
+    for key in ("rack", "hand", "cards"):
+        if isinstance(view.get(key), list):
+            return list(view[key])
+    return []
+
+
+def melds_of(view: dict[str, Any]) -> list[list[str]]:
+    """The numbered melds a command can point at: the draft's while drafting, else the table's."""
+    draft = view.get("draft")
+    found: Any = draft.get("melds") if isinstance(draft, dict) else None
+    if not isinstance(found, list):
+        found = next((view[k] for k in ("table", "melds") if isinstance(view.get(k), list)), [])
+    return [list(m.get("tiles", [])) if isinstance(m, dict) else list(m) for m in found]
+
+
+def meld_count(view: dict[str, Any]) -> int:
+    return len(melds_of(view))
+
+
+def compose(template: Template, items: list[str], meld: int | None, dst: int | None = None) -> str:
+    """The engine text command a hand button stands for."""
+    if template.kind == "move":
+        return f"{template.verb} {items[0]} {meld} {dst if dst else 'new'}"
+    parts = [template.verb]
+    if template.kind == "meld_items":
+        parts.append(str(meld))
+    if template.kind != "plain":
+        parts += items
+    return " ".join(parts)
+
+
+def move_keyboard(
+    rec: TableRecord, view: dict[str, Any], seat: int, tpl: Template, source: tuple[int, int] | None, lang: str
+) -> InlineKeyboardMarkup:
+    """Moving an item between melds: first its meld and position, then where it goes."""
+    v = rec.version
+    melds = melds_of(view)[:MAX_MELD_BUTTONS]
+    rows: list[list[InlineKeyboardButton]] = []
+    if source is None:
+        buttons = [_b(f"{n}:{item}", encode(rec.id, v, "mvt", seat, n, pos))
+                   for n, meld in enumerate(melds, start=1) for pos, item in enumerate(meld)][:MAX_ITEM_BUTTONS]
+        rows += [buttons[i:i + 6] for i in range(0, len(buttons), 6)]
+    else:
+        n, pos = source
+        targets = [_b(t("tg.btn.to_new", lang), encode(rec.id, v, "mv", seat, tpl.index, n, pos, 0))]
+        targets += [_b(f"→{k}", encode(rec.id, v, "mv", seat, tpl.index, n, pos, k))
+                    for k in range(1, len(melds) + 1) if k != n]
+        rows += [targets[i:i + 6] for i in range(0, len(targets), 6)]
+    rows.append([_b(t("tg.btn.back", lang), encode(rec.id, v, "pick", seat, "0"))])
+    return InlineKeyboardMarkup(rows)
+
+
+def hand_keyboard(
+    rec: TableRecord, view: dict[str, Any], seat: int, selected: list[int], lang: str,
+    moving: tuple[int, int] | None | bool = False,
+) -> InlineKeyboardMarkup | None:
+    """`moving`: False normally; None while picking the item to move; (meld, position) once picked."""
+    if rec.status != "playing":
+        return None
+    sort = [_b(t("tg.btn.sort", lang), encode(rec.id, 0, "sort", seat))]
+    if view.get("turn") != seat:
+        return InlineKeyboardMarkup([sort])
+    move_tpl = next((tpl for tpl in templates(get_engine(rec.game)) if tpl.kind == "move"), None)
+    if moving is not False and move_tpl is not None:
+        return move_keyboard(rec, view, seat, move_tpl, moving if isinstance(moving, tuple) else None, lang)
+    v = rec.version
+    items = hand_items(view)[:MAX_ITEM_BUTTONS]
+    rows: list[list[InlineKeyboardButton]] = []
+    row: list[InlineKeyboardButton] = []
+    for i, item in enumerate(items):
+        toggled = set(selected) ^ {i}
+        label = f"·{item}·" if i in selected else item
+        row.append(_b(label, encode(rec.id, v, "pick", seat, mask_of(toggled))))
+        if len(row) == TILES_PER_ROW:
+            rows.append(row)
+            row = []
+    if row:
+        rows.append(row)
+    mask = mask_of(selected)
+    engine = get_engine(rec.game)
+    actions: list[InlineKeyboardButton] = []
+    for tpl in templates(engine):
+        if tpl.kind == "plain":
+            actions.append(_b(_verb_label(tpl.verb, lang), encode(rec.id, v, "cmd", seat, tpl.index)))
+        elif selected and tpl.kind == "items":
+            actions.append(_b(_verb_label(tpl.verb, lang) + " ✓", encode(rec.id, v, "cmd", seat, tpl.index, mask)))
+        elif selected and tpl.kind == "meld_items":
+            for n in range(1, min(meld_count(view), MAX_MELD_BUTTONS) + 1):
+                actions.append(_b(f"{_verb_label(tpl.verb, lang)} →{n}",
+                                  encode(rec.id, v, "cmd", seat, tpl.index, mask, n)))
+        elif not selected and tpl.kind == "move" and meld_count(view):
+            actions.append(_b(_verb_label(tpl.verb, lang) + "…", encode(rec.id, v, "mvs", seat)))
+    for start in range(0, len(actions), 4):
+        rows.append(actions[start:start + 4])
+    rows.append(sort)
+    return InlineKeyboardMarkup(rows)
+
+
+def _verb_label(verb: str, lang: str) -> str:
+    key = f"tg.verb.{verb}"
+    text = t(key, lang)
+    return verb if text == key else text

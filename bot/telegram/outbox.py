@@ -1,0 +1,178 @@
+"""Everything the bot sends to chats goes through here, one worker per chat.
+
+* A *slot* is a message edited in place (the table message, a player's hand). Putting new content
+  for a slot that is still waiting replaces it, so a burst of changes costs one edit with the
+  newest state (edits coalesced per chat). Content equal to what the message shows is not sent.
+* A *post* is a new message (a turn ping, a round result), sent in order after what came before.
+* `RetryAfter` is obeyed: the worker sleeps as told (injected sleep) and tries again.
+
+Message ids of slots are kept in the store (`table_refs`), so a restarted bot edits the same
+messages instead of posting new ones.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import datetime as dtm
+import logging
+from collections.abc import Awaitable, Callable
+from dataclasses import dataclass
+from typing import Any, TypeVar
+
+from telegram import Bot, InlineKeyboardMarkup, Message
+from telegram.constants import ParseMode
+from telegram.error import BadRequest, Forbidden, RetryAfter, TelegramError
+
+from storage import Store
+
+log = logging.getLogger(__name__)
+T = TypeVar("T")
+Sleep = Callable[[float], Awaitable[None]]
+
+
+def retry_seconds(err: RetryAfter) -> float:
+    value: Any = err._retry_after  # a timedelta; the public property warns while PTB migrates its type
+    return value.total_seconds() if isinstance(value, dtm.timedelta) else float(value)
+
+
+async def obey_retry_after(call: Callable[[], Awaitable[T]], sleep: Sleep, retries: int = 3) -> T:
+    """Run a Bot API call; on `RetryAfter` wait the time Telegram asks for and try again."""
+    for attempt in range(retries + 1):
+        try:
+            return await call()
+        except RetryAfter as err:
+            if attempt == retries:
+                raise
+            await sleep(retry_seconds(err))
+    raise AssertionError("unreachable")
+
+
+@dataclass
+class _Op:
+    kind: str  # "slot" | "post"
+    text: str
+    markup: InlineKeyboardMarkup | None
+    table_id: str = ""
+    key: str = ""
+    thread_id: int | None = None
+
+
+class Outbox:
+    def __init__(self, bot: Bot, store: Store, sleep: Sleep = asyncio.sleep, retries: int = 3) -> None:
+        self.bot = bot
+        self.store = store
+        self.sleep = sleep
+        self.retries = retries
+        self._queues: dict[int, list[_Op]] = {}
+        self._workers: dict[int, asyncio.Task[None]] = {}
+        self._shown: dict[tuple[int, int], tuple[str, str]] = {}  # (chat, message) -> what it shows
+        self._refs: dict[tuple[str, str], int] = {}
+        self.sent = 0  # Bot API calls made by the outbox (for the bench)
+
+    # ---- queueing -------------------------------------------------------------------------------
+
+    def put(self, chat_id: int, table_id: str, key: str, text: str, markup: InlineKeyboardMarkup | None,
+            thread_id: int | None = None) -> None:
+        queue = self._queues.setdefault(chat_id, [])
+        for op in queue:
+            if op.kind == "slot" and op.table_id == table_id and op.key == key:
+                op.text, op.markup = text, markup  # coalesce: only the newest state goes out
+                break
+        else:
+            queue.append(_Op("slot", text, markup, table_id, key, thread_id))
+        self._wake(chat_id)
+
+    def post(self, chat_id: int, text: str, markup: InlineKeyboardMarkup | None = None,
+             thread_id: int | None = None) -> None:
+        self._queues.setdefault(chat_id, []).append(_Op("post", text, markup, thread_id=thread_id))
+        self._wake(chat_id)
+
+    def _wake(self, chat_id: int) -> None:
+        worker = self._workers.get(chat_id)
+        if worker is None or worker.done():
+            self._workers[chat_id] = asyncio.create_task(self._work(chat_id), name=f"outbox-{chat_id}")
+
+    async def idle(self) -> None:
+        """Wait until every queued message has been sent (tests and the bench use it)."""
+        while True:
+            busy = [w for w in self._workers.values() if not w.done()]
+            if not busy:
+                return
+            await asyncio.gather(*busy, return_exceptions=True)
+
+    async def close(self) -> None:
+        for worker in self._workers.values():
+            worker.cancel()
+        for worker in self._workers.values():
+            with contextlib.suppress(asyncio.CancelledError, Exception):
+                await worker
+        self._workers.clear()
+
+    # ---- sending --------------------------------------------------------------------------------
+
+    async def _work(self, chat_id: int) -> None:
+        queue = self._queues[chat_id]
+        while queue:
+            op = queue.pop(0)
+            try:
+                if op.kind == "slot":
+                    await self._slot(chat_id, op)
+                else:
+                    await self.send(chat_id, op.text, op.markup, op.thread_id)
+            except Forbidden:
+                log.info("chat %s does not accept messages from the bot", chat_id)
+            except TelegramError:
+                log.exception("sending to chat %s failed", chat_id)
+
+    async def call(self, fn: Callable[[], Awaitable[T]]) -> T:
+        self.sent += 1
+        return await obey_retry_after(fn, self.sleep, self.retries)
+
+    async def send(self, chat_id: int, text: str, markup: InlineKeyboardMarkup | None = None,
+                   thread_id: int | None = None) -> Message:
+        msg = await self.call(lambda: self.bot.send_message(
+            chat_id, text, parse_mode=ParseMode.HTML, reply_markup=markup, message_thread_id=thread_id,
+            disable_web_page_preview=True))
+        self._shown[(chat_id, msg.message_id)] = (text, _markup_key(markup))
+        return msg
+
+    async def ref(self, table_id: str, key: str) -> int | None:
+        if (table_id, key) not in self._refs:
+            refs = await self.store.table_refs(table_id)
+            for k, v in refs.items():
+                if isinstance(v, int):
+                    self._refs[(table_id, k)] = v
+        return self._refs.get((table_id, key))
+
+    async def forget(self, table_id: str, key: str) -> None:
+        """The slot's next content goes out as a new message (e.g. a hand asked for again)."""
+        self._refs.pop((table_id, key), None)
+        await self.store.set_table_ref(table_id, key, None)
+
+    async def _slot(self, chat_id: int, op: _Op) -> None:
+        message_id = await self.ref(op.table_id, op.key)
+        shown = (op.text, _markup_key(op.markup))
+        if message_id is not None:
+            if self._shown.get((chat_id, message_id)) == shown:
+                return
+            try:
+                await self.call(lambda: self.bot.edit_message_text(
+                    op.text, chat_id, message_id, parse_mode=ParseMode.HTML, reply_markup=op.markup,
+                    disable_web_page_preview=True))
+                self._shown[(chat_id, message_id)] = shown
+                return
+            except BadRequest as err:
+                if "not modified" in str(err).lower():
+                    self._shown[(chat_id, message_id)] = shown
+                    return
+                if "not found" not in str(err).lower():
+                    raise
+                # The message is gone (deleted by someone): post a fresh one below.
+        msg = await self.send(chat_id, op.text, op.markup, op.thread_id)
+        self._refs[(op.table_id, op.key)] = msg.message_id
+        await self.store.set_table_ref(op.table_id, op.key, msg.message_id)
+
+
+def _markup_key(markup: InlineKeyboardMarkup | None) -> str:
+    return "" if markup is None else repr(markup.to_dict())

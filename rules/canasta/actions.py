@@ -1,0 +1,151 @@
+"""Canasta actions and the text grammar of spec §13: `parse(format(a)) == a` for every action."""
+
+from __future__ import annotations
+
+import re
+from typing import Literal
+
+from pydantic import Field
+
+from rules.core.engine import Action
+from rules.core.errors import IllegalAction
+from rules.core.tiles import parse_tile
+
+MeldTiles = tuple[str, ...]
+Team = Literal["A", "B"]
+
+
+class Draw(Action):
+    pass
+
+
+class JokerButton(Action):
+    pass
+
+
+class TakePile(Action):
+    """`take with <tiles> [| <melds>]`: the hand tiles joining the top, then further melds."""
+
+    tiles: MeldTiles = Field(min_length=1)
+    melds: tuple[MeldTiles, ...] = ()
+
+
+class Open(Action):
+    melds: tuple[MeldTiles, ...] = Field(min_length=1)
+
+
+class Meld(Action):
+    melds: tuple[MeldTiles, ...] = Field(min_length=1)
+
+
+class Add(Action):
+    number: int = Field(ge=1, le=13)
+    tiles: MeldTiles = Field(min_length=1)
+    team: Team | None = None
+
+
+class Discard(Action):
+    tile: str
+
+
+class Timeout(Action):
+    service_only = True
+
+
+_BRACKET = re.compile(r"\[([^\[\]]*)\]")
+_MELD_REF = re.compile(r"^(?:([ab])\s*:\s*)?([0-9]{1,2})s?$", re.I)
+
+
+def _tiles(tokens: list[str]) -> MeldTiles:
+    return tuple(parse_tile(t) for t in tokens)
+
+
+def parse_melds(text: str) -> tuple[MeldTiles, ...]:
+    """Melds separated by `|`, or each in brackets (`[r8 b8 k8] [r10 b10 j]`, `|` between allowed)."""
+    text = text.strip()
+    if not text:
+        raise IllegalAction("E_PARSE", expected="melds", token="")
+    if "[" not in text and "]" not in text:
+        parts = text.split("|")
+    else:
+        parts = _BRACKET.findall(text)
+        leftover = _BRACKET.sub(" ", text).replace("|", " ").strip()
+        if leftover or not parts:
+            raise IllegalAction("E_PARSE", expected="melds in brackets", token=(leftover or text).split()[0])
+    melds = []
+    for part in parts:
+        tokens = part.split()
+        if not tokens:
+            raise IllegalAction("E_PARSE", expected="meld", token=part.strip() or "|")
+        melds.append(_tiles(tokens))
+    return tuple(melds)
+
+
+def _meld_ref(token: str) -> tuple[Team | None, int]:
+    m = _MELD_REF.match(token.strip())
+    if not m or not 1 <= int(m.group(2)) <= 13:
+        raise IllegalAction("E_PARSE", expected="meld number 1-13 (A:8, B:2)", token=token)
+    team = m.group(1).upper() if m.group(1) else None
+    return team, int(m.group(2))  # type: ignore[return-value]
+
+
+def parse(text: str) -> Action:
+    """Parse one command of the §13 grammar (case-insensitive); `E_PARSE` names what was wrong."""
+    if not isinstance(text, str) or not text.strip():
+        raise IllegalAction("E_PARSE", expected="command", token="")
+    verb, _, rest = text.strip().partition(" ")
+    verb = verb.lstrip("/").lower()
+    args = rest.split()
+    if verb in ("draw", "joker", "timeout"):
+        if args:
+            raise IllegalAction("E_PARSE", expected=f"{verb} takes no arguments", token=args[0])
+        return {"draw": Draw, "joker": JokerButton, "timeout": Timeout}[verb]()
+    if verb == "take":
+        body = rest.strip()
+        if body[:4].lower() == "with" and (len(body) == 4 or not body[4].isalnum()):
+            body = body[4:]
+        melds = parse_melds(body)
+        return TakePile(tiles=melds[0], melds=melds[1:])
+    if verb == "open":
+        return Open(melds=parse_melds(rest))
+    if verb == "meld":
+        return Meld(melds=parse_melds(rest))
+    if verb == "add":
+        if len(args) < 2:
+            raise IllegalAction("E_PARSE", expected="add <number> <tiles>", token=rest.strip() or verb)
+        team, number = _meld_ref(args[0])
+        tiles = _tiles(" ".join(args[1:]).replace("[", " ").replace("]", " ").split())
+        if not tiles:
+            raise IllegalAction("E_PARSE", expected="tiles", token=rest.strip())
+        return Add(number=number, tiles=tiles, team=team)
+    if verb == "discard":
+        if len(args) != 1:
+            raise IllegalAction("E_PARSE", expected="discard <tile>", token=rest.strip() or verb)
+        return Discard(tile=parse_tile(args[0]))
+    raise IllegalAction("E_PARSE", expected="command", token=verb)
+
+
+def format_melds(melds: tuple[MeldTiles, ...]) -> str:
+    return " | ".join(" ".join(m) for m in melds)
+
+
+def format_action(action: Action) -> str:
+    match action:
+        case Draw():
+            return "draw"
+        case JokerButton():
+            return "joker"
+        case Timeout():
+            return "timeout"
+        case TakePile(tiles=tiles, melds=melds):
+            return "take with " + format_melds((tiles, *melds))
+        case Open(melds=melds):
+            return "open " + format_melds(melds)
+        case Meld(melds=melds):
+            return "meld " + format_melds(melds)
+        case Add(number=number, tiles=tiles, team=team):
+            ref = f"{team}:{number}" if team else str(number)
+            return f"add {ref} " + " ".join(tiles)
+        case Discard(tile=tile):
+            return f"discard {tile}"
+    raise TypeError(f"not a Canasta action: {action!r}")

@@ -1,0 +1,308 @@
+"""Rummy 101 AI and the greedy baseline. Both decide from one seat's view only and return one action
+per call (the engine calls again after each accepted play, until the discard ends the turn).
+
+The AI:
+- DRAW: takes the discard when it pays at once: a joker swap (wins a joker), an addition to a table
+  meld (the hand shrinks instead of growing), a new meld worth more with the tile, or — before
+  opening — an opening that only the tile makes possible. Else the Joker button (once), else the stock.
+- Before opening: the highest-value series opening (exact meld search, `search.best_melds`), else a
+  pairs opening when the pairs reach their threshold.
+- After opening: swaps jokers back, lays melds (jokers only where they pay), adds tiles to any
+  player's runs and sets, and plans the finish so the last tile is a joker when it can (×2).
+- Discard: an isolated tile, high when opened (smaller penalty), low before opening (high tiles
+  build the 101), never a tile the next player could add to the table once they have opened.
+
+The greedy baseline opens with the first melds it finds, lays and adds what it sees, and discards
+its highest tile: the yardstick in `bench/bench_rummy101.py`.
+"""
+
+from __future__ import annotations
+
+from collections import Counter
+from collections.abc import Sequence
+from random import Random
+from typing import Any
+
+from rules.core.engine import Action
+from rules.core.tiles import COLOURS, JOKER, MAX_NUMBER
+from rules.rummy101 import melds as M
+from rules.rummy101.actions import Add, Discard, Draw, JokerButton, Meld, MeldSpec, Open, Swap, Take
+from rules.rummy101.search import FACE, Tokens, best_melds, best_opening, meld_value, pairs_in, physical
+
+__all__ = ["best_opening", "choose_action", "choose_greedy_action"]
+
+View = dict[str, Any]
+JOKER_USE_COST = 8  # a laid joker must bring this many points more than keeping it for a joker finish
+
+
+def _opened_score(used: Sequence[int], jokers: int, value: int) -> float:
+    """After opening: points taken out of the hand, plus a little per tile; jokers cost a bit."""
+    return sum(FACE[u] + 1 for u in used) - JOKER_USE_COST * jokers
+
+
+def _specs(melds: Sequence[Tokens]) -> tuple[MeldSpec, ...]:
+    return tuple(MeldSpec(tiles=tuple(m)) for m in melds)
+
+
+def _used(melds: Sequence[Tokens]) -> int:
+    return sum(len(m) for m in melds)
+
+
+def _minus(hand: Sequence[str], tiles: Sequence[str]) -> list[str]:
+    rest = list(hand)
+    for t in tiles:
+        rest.remove(t)
+    return rest
+
+
+def _fits(meld: dict[str, Any], token: str) -> bool:
+    try:
+        M.add_to(meld, [token])
+    except M.DoesNotFit:
+        return False
+    return True
+
+
+def _swappable(meld: dict[str, Any], tile: str) -> bool:
+    try:
+        M.swap_in(meld, tile)
+    except M.DoesNotFit:
+        return False
+    return True
+
+
+def _series_with_floor(hand: Sequence[str], scorer: Any = None) -> list[Tokens]:
+    """The best runs/sets that leave at least one tile in hand (R101-15)."""
+    kwargs = {} if scorer is None else {"scorer": scorer}
+    score, melds = best_melds(hand, **kwargs)
+    if _used(melds) < len(hand):
+        return melds
+    best: tuple[float, list[Tokens]] = (float("-inf"), [])
+    # Keep a joker back first: discarding it last is a joker finish.
+    for keep in sorted(set(hand), key=lambda t: t != JOKER):
+        cand = best_melds(_minus(hand, [keep]), **kwargs)
+        if cand[0] > best[0]:
+            best = cand
+        if keep == JOKER and cand[1]:
+            break
+    return best[1]
+
+
+def _series_value(melds: Sequence[Tokens]) -> int:
+    return sum(meld_value(m) for m in melds)
+
+
+# ---- the AI --------------------------------------------------------------------------------------
+
+
+def choose_action(view: View, rng: Random) -> Action:
+    me = view["you"]
+    if view["phase"] == "draw":
+        take = _take_choice(view)
+        if take is not None:
+            return take
+        if view["joker_button"] == "on" and not view["joker_used"][me]:
+            return JokerButton()
+        return Draw()
+    play = _opening(view["hand"], view) if view["status"][me] == "unopened" else _opened_play(view)
+    return play or Discard(tile=_pick_discard(view))
+
+
+def _opening(hand: list[str], view: View) -> Action | None:
+    thresholds = view["thresholds"]
+    melds = _series_with_floor(hand)
+    if melds and _series_value(melds) >= thresholds["series"]:
+        return Open(melds=_specs(melds))
+    pairs = _pairs_with_floor(hand, ())
+    if len(pairs) >= thresholds["pairs"]:
+        return Open(melds=_specs(pairs))
+    return None
+
+
+def _pairs_with_floor(hand: Sequence[str], exclude: Sequence[str]) -> list[Tokens]:
+    pairs = pairs_in(hand, exclude)
+    while pairs and _used(pairs) >= len(hand):
+        pairs.pop()
+    return pairs
+
+
+def _own_pairs(view: View) -> list[str]:
+    return [m["tile"] for m in view["table"] if m["kind"] == "pair" and m["owner"] == view["you"]]
+
+
+def _opened_play(view: View) -> Action | None:
+    me, hand = view["you"], view["hand"]
+    status = view["status"][me]
+    table = view["table"]
+    numbered = sorted({t for t in hand if t != JOKER}, key=lambda t: -int(t[1:]))
+    # 1. Win jokers back: the hand keeps its size and gains a wild tile.
+    for meld in table:
+        if JOKER in meld["tiles"]:
+            for tile in numbered:
+                if _swappable(meld, tile):
+                    return Swap(meld=meld["n"], tile=tile)
+    # 2. New melds from the hand.
+    if status == "series":
+        melds = _series_with_floor(hand, _opened_score)
+        if melds:
+            return Meld(melds=_specs(melds))
+    if status == "pairs" or "pairs" in view["status"]:
+        pairs = _pairs_with_floor([t for t in hand if t != JOKER], _own_pairs(view))
+        if pairs:
+            return Meld(melds=_specs(pairs))
+    # 3. Additions to runs and sets on the table, numbered tiles first.
+    if len(hand) > 1:
+        for tile in numbered:
+            for meld in table:
+                if _fits(meld, tile):
+                    return Add(meld=meld["n"], tiles=(tile,))
+    # 4. Finishing: only jokers and at most one numbered tile left.
+    jokers = hand.count(JOKER)
+    others = len(hand) - jokers
+    if jokers and (others == 1 or (others == 0 and jokers > 1)):
+        for meld in table:
+            if _fits(meld, JOKER):
+                return Add(meld=meld["n"], tiles=(JOKER,))
+    return None
+
+
+def _take_choice(view: View) -> Action | None:
+    if not view["can_take"]:
+        return None
+    me, hand, top = view["you"], view["hand"], view["discard_top"]
+    status = view["status"][me]
+    if status == "unopened":
+        return _take_to_open(view, hand, top)
+    table = view["table"]
+    if top != JOKER:
+        for meld in table:
+            if JOKER in meld["tiles"] and _swappable(meld, top):
+                return Take(use=Swap(meld=meld["n"], tile=top))
+        for meld in table:
+            if _fits(meld, top):
+                return Take(use=Add(meld=meld["n"], tiles=(top,)))
+    if status == "series":
+        with_top = best_melds([*hand, top], scorer=_opened_score)
+        without = best_melds(hand, scorer=_opened_score)
+        if with_top[0] > without[0]:
+            for meld in with_top[1]:
+                used = physical(meld)
+                if top in used and len(used) - 1 < len(hand):
+                    return Take(use=Meld(melds=_specs([meld])))
+    pairs_ok = status == "pairs" or "pairs" in view["status"]
+    if pairs_ok and top != JOKER and hand.count(top) == 1 and top not in _own_pairs(view) and len(hand) > 1:
+        return Take(use=Meld(melds=_specs([[top, top]])))
+    return None
+
+
+def _take_to_open(view: View, hand: list[str], top: str) -> Action | None:
+    thresholds = view["thresholds"]
+    mine = view.get("best_opening") or best_opening(hand)
+    if mine["series"] >= thresholds["series"] or mine["pairs"] >= thresholds["pairs"]:
+        return None  # the hand opens alone: keep the discard for nobody, draw a fresh tile
+    melds = _series_with_floor([*hand, top])
+    uses_top = any(top in physical(m) for m in melds)
+    if _series_value(melds) >= thresholds["series"] and uses_top and _used(melds) - 1 < len(hand):
+        return Take(use=Open(melds=_specs(melds)))
+    if top != JOKER and hand.count(top) == 1:
+        pairs = pairs_in([*hand, top])
+        while pairs and _used(pairs) - 1 >= len(hand):
+            pairs.pop()
+        if len(pairs) >= thresholds["pairs"] and any(p[0] == top and p[1] == top for p in pairs):
+            return Take(use=Open(melds=_specs(pairs)))
+    return None
+
+
+def _connections(tile: str, rest: Counter[str]) -> float:
+    c, n = tile[0], int(tile[1:])
+    score = 0.0
+    for d, w in ((1, 3.0), (2, 1.5)):
+        for m in (n - d, n + d):
+            if 1 <= m <= MAX_NUMBER and rest[f"{c}{m}"]:
+                score += w
+    score += 2.0 * sum(1 for other in COLOURS if other != c and rest[f"{other}{n}"])
+    score += 1.0 * rest[tile]
+    return score
+
+
+def _pick_discard(view: View) -> str:
+    me, hand = view["you"], view["hand"]
+    numbered = [t for t in hand if t != JOKER]
+    if not numbered:
+        return JOKER
+    opened = view["status"][me] != "unopened"
+    nxt = (me + 1) % view["seats"]
+    next_opened = view["status"][nxt] != "unopened"
+    counts = Counter(hand)
+    best, best_score = numbered[0], float("-inf")
+    for tile in sorted(set(numbered)):
+        rest = counts.copy()
+        rest[tile] -= 1
+        value = int(tile[1:])
+        score = (value if opened else (MAX_NUMBER + 1 - value) * 0.5) - 4.0 * _connections(tile, rest)
+        if next_opened and any(_fits(m, tile) or (JOKER in m["tiles"] and _swappable(m, tile)) for m in view["table"]):
+            score -= 60.0  # feeding the next player a take-and-add
+        if score > best_score:
+            best, best_score = tile, score
+    return best
+
+
+# ---- the greedy baseline ---------------------------------------------------------------------------
+
+
+def greedy_melds(hand: Sequence[str]) -> list[Tokens]:
+    """Runs first (longest stretches of one copy per colour), then sets of what is left; no jokers."""
+    counts = Counter(t for t in hand if t != JOKER)
+    melds: list[Tokens] = []
+    for c in COLOURS:
+        stretch: list[str] = []
+        for n in range(1, MAX_NUMBER + 2):
+            tile = f"{c}{n}"
+            if n <= MAX_NUMBER and counts[tile]:
+                stretch.append(tile)
+                continue
+            if len(stretch) >= 3:
+                melds.append(stretch)
+                counts.subtract(stretch)
+            stretch = []
+    for n in range(1, MAX_NUMBER + 1):
+        group = [f"{c}{n}" for c in COLOURS if counts[f"{c}{n}"]]
+        if len(group) >= 3:
+            melds.append(group)
+            counts.subtract(group)
+    return melds
+
+
+def choose_greedy_action(view: View, rng: Random) -> Action:
+    me, hand = view["you"], view["hand"]
+    if view["phase"] == "draw":
+        return Draw()
+    status = view["status"][me]
+    melds = greedy_melds(hand)
+    while melds and _used(melds) >= len(hand):
+        melds.pop()
+    if status == "unopened":
+        if melds and _series_value(melds) >= view["thresholds"]["series"]:
+            return Open(melds=_specs(melds))
+        doubles = [[t, t] for t, c in Counter(hand).items() if c >= 2 and t != JOKER]
+        while doubles and _used(doubles) >= len(hand):
+            doubles.pop()
+        if len(doubles) >= view["thresholds"]["pairs"]:
+            return Open(melds=_specs(doubles))
+    elif status == "series" and melds:
+        return Meld(melds=_specs(melds))
+    elif status == "pairs":
+        doubles = [[t, t] for t, c in Counter(hand).items() if c >= 2 and t != JOKER and t not in _own_pairs(view)]
+        while doubles and _used(doubles) >= len(hand):
+            doubles.pop()
+        if doubles:
+            return Meld(melds=_specs(doubles))
+    if status != "unopened" and len(hand) > 1:
+        for tile in sorted({t for t in hand if t != JOKER}):
+            for meld in view["table"]:
+                if _fits(meld, tile):
+                    return Add(meld=meld["n"], tiles=(tile,))
+    numbered = [t for t in hand if t != JOKER]
+    if not numbered:
+        return Discard(tile=JOKER)
+    return Discard(tile=min(numbered, key=lambda t: (-int(t[1:]), COLOURS.index(t[0]))))

@@ -1,0 +1,225 @@
+"""Meld search over one hand: the best set of disjoint runs/sets, and pair counting (used by the AI
+and by the view's "best opening" figure).
+
+The search is exact up to a node budget: tiles are taken in index order (colour-major, r1..r13,
+b1..), and the lowest remaining tile either stays in hand or starts one of the melds that can hold
+it (a run in which it is the lowest numbered tile, jokers possibly below it; or a set in which it
+has the lowest colour). Results are memoised on (tile index, counts from there on, jokers left).
+Runs of 3..5 tiles suffice: every longer run is several of them with the same tiles and value.
+"""
+
+from __future__ import annotations
+
+from collections import Counter
+from collections.abc import Callable, Sequence
+from functools import lru_cache
+from itertools import combinations
+
+from rules.core.tiles import COLOURS, JOKER, MAX_NUMBER
+
+N_TILES = len(COLOURS) * MAX_NUMBER
+NAMES = [f"{c}{n}" for c in COLOURS for n in range(1, MAX_NUMBER + 1)]
+INDEX = {name: i for i, name in enumerate(NAMES)}
+MAX_RUN = 5
+MAX_JOKERS_PER_MELD = 2
+NODE_BUDGET = 4000
+
+Tokens = list[str]
+# Score of one meld: (tile indices used, jokers used, meld value) -> points to maximise.
+Scorer = Callable[[Sequence[int], int, int], float]
+# A meld found by the search, cheap to build: ("run", colour, lo, hi, used) or ("set", number, used, jokers).
+Found = tuple
+FACE = [i % MAX_NUMBER + 1 for i in range(N_TILES)]
+
+
+def value_score(used: Sequence[int], jokers: int, value: int) -> float:
+    """Opening search: the meld value (R101-25), a hair less per joker so natural melds win ties."""
+    return value - 0.01 * jokers
+
+
+def counts_of(hand: Sequence[str]) -> tuple[list[int], int]:
+    counts = [0] * N_TILES
+    jokers = 0
+    for t in hand:
+        if t == JOKER:
+            jokers += 1
+        else:
+            counts[INDEX[t]] += 1
+    return counts, jokers
+
+
+def _run_windows() -> list[list[tuple[int, int, int, tuple[int, ...]]]]:
+    """Per tile: every run window in which it is the lowest numbered tile, as
+    (jokers below it, lo, hi, indices of the numbers from the tile up to hi)."""
+    table: list[list[tuple[int, int, int, tuple[int, ...]]]] = []
+    for i in range(N_TILES):
+        colour, n0 = divmod(i, MAX_NUMBER)
+        num = n0 + 1
+        windows = []
+        for below in range(0, MAX_JOKERS_PER_MELD + 1):
+            lo = num - below
+            if lo < 1:
+                break
+            for hi in range(max(num, lo + 2), min(MAX_NUMBER, lo + MAX_RUN - 1) + 1):
+                windows.append((below, lo, hi, tuple(colour * MAX_NUMBER + n - 1 for n in range(num, hi + 1))))
+        table.append(windows)
+    return table
+
+
+RUN_WINDOWS = _run_windows()
+
+
+def _candidates(i: int, counts: list[int], jokers: int) -> list[tuple[tuple[int, ...], int, int, Found]]:
+    """Melds whose lowest numbered tile is NAMES[i]: (tile indices used, jokers used, value, meld)."""
+    out: list[tuple[tuple[int, ...], int, int, Found]] = []
+    jmax = jokers if jokers < MAX_JOKERS_PER_MELD else MAX_JOKERS_PER_MELD
+    colour, n0 = divmod(i, MAX_NUMBER)
+    # Runs: jokers below the tile (when it sits near the top), the tile, then upward.
+    for below, lo, hi, span in RUN_WINDOWS[i]:
+        if below > jmax:
+            break
+        used = tuple(idx for idx in span if counts[idx])
+        need = below + len(span) - len(used)
+        if need <= jmax:
+            out.append((used, need, (lo + hi) * (hi - lo + 1) // 2, ("run", colour, lo, hi, used)))
+    # Sets: the tile plus same-number tiles of later colours, jokers filling up to 3 or 4.
+    others = [c2 * MAX_NUMBER + n0 for c2 in range(colour + 1, len(COLOURS)) if counts[c2 * MAX_NUMBER + n0]]
+    num = n0 + 1
+    for size in range(max(1, 3 - jmax), min(4, len(others) + 1) + 1):
+        for combo in combinations(others, size - 1):
+            s_used = (i, *combo)
+            for j in range(max(0, 3 - size), min(jmax, 4 - size) + 1):
+                out.append((s_used, j, num * (size + j), ("set", num, s_used, j)))
+    return out
+
+
+def _drop_dead(counts: list[int], jokers: int) -> None:
+    """Leave out tiles no meld could hold (no run window or set within reach of the jokers): the
+    search then branches only on tiles that matter, which keeps a 22-tile hand well under a ms."""
+    jmax = min(jokers, MAX_JOKERS_PER_MELD)
+    present = [c > 0 for c in counts]
+    for i in range(N_TILES):
+        if not present[i]:
+            continue
+        colour, n0 = divmod(i, MAX_NUMBER)
+        num = n0 + 1
+        colours_here = sum(present[c2 * MAX_NUMBER + n0] for c2 in range(len(COLOURS)))
+        if colours_here + jmax >= 3:
+            continue
+        live = False
+        for lo in range(max(1, num - 2), min(num, MAX_NUMBER - 2) + 1):
+            missing = sum(not present[colour * MAX_NUMBER + n - 1] for n in range(lo, lo + 3))
+            if missing <= jmax:
+                live = True
+                break
+        if not live:
+            counts[i] = 0
+
+
+def tokens_of(found: Found) -> Tokens:
+    """The meld as the grammar writes it, every joker declared so the engine reads it the same way."""
+    if found[0] == "run":
+        _, colour, lo, hi, used = found
+        c = COLOURS[colour]
+        have = {FACE[u] for u in used}
+        return [f"{c}{n}" if n in have else f"{JOKER}={c}{n}" for n in range(lo, hi + 1)]
+    _, num, used, jokers = found
+    return [NAMES[u] for u in used] + [f"{JOKER}={num}"] * jokers
+
+
+def best_melds(hand: Sequence[str], scorer: Scorer = value_score) -> tuple[float, list[Tokens]]:
+    """The highest-scoring collection of disjoint runs/sets from `hand`: (score, melds as tokens)."""
+    score, melds = _cached_search(tuple(sorted(hand)), scorer)
+    return score, [list(m) for m in melds]
+
+
+@lru_cache(maxsize=4096)
+def _cached_search(hand: tuple[str, ...], scorer: Scorer) -> tuple[float, tuple[tuple[str, ...], ...]]:
+    # A pure function of (hand, scorer): the AI and the views ask about one hand several times a turn.
+    score, melds = search(hand, scorer)
+    return score, tuple(tuple(m) for m in melds)
+
+
+def search(hand: Sequence[str], scorer: Scorer = value_score, budget: int = NODE_BUDGET) -> tuple[float, list[Tokens]]:
+    """The uncached search behind `best_melds`."""
+    counts, jokers = counts_of(hand)
+    _drop_dead(counts, jokers)
+    memo: dict[tuple, tuple[float, tuple]] = {}
+    nodes = [0]
+
+    def go(i: int, jokers_left: int) -> tuple[float, tuple]:
+        while i < N_TILES and counts[i] == 0:
+            i += 1
+        if i >= N_TILES:
+            return 0.0, ()
+        key = (i, bytes(counts[i:]), jokers_left)
+        hit = memo.get(key)
+        if hit is not None:
+            return hit
+        nodes[0] += 1
+        saved = counts[i]
+        counts[i] = 0
+        best = go(i + 1, jokers_left)  # every remaining copy of tile i stays in hand
+        counts[i] = saved
+        cands = _candidates(i, counts, jokers_left)
+        if nodes[0] > budget and cands:  # out of budget: only the most valuable meld here
+            cands = [max(cands, key=lambda m: scorer(m[0], m[1], m[2]))]
+        for used, jused, value, found in cands:
+            for u in used:
+                counts[u] -= 1
+            sub_score, sub_melds = go(i, jokers_left - jused)
+            for u in used:
+                counts[u] += 1
+            score = sub_score + scorer(used, jused, value)
+            if score > best[0]:
+                best = (score, (found, *sub_melds))
+        memo[key] = best
+        return best
+
+    score, found = go(0, jokers)
+    return score, [tokens_of(f) for f in found]
+
+
+def physical(tokens: Tokens) -> list[str]:
+    return [JOKER if t.startswith(JOKER) else t for t in tokens]
+
+
+def meld_value(tokens: Tokens) -> int:
+    """Value of a meld written by this module (jokers always declared)."""
+    total = 0
+    for t in tokens:
+        decl = t.split("=", 1)[1] if "=" in t else t
+        total += int(decl) if decl.isdigit() else int(decl[1:])
+    return total
+
+
+def pairs_in(hand: Sequence[str], exclude: Sequence[str] = ()) -> list[Tokens]:
+    """Distinct pairs the hand can lay (R101-22/33): doubles, then jokers with the highest singles."""
+    counts = Counter(t for t in hand if t != JOKER)
+    jokers = sum(1 for t in hand if t == JOKER)
+    banned = set(exclude)
+    doubles = [t for t, c in counts.items() if c >= 2 and t not in banned]
+    singles = [t for t, c in counts.items() if c == 1 and t not in banned]
+    singles.sort(key=lambda t: -int(t[1:]))
+    pairs = [[t, t] for t in sorted(doubles, key=lambda t: -int(t[1:]))]
+    pairs += [[t, f"j={t}"] for t in singles[:jokers]]
+    return pairs
+
+
+def best_opening(hand: Sequence[str]) -> dict[str, int]:
+    """What the view shows before opening: the best series value and the number of pairs."""
+    series, pairs = _best_opening(tuple(sorted(hand)))
+    return {"series": series, "pairs": pairs}
+
+
+@lru_cache(maxsize=2048)
+def _best_opening(hand: tuple[str, ...]) -> tuple[int, int]:
+    # Views and the AI ask about the same hand many times: a pure function, so cache it.
+    _, melds = best_melds(hand)
+    return sum(meld_value(m) for m in melds), len(pairs_in(hand))
+
+
+def clear_caches() -> None:
+    """Forget memoised searches (benchmarks time decisions cold)."""
+    _cached_search.cache_clear()
+    _best_opening.cache_clear()

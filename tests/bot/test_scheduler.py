@@ -1,0 +1,49 @@
+"""The scheduler: one loop calling service.tick() with an injected sleep and clock."""
+
+from __future__ import annotations
+
+import asyncio
+
+from bot.core.clock import FakeClock
+from bot.core.models import Outcome
+from bot.core.scheduler import Scheduler
+from bot.core.service import TableService
+from tests.bot.conftest import ALICE, BOB
+
+
+async def test_ticks_apply_deadlines_and_survive_errors(service: TableService, clock: FakeClock) -> None:
+    rec = await service.open_table("rummikub", "test", "chat1", ALICE)
+    await service.join(rec.id, BOB)
+    await service.start(rec.id, ALICE)
+    seen: list[list[Outcome]] = []
+    sleeps: list[float] = []
+    ticked = asyncio.Event()
+
+    async def on_outcomes(outcomes: list[Outcome]) -> None:
+        seen.append(outcomes)
+        if len(seen) == 1:
+            raise RuntimeError("a rendering bug")  # logged; the clock keeps running
+
+    async def sleep(seconds: float) -> None:
+        sleeps.append(seconds)
+        clock.advance(seconds)
+        if len(sleeps) >= 130:
+            ticked.set()
+        await asyncio.sleep(0)
+
+    scheduler = Scheduler(service, 1.0, on_outcomes, sleep)
+    scheduler.start()
+    await asyncio.wait_for(ticked.wait(), 10)
+    await scheduler.stop()
+    assert len(seen) == 2  # the 60 s timer ran out twice in 130 s
+    assert all(s == 1.0 for s in sleeps) and scheduler.ticks >= 130
+    assert [e.kind for e in await service.store.log(rec.id)].count("timeout") == 2
+
+
+async def test_run_once_without_work(service: TableService) -> None:
+    calls: list[list[Outcome]] = []
+
+    async def on_outcomes(outcomes: list[Outcome]) -> None:
+        calls.append(outcomes)
+
+    assert await Scheduler(service, 1.0, on_outcomes).run_once() == [] and calls == []

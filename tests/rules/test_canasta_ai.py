@@ -1,0 +1,136 @@
+"""The Canasta AI and the greedy baseline: legal in full matches, decisions from the seat's view
+only, and the partner behaviour the issue asks for."""
+
+from __future__ import annotations
+
+import json
+from random import Random
+
+import pytest
+
+from rules.canasta.actions import Add, Discard, Draw, JokerButton, Open, TakePile
+from rules.canasta.ai import best_opening, choose_action, choose_greedy_action, plan_opening
+from tests.rules.canasta_scenario import ENG, act, scenario, tiles
+
+A, B = 0, 1
+P1, P2, P3, P4 = 0, 1, 2, 3
+
+
+def decide(state: dict, seat: int):
+    return choose_action(ENG.view(state, seat), Random(0))
+
+
+def play_match(seed: int, greedy_team: int | None, options: dict | None = None) -> dict:
+    state = ENG.new_game(4, seed=seed, options=options)
+    rng = Random(seed)
+    for _ in range(20_000):
+        seat = ENG.current_seat(state)
+        if seat is None:
+            if ENG.result(state).match_over:
+                return state
+            state = ENG.next_round(state)
+            continue
+        view = ENG.view(state, seat)
+        policy = choose_greedy_action if seat % 2 == greedy_team else choose_action
+        state, _ = ENG.apply(state, seat, policy(view, rng))
+    raise AssertionError("match did not end")
+
+
+@pytest.mark.parametrize("seed", range(6))
+def test_ai_and_greedy_play_legal_matches(seed: int) -> None:
+    options = {"joker_button": "on"} if seed % 2 else {"match_length": "1 round"}
+    state = play_match(seed, greedy_team=seed % 3 if seed % 3 < 2 else None, options=options)
+    assert state["match_over"] and len(state["match_winners"]) in (2, 4)
+
+
+def test_target_match_ends() -> None:
+    state = play_match(3, greedy_team=None, options={"match_length": "target 10000"})
+    assert max(state["totals"]) >= 10_000 and state["round"] >= 3
+
+
+def test_ai_uses_only_its_view() -> None:
+    # The same view gives the same decision whatever the hidden zones hold.
+    state = ENG.new_game(4, seed=11)
+    for step in range(150):
+        seat = ENG.current_seat(state)
+        if seat is None:
+            break
+        other = json.loads(json.dumps(state))
+        pool = list(other["stock"]) + [t for s in range(4) if s != seat for t in other["hands"][s]]
+        Random(step).shuffle(pool)
+        for s in range(4):
+            if s != seat:
+                n = len(other["hands"][s])
+                other["hands"][s], pool = pool[:n], pool[n:]
+        other["stock"] = pool
+        action = ENG.ai_action(state, seat, Random(step))
+        assert ENG.ai_action(other, seat, Random(step)) == action
+        state, _ = ENG.apply(state, seat, action)
+
+
+def test_opens_when_the_threshold_allows() -> None:
+    state = scenario(hands={P1: "r1 b1 k1 r9 b6 k12"}, opened=(False, True), turn=P1)
+    assert decide(state, P1) == Open(melds=(("r1", "b1", "k1"),))
+    short = scenario(hands={P1: "r4 b4 k4 r9 b6 k12"}, opened=(False, True), turn=P1)
+    assert isinstance(decide(short, P1), Discard)
+
+
+def test_opening_plan_adds_wilds_only_as_needed() -> None:
+    plan = plan_opening(tiles("r8 b8 k8 r10 b10 j r2 y5"), 50)
+    assert plan is not None and plan[1] >= 50 and ["r10", "b10", "j"] in plan[0]
+    assert best_opening(tiles("r1 b1 k1 r8 b8 j k4")) == 135
+    assert plan_opening(tiles("r4 b4 k4"), 50) is None
+
+
+def test_takes_the_pile_when_it_pays() -> None:
+    state = scenario(hands={P1: "r13 k13 r4 b6 k9"}, pile="r5 b7 b13", turn=P1, phase="draw")
+    assert decide(state, P1) == TakePile(tiles=("r13", "k13"))
+    # Unopened: the take carries the opening batch (CAN-43).
+    state = scenario(hands={P1: "r13 k13 r1 b1 y1 r9"}, pile="j y5 b13", opened=(False, True), totals=(1600, 0),
+                     turn=P1, phase="draw")
+    action = decide(state, P1)
+    assert isinstance(action, TakePile) and action.melds == (("r1", "b1", "y1"),)
+    act(state, P1, action)
+    blocked = scenario(hands={P1: "r13 k13 r4 b6"}, pile="b13 k3", turn=P1, phase="draw")
+    assert decide(blocked, P1) == Draw()
+
+
+def test_builds_on_the_partners_melds_and_finishes_canastas_with_wilds() -> None:
+    state = scenario(hands={P3: "y8 r4 b6 k9 y11"}, melds={A: ["r8 b8 k8"]}, turn=P3)
+    assert decide(state, P3) == Add(number=8, tiles=("y8",))
+    state = scenario(hands={P3: "j r4 b6 k9 y11"}, melds={A: ["8x6"]}, turn=P3)
+    assert decide(state, P3) == Add(number=8, tiles=("j",))
+
+
+def test_blocks_with_a_black_or_blue_three() -> None:
+    state = scenario(hands={P1: "k3 r4 b6 k9 y11 r12 b12 r5 b9"}, pile="r6 b7 k8 y9", turn=P1)
+    assert decide(state, P1) == Discard(tile="k3")
+
+
+def test_goes_out_when_the_team_is_ahead() -> None:
+    state = scenario(hands={P2: "r9 b9 k9 y4", P4: "r5"}, melds={B: ["8x7"]}, turn=P2)
+    for _ in range(3):
+        if ENG.current_seat(state) != P2:
+            break
+        state, _ = act(state, P2, decide(state, P2))
+    assert state["round_over"] is not None and state["round_over"]["out"] == P2
+
+
+def test_keeps_a_tile_when_the_team_is_behind() -> None:
+    state = scenario(hands={P2: "r9 b9 k9 y4", P1: "r5"}, melds={B: ["r8 b8 k8 y8 r8 b8 j"], A: ["1x7", "13x7"]},
+                     turn=P2)
+    state["stock"] = state["stock"][:30]
+    assert isinstance(decide(state, P2), Discard)  # melding r9 b9 k9 would leave one tile: going out
+
+
+def test_presses_the_joker_button_once_opened() -> None:
+    state = scenario(hands={P1: "r4 b6 k9"}, turn=P1, phase="draw", options={"joker_button": "on"})
+    assert decide(state, P1) == JokerButton()
+    state["joker_used"][P1] = True
+    assert decide(state, P1) == Draw()
+
+
+def test_greedy_baseline_dumps_its_most_expensive_tile() -> None:
+    state = scenario(hands={P1: "r1 r4 b6 k9 j"}, turn=P1)
+    assert choose_greedy_action(ENG.view(state, P1), Random(0)) == Discard(tile="r1")
+    assert choose_greedy_action(ENG.view(dict(state, phase="draw"), P1), Random(0)) == Draw()

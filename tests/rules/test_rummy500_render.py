@@ -1,0 +1,91 @@
+"""Rummy 500 text: the market with positions, structures with IDs, owners and joker identities,
+burned cards, market-take previews, events, errors; English and Russian complete."""
+
+from __future__ import annotations
+
+import pytest
+
+from bot.core.i18n import catalog
+from bot.core.render import rummy500 as r5
+from bot.core.render.common import render_error
+from rules import IllegalAction
+from tests.rules.rummy500_scenario import ENG, act, run, scenario, set_
+
+NAMES = ["Ann", "Bob", "Cy"]
+
+
+def table_state() -> dict:
+    table = [run(1, "JK 2D 3D", 1), set_(2, "8H 8S JK", 0), set_(3, "5S 5H 5C", 2)]
+    return scenario(hands={0: "3S 3C 4S 9C"}, table=table, market="4C 3H 9D AD")
+
+
+def test_table_shows_market_structures_owners_jokers_burned() -> None:
+    text = r5.render_table(ENG.view(table_state(), None), NAMES, "en", 42)
+    assert "Market (#1 next to the bank): #1 4C  #2 3H  #3 9D  #4 AD" in text
+    assert "S1  JK=AD 2D 3D   (run 20) · Bob JK 2D 3D" in text
+    assert "S2  8H 8S JK=8?   (set 24) · Ann 8H 8S JK · JK still open: 8D / 8C" in text
+    assert "Burned (can never be laid): AD" in text
+    assert "Turn: Ann · 42s left" in text
+    assert "1. Ann · 4 cards · laid 24 · total 0 · dealer" in text
+
+
+def test_branch_and_owners_of_extensions() -> None:
+    state = scenario(hands={1: "5D 6D 9C"}, table=[set_(1, "5S 5H 5C", 0)], turn=1, phase="bank")
+    state, _ = act(state, 1, "lay 5D 6D on S1")
+    text = r5.render_table(ENG.view(state, None), NAMES, "en", None)
+    assert "S1  5S 5H 5C 5D   (set 20) · Ann 5S 5H 5C · Bob 5D · branch S2" in text
+    assert "S2  5D 6D   (run 6) · Bob 6D · branch of S1" in text
+
+
+def test_hand_shows_what_each_market_take_brings() -> None:
+    view = ENG.view(table_state(), 0)
+    text = r5.render_hand(view, "en")
+    assert "#1 4C: lay 3S 4S 4C" not in text  # 4C 4S 3S is not a meld
+    assert "#2 3H: lay" in text and "#2 3H: lay 3S 3C 3H (+9) · into your hand: all but one of 9D AD (from 9;" in text
+    assert "#4 AD: burned, cannot be taken" in text
+    assert "Your hand (4 cards, 19 points if the round ended now):" in text
+    assert r5.render_hand(view, "ru").startswith("Ваша рука")
+
+
+def test_events_and_round_summary() -> None:
+    state = scenario(hands={0: "4D 5D"}, market="9S 6D")
+    state, events = act(state, 0, "take market 6D; lay 4D 5D 6D")
+    lines = [r5.render_event(e, NAMES, None, "en") for e in events]
+    assert "Ann took 6D (#2) from the market: 6D." in lines
+    assert "Ann laid 4D 5D 6D as S1 (+15)." in lines
+    summary = next(x for x in lines if x and x.startswith("Round 1 over"))
+    assert "Ann went out after a market take!" in summary and "Ann: laid 15 − hand — (0) + bonus 0 = +15" in summary
+    for lang in ("en", "ru"):
+        for e in events:
+            out = r5.render_event(e, NAMES, 0, lang)
+            assert out is None or "{" not in out
+
+
+def test_errors_render_with_cards() -> None:
+    state = scenario(hands={0: "JK 4D 5D 6D"}, phase="bank")
+    with pytest.raises(IllegalAction) as err:
+        ENG.apply(state, 0, ENG.parse("lay 4D 5D 6D"))
+    assert render_error(err.value, game="rummy500") == (
+        "After a bank take you must keep a card you can discard: laying 4D 5D 6D would leave only jokers.")
+    with pytest.raises(IllegalAction) as err:
+        ENG.apply(state, 0, ENG.parse("lay 4D 6D JK"))
+    assert render_error(err.value, game="rummy500").startswith("Meld 1 is not valid: 4D 6D JK (neither a set")
+
+
+def test_russian_catalog_is_complete() -> None:
+    en = {k for k in catalog("en") if "rummy500" in k}
+    ru = {k for k in catalog("ru") if "rummy500" in k}
+    assert en and en == ru
+    import json
+    from pathlib import Path
+
+    root = Path(__file__).resolve().parents[2] / "bot/core/locales"
+    en_file = json.loads((root / "en/rummy500.json").read_text(encoding="utf-8"))
+    ru_file = json.loads((root / "ru/rummy500.json").read_text(encoding="utf-8"))
+    assert set(en_file) == set(ru_file)
+
+
+def test_single_card_after_target_stays() -> None:
+    state = scenario(hands={0: "AH JK 5C"}, market="AD 9H")
+    text = r5.render_hand(ENG.view(state, 0), "en")
+    assert "#1 AD: lay AH AD JK (+45) · 9H stays in the market" in text

@@ -1,0 +1,274 @@
+"""A fake Telegram Bot API server (aiohttp) on 127.0.0.1 for end-to-end tests of the real
+python-telegram-bot. Adapted from shared/reference/botlab; it adds what the Rummy Club adapter
+needs: private chats that only work once the user has started the bot (403 otherwise, as on
+Telegram), chat admins for getChatMember, explicit update ids (to replay a duplicate update),
+message threads, and injected failures (429 with retry_after, 400).
+
+Wire format (what PTB sends): POST /bot{token}/{method}, form-urlencoded; non-string values are
+JSON inside the form field, so ids arrive as strings. Replies are {"ok": true, "result": ...}.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import itertools
+import json
+import time
+from collections.abc import Callable
+from dataclasses import dataclass, field
+from typing import Any
+
+from aiohttp import web
+
+JSON = dict[str, Any]
+
+
+@dataclass
+class Call:
+    method: str
+    params: JSON
+    t: float = field(default_factory=time.perf_counter)
+
+    @property
+    def chat_id(self) -> int | None:
+        raw = self.params.get("chat_id")
+        return int(raw) if raw is not None else None
+
+
+class FakeTelegramBotAPI:
+    def __init__(self, token: str = "123456:TEST", *, bot_id: int = 123456, username: str = "rummy_test_bot") -> None:
+        self.token = token
+        self.bot_user = {"id": bot_id, "is_bot": True, "first_name": "Rummy Club", "username": username,
+                         "can_join_groups": True, "can_read_all_group_messages": False,
+                         "supports_inline_queries": False}
+        self.calls: list[Call] = []
+        self.updates: list[JSON] = []
+        self.pushed: list[JSON] = []  # every update ever queued, for checks after the fact
+        self.messages: dict[tuple[int, int], JSON] = {}
+        self.dm_open: set[int] = set()  # users who started the bot: only they can get DMs
+        self.admins: dict[int, set[int]] = {}  # chat id -> admin user ids
+        self._fail_next: dict[str, list[tuple[int, str, JSON | None]]] = {}
+        self._update_ids = itertools.count(1)
+        self._msg_ids = itertools.count(1000)
+        self._cbq_ids = itertools.count(1)
+        self._new_update = asyncio.Event()
+        self._new_call = asyncio.Condition()
+        self._runner: web.AppRunner | None = None
+        self._closing = False
+        self.port: int | None = None
+
+    # ---- lifecycle ------------------------------------------------------------------------------
+
+    async def start(self) -> FakeTelegramBotAPI:
+        app = web.Application()
+        app.router.add_route("*", "/bot{token}/{method}", self._handle)
+        self._runner = web.AppRunner(app, access_log=None)
+        await self._runner.setup()
+        site = web.TCPSite(self._runner, "127.0.0.1", 0)
+        await site.start()
+        self.port = site._server.sockets[0].getsockname()[1]  # type: ignore[union-attr]
+        return self
+
+    async def stop(self) -> None:
+        self._closing = True  # release a pending long poll, else cleanup() waits for it
+        self._new_update.set()
+        if self._runner:
+            await self._runner.cleanup()
+
+    def reopen(self) -> None:
+        """Serve polls again after a bot was stopped (a restart test keeps the same server)."""
+        self._closing = False
+
+    @property
+    def base_url(self) -> str:
+        return f"http://127.0.0.1:{self.port}/bot"
+
+    # ---- building updates -----------------------------------------------------------------------
+
+    @staticmethod
+    def user(user_id: int, first_name: str, lang: str = "en") -> JSON:
+        return {"id": user_id, "is_bot": False, "first_name": first_name, "username": first_name.lower(),
+                "language_code": lang}
+
+    @staticmethod
+    def group(chat_id: int = -100500, title: str = "Friends") -> JSON:
+        return {"id": chat_id, "type": "supergroup", "title": title}
+
+    @staticmethod
+    def private_chat(user: JSON) -> JSON:
+        return {"id": user["id"], "type": "private", "first_name": user["first_name"]}
+
+    def push_update(self, update: JSON, update_id: int | None = None) -> JSON:
+        update = {"update_id": next(self._update_ids) if update_id is None else update_id, **update}
+        self.updates.append(update)
+        self.pushed.append(update)
+        self._new_update.set()
+        return update
+
+    def push_text(self, text: str, *, user: JSON, chat: JSON | None = None, thread: int | None = None) -> JSON:
+        chat = chat or self.private_chat(user)
+        if chat["type"] == "private":
+            self.dm_open.add(user["id"])  # writing to the bot opens the DM, as on Telegram
+        msg: JSON = {"message_id": next(self._msg_ids), "date": int(time.time()), "chat": chat, "from": user,
+                     "text": text}
+        if thread is not None:
+            msg.update(message_thread_id=thread, is_topic_message=True)
+        if text.startswith("/"):
+            msg["entities"] = [{"type": "bot_command", "offset": 0, "length": len(text.split()[0])}]
+        self.messages[(chat["id"], msg["message_id"])] = msg
+        return self.push_update({"message": msg})
+
+    def push_callback(self, data: str, *, message: JSON, user: JSON) -> JSON:
+        cbq = {"id": f"cbq{next(self._cbq_ids)}", "from": user, "chat_instance": f"ci{message['chat']['id']}",
+               "data": data, "message": message}
+        return self.push_update({"callback_query": cbq})
+
+    def fail_next(self, method: str, status: int = 400, description: str = "Bad Request: injected",
+                  parameters: JSON | None = None) -> None:
+        self._fail_next.setdefault(method.lower(), []).append((status, description, parameters))
+
+    # ---- inspecting -----------------------------------------------------------------------------
+
+    def calls_to(self, method: str, after: int = 0) -> list[Call]:
+        return [c for c in self.calls[after:] if c.method.lower() == method.lower()]
+
+    def buttons(self, message: JSON) -> list[JSON]:
+        markup = message.get("reply_markup") or {}
+        return [b for row in markup.get("inline_keyboard", []) for b in row]
+
+    def chat_messages(self, chat_id: int) -> list[JSON]:
+        return [m for (c, _), m in sorted(self.messages.items()) if c == chat_id and m["from"]["is_bot"]]
+
+    async def wait_for_call(self, method: str, pred: Callable[[Call], bool] = lambda c: True,
+                            timeout: float = 5.0, after: int = 0) -> Call:
+        async def _wait() -> Call:
+            async with self._new_call:
+                while True:
+                    for c in self.calls[after:]:
+                        if c.method.lower() == method.lower() and pred(c):
+                            return c
+                    await self._new_call.wait()
+        return await asyncio.wait_for(_wait(), timeout)
+
+    # ---- serving --------------------------------------------------------------------------------
+
+    @staticmethod
+    def _ok(result: Any) -> web.Response:
+        return web.json_response({"ok": True, "result": result})
+
+    @staticmethod
+    def _err(status: int, description: str, parameters: JSON | None = None) -> web.Response:
+        body: JSON = {"ok": False, "error_code": status, "description": description}
+        if parameters:
+            body["parameters"] = parameters
+        return web.json_response(body, status=status)
+
+    async def _handle(self, request: web.Request) -> web.Response:
+        if request.match_info["token"] != self.token:
+            return self._err(401, "Unauthorized")
+        method = request.match_info["method"]
+        params: JSON = dict(request.query)
+        if request.content_type == "application/json":
+            params.update(await request.json())
+        elif request.can_read_body:
+            params.update(dict(await request.post()))
+        for k, v in list(params.items()):  # PTB JSON-encodes non-string values
+            if isinstance(v, str) and v[:1] in "[{":
+                with contextlib.suppress(ValueError):
+                    params[k] = json.loads(v)
+        m = method.lower()
+        if m != "getupdates":
+            async with self._new_call:
+                self.calls.append(Call(method, params))
+                self._new_call.notify_all()
+        if self._fail_next.get(m):
+            return self._err(*self._fail_next[m].pop(0))
+        handler = getattr(self, f"_m_{m}", None)
+        if handler is None:
+            if m in _TRUE_METHODS:
+                return self._ok(True)
+            return self._err(404, "Not Found: method not found")
+        result = handler(params)
+        if asyncio.iscoroutine(result):
+            result = await result
+        return result if isinstance(result, web.Response) else self._ok(result)
+
+    def _m_getme(self, p: JSON) -> JSON:
+        return self.bot_user
+
+    async def _m_getupdates(self, p: JSON) -> list[JSON]:
+        offset = int(p.get("offset") or 0)
+        limit = int(p.get("limit") or 100)
+        timeout = float(p.get("timeout") or 0)
+        if offset:
+            self.updates = [u for u in self.updates if u["update_id"] >= offset]
+        deadline = time.monotonic() + timeout
+        while not self.updates and not self._closing and time.monotonic() < deadline:
+            self._new_update.clear()
+            try:
+                await asyncio.wait_for(self._new_update.wait(), deadline - time.monotonic())
+            except TimeoutError:
+                break
+        if self._closing:
+            return []
+        return self.updates[:limit]
+
+    def _chat(self, chat_id: int) -> JSON:
+        if chat_id > 0:
+            return {"id": chat_id, "type": "private", "first_name": f"user{chat_id}"}
+        return self.group(chat_id)
+
+    def _m_sendmessage(self, p: JSON) -> Any:
+        chat_id = int(p["chat_id"])
+        if chat_id > 0 and chat_id not in self.dm_open:
+            return self._err(403, "Forbidden: bot can't initiate conversation with a user")
+        if not p.get("text"):
+            return self._err(400, "Bad Request: message text is empty")
+        if len(p["text"]) > 4096:
+            return self._err(400, "Bad Request: message is too long")
+        msg: JSON = {"message_id": next(self._msg_ids), "date": int(time.time()), "chat": self._chat(chat_id),
+                     "from": self.bot_user, "text": p["text"]}
+        if isinstance(p.get("reply_markup"), dict) and "inline_keyboard" in p["reply_markup"]:
+            msg["reply_markup"] = p["reply_markup"]
+        if p.get("message_thread_id"):
+            msg["message_thread_id"] = int(p["message_thread_id"])
+        self.messages[(chat_id, msg["message_id"])] = msg
+        return msg
+
+    def _m_editmessagetext(self, p: JSON) -> Any:
+        key = (int(p["chat_id"]), int(p["message_id"]))
+        msg = self.messages.get(key)
+        if msg is None:
+            return self._err(400, "Bad Request: message to edit not found")
+        if len(p["text"]) > 4096:
+            return self._err(400, "Bad Request: message is too long")
+        if msg.get("text") == p["text"] and msg.get("reply_markup") == p.get("reply_markup"):
+            return self._err(400, "Bad Request: message is not modified")
+        msg = {**msg, "text": p["text"], "edit_date": int(time.time())}
+        msg.pop("reply_markup", None)
+        if isinstance(p.get("reply_markup"), dict):
+            msg["reply_markup"] = p["reply_markup"]
+        self.messages[key] = msg
+        return msg
+
+    def _m_answercallbackquery(self, p: JSON) -> Any:
+        if len(p.get("text") or "") > 200:
+            return self._err(400, "Bad Request: MESSAGE_TOO_LONG")
+        return True
+
+    def _m_getchatmember(self, p: JSON) -> JSON:
+        chat_id, user_id = int(p["chat_id"]), int(p["user_id"])
+        status = "administrator" if user_id in self.admins.get(chat_id, set()) else "member"
+        member: JSON = {"status": status, "user": self.user(user_id, f"user{user_id}")}
+        if status == "administrator":
+            member.update(can_be_edited=False, is_anonymous=False, can_manage_chat=True, can_delete_messages=True,
+                          can_manage_video_chats=True, can_restrict_members=True, can_promote_members=False,
+                          can_change_info=True, can_invite_users=True, can_post_stories=False,
+                          can_edit_stories=False, can_delete_stories=False)
+        return member
+
+
+_TRUE_METHODS = {m.lower() for m in (
+    "deleteWebhook", "setWebhook", "setMyCommands", "deleteMyCommands", "deleteMessage", "sendChatAction",
+    "setChatMenuButton", "close", "logOut")}

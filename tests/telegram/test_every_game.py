@@ -1,0 +1,61 @@
+"""A full round of every other landed game, two people playing through the group and their DMs.
+
+Games plug in without adapter changes: a game counts as landed once its engine loads and its
+renderer exists; the players type what the game's own AI would choose, and press the hand's
+plain buttons (draw, take, ...) whenever that is the move."""
+
+from __future__ import annotations
+
+from importlib.util import find_spec
+
+import pytest
+
+from bot.core.codec import decode
+from rules import engine_names, get_engine
+from tests.telegram.conftest import Harness, assert_no_hand_in_group
+
+MAX_TURNS = 1500
+
+
+def landed(game: str) -> bool:
+    try:
+        get_engine(game)
+    except Exception:
+        return False
+    return find_spec(f"bot.core.render.{game}") is not None
+
+
+OTHER_GAMES = [g for g in engine_names() if g != "rummikub"]
+
+
+@pytest.mark.parametrize("game", OTHER_GAMES or ["none"])
+async def test_a_full_round(h: Harness, game: str) -> None:
+    if not landed(game):
+        pytest.skip(f"{game} has not landed (engine or renderer missing)")
+    engine = get_engine(game)
+    await h.open_lobby(game, users=(h.bob,))
+    for _ in range(max(0, engine.min_seats - 2)):
+        await h.press_verb(await h.table_message(), "addai", h.alice)
+    await h.press_verb(await h.table_message(), "start", h.alice)
+    start = await h.table()
+    assert start.status == "playing", (await h.table_message())["text"]
+    first_round = start.state.get("round")
+    buttons_used = 0
+    for _ in range(MAX_TURNS):
+        rec = await h.table()
+        if rec.status != "playing" or rec.state.get("round") != first_round:
+            break
+        seat = engine.current_seat(rec.state)
+        user = h.alice if rec.seats[seat].user_id == str(h.alice["id"]) else h.bob
+        move = await h.ai_move(user)
+        hand = await h.hand_message(user)
+        plain = [b for b in h.fake.buttons(hand) if b["text"] == move and decode(b["callback_data"]).verb == "cmd"]
+        if plain:
+            await h.press(plain[0]["callback_data"], hand, user)
+            buttons_used += 1
+        else:
+            await h.dm(move, user)
+        assert (await h.table()).log_seq > rec.log_seq, (move, h.fake.calls_to("sendMessage")[-1].params)
+    rec = await h.table()
+    assert rec.status == "finished" or rec.state.get("round") != first_round
+    assert_no_hand_in_group(h)

@@ -1,0 +1,89 @@
+"""Deadlines through the scheduler (fake clock), lobby expiry, /away /back /end, and a restart."""
+
+from __future__ import annotations
+
+from tests.telegram.conftest import GROUP_ID, Harness
+
+
+async def test_turn_timeout_applies_the_rule_and_pings_the_next_player(h: Harness) -> None:
+    await h.open_lobby(users=(h.bob,))
+    await h.press_verb(await h.table_message(), "start", h.alice)
+    rec = await h.table()
+    seat = rec.state["turn"]
+    assert await h.tg.scheduler.run_once() == []
+    h.clock.advance(59)
+    assert await h.tg.scheduler.run_once() == []
+    h.clock.advance(2)
+    n = len(h.fake.calls)
+    outcomes = await h.tg.scheduler.run_once()
+    await h.tg.idle()
+    assert len(outcomes) == 1
+    after = await h.table()
+    assert after.state["turn"] != seat and (await h.store.log(rec.id))[-1].kind == "timeout"
+    assert "penalty" in (await h.table_message())["text"]
+    nxt = h.bob if seat == 0 else h.alice
+    assert any("your turn" in c.params["text"] and nxt["first_name"] in c.params["text"]
+               for c in h.fake.calls_to("sendMessage", after=n))
+
+
+async def test_abandoned_lobby_expires(h: Harness) -> None:
+    await h.open_lobby()
+    h.clock.advance(601)
+    await h.tg.scheduler.run_once()
+    await h.tg.idle()
+    assert (await h.table()).status == "abandoned"
+    msg = await h.table_message()
+    assert "closed" in msg["text"] and "reply_markup" not in msg
+    await h.say("/new rummikub", h.alice, h.group)  # the chat is free again
+    assert (await h.table()).status == "lobby"
+
+
+async def test_away_and_back(h: Harness) -> None:
+    await h.open_lobby(users=(h.bob,))
+    await h.press_verb(await h.table_message(), "start", h.alice)
+    rec = await h.table()
+    away_user = h.alice if rec.state["turn"] == 0 else h.bob
+    await h.say("/away", away_user, h.group)
+    rec = await h.table()
+    assert any(s.away for s in rec.seats)
+    assert rec.state["turn"] != [s.user_id for s in rec.seats].index(str(away_user["id"]))  # the AI moved for them
+    await h.say("/back", away_user, h.group)
+    assert not any(s.away for s in (await h.table()).seats)
+
+
+async def test_end_by_host_or_admin_only(h: Harness) -> None:
+    await h.open_lobby(users=(h.bob,))
+    await h.press_verb(await h.table_message(), "start", h.alice)
+    await h.say("/end", h.bob, h.group)
+    assert "Only the host" in h.fake.calls_to("sendMessage")[-1].params["text"]
+    assert (await h.table()).status == "playing"
+    h.fake.admins[GROUP_ID] = {h.bob["id"]}
+    await h.say("/end", h.bob, h.group)
+    assert (await h.table()).status == "abandoned"
+    assert "The table was ended." in (await h.table_message())["text"]
+    assert h.fake.calls_to("getChatMember")
+
+
+async def test_restart_mid_game_continues_on_the_same_messages(h: Harness) -> None:
+    await h.open_lobby(users=(h.bob,))
+    await h.press_verb(await h.table_message(), "start", h.alice)
+    for _ in range(3):
+        rec = await h.table()
+        user = h.alice if rec.state["turn"] == 0 else h.bob
+        await h.dm(await h.ai_move(user), user)
+    rec = await h.table()
+    table_id_before = (await h.table_message())["message_id"]
+    hand_before = (await h.hand_message(h.alice))["message_id"]
+    await h.stop()  # the process goes away; a new Application opens the same database
+
+    n = len(h.fake.calls)
+    await h.start()
+    restored = await h.table_message()
+    assert restored["message_id"] == table_id_before and "Game restored." in restored["text"]
+    assert not [c for c in h.fake.calls_to("sendMessage", after=n) if c.chat_id == GROUP_ID]
+    user = h.alice if rec.state["turn"] == 0 else h.bob
+    await h.dm(await h.ai_move(user), user)
+    assert (await h.table()).log_seq == rec.log_seq + 1
+    assert (await h.hand_message(h.alice))["message_id"] == hand_before
+    h.clock.advance(61)
+    assert len(await h.tg.scheduler.run_once()) == 1  # deadlines survive the restart too

@@ -19,9 +19,12 @@ $(STAMP): pyproject.toml | $(BIN)/python
 run: $(STAMP)
 	$(BIN)/rummyclub run
 
+# Tests run on every core (pytest-xdist); `make test PYTEST_ARGS=-n0` runs them in one process.
+PYTEST_ARGS ?= -n auto
+
 test: $(STAMP)
 	$(BIN)/ruff check bot rules storage tests bench
-	$(BIN)/python -m pytest
+	$(BIN)/python -m pytest $(PYTEST_ARGS)
 
 lint: $(STAMP)
 	$(BIN)/ruff check bot rules storage tests bench

@@ -193,7 +193,7 @@ class Rummy500Engine:
 
     def apply(self, state: State, seat: int, action: Action) -> tuple[State, list[Event]]:
         if self.current_seat(state) != seat:
-            raise IllegalAction("E_NOT_YOUR_TURN", seat=seat)  # R500-26
+            raise IllegalAction("E_PHASE", why="not_your_turn", seat=seat)  # R500-26
         new = _clone(state)
         events: list[Event] = []
         match action:

@@ -89,3 +89,12 @@ def test_single_card_after_target_stays() -> None:
     state = scenario(hands={0: "AH JK 5C"}, market="AD 9H")
     text = r5.render_hand(ENG.view(state, 0), "en")
     assert "#1 AD: lay AH AD JK (+45) · 9H stays in the market" in text
+
+
+def test_out_of_turn_reads_as_not_your_turn() -> None:  # R500-26
+    state = scenario(hands={1: "4D 5D 6D"})
+    with pytest.raises(IllegalAction) as err:
+        ENG.apply(state, 1, ENG.parse("take bank"))
+    assert err.value.code == "E_PHASE"
+    assert render_error(err.value, game="rummy500") == "It is not your turn."
+    assert render_error(err.value, "ru", game="rummy500") == "Сейчас не ваш ход."

@@ -31,13 +31,13 @@ def test_E_PHASE() -> None:  # R500-13/20/22/25/26
     rejected(market, 0, "take bank", "E_PHASE")
 
 
-def test_E_NOT_YOUR_TURN() -> None:  # R500-26 (the shared code for a seat acting out of turn)
+def test_out_of_turn_is_E_PHASE() -> None:  # R500-26: "Only the player on turn may act (E_PHASE)"
     state = scenario(hands={1: "4D 5D 6D"})
-    rejected(state, 1, "take bank", "E_NOT_YOUR_TURN")
+    rejected(state, 1, "take bank", "E_PHASE")
     over, _ = act(scenario(hands={0: "4D 5D"}, market="6D"), 0, "take market 6D; lay 4D 5D 6D")
     assert ENG.current_seat(over) is None
     for seat in range(3):
-        rejected(over, seat, "take bank", "E_NOT_YOUR_TURN")  # nobody is on turn after the round
+        rejected(over, seat, "take bank", "E_PHASE")  # nobody is on turn after the round
 
 
 def test_E_NOT_IN_HAND() -> None:  # R500-21

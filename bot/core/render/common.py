@@ -28,7 +28,8 @@ def _param_text(key: str, value: Any, lang: str) -> Any:
 def render_error(err: Exception, lang: str = "en", game: str | None = None) -> str:
     """A sentence for an `IllegalAction` or `ServiceError`, with the offending items filled in.
 
-    A game may word a shared code its own way: `<game>.error.<CODE>` wins over `error.<CODE>`."""
+    A game may word a shared code its own way: `<game>.error.<CODE>` wins over `error.<CODE>`, and a
+    `why` param picks a variant sentence (`error.<CODE>.<why>`) where one exists."""
     code = getattr(err, "code", None)
     params: dict[str, Any] = dict(getattr(err, "params", {}) or {})
     if code is None:
@@ -42,7 +43,11 @@ def render_error(err: Exception, lang: str = "en", game: str | None = None) -> s
         text_params["problem"] = problem
     if code == "E_BAD_REF":
         text_params["ref"] = ", ".join(f"{k} {v}" for k, v in params.items())
-    for key in ([f"{game}.error.{code}"] if game else []) + [f"error.{code}"]:
+    # A `why` param names a variant of the code with its own sentence (E_PHASE.not_your_turn).
+    bases = ([f"{game}.error.{code}"] if game else []) + [f"error.{code}"]
+    why = params.get("why")
+    keys = ([f"{b}.{why}" for b in bases] if isinstance(why, str) else []) + bases
+    for key in keys:
         if has(key, lang):
             return t(key, lang, **text_params)
     return t("error.unknown", lang, code=code)

@@ -1,0 +1,34 @@
+"""Three-Thirteen table options (spec §9) with their defaults and ranges."""
+
+from __future__ import annotations
+
+from typing import Literal
+
+from pydantic import Field, field_validator
+
+from rules.core.engine import GameOptions
+
+MIN_TIMER_S, MAX_TIMER_S = 30, 600
+MAX_ROUNDS = 11
+
+
+class ThreeThirteenOptions(GameOptions):
+    jokers: Literal[0, 2, 4] = Field(0, description="jokers added to the two decks (T13-01)")
+    ace_high: bool = Field(False, description="Q-K-A runs allowed and an unmelded ace costs 15 (D-09)")
+    rounds: int = Field(MAX_ROUNDS, ge=1, le=MAX_ROUNDS, description="plays rounds 1..R (D-11)")
+    turn_timer_s: int = Field(0, description="turn timer in seconds; 0 turns it off (T13-29)")
+    first_dealer: Literal["random"] | int = Field("random", description="seat that deals round 1 (T13-12)")
+
+    @field_validator("turn_timer_s")
+    @classmethod
+    def _timer_range(cls, value: int) -> int:
+        if value != 0 and not MIN_TIMER_S <= value <= MAX_TIMER_S:
+            raise ValueError(f"must be 0 (off) or {MIN_TIMER_S}..{MAX_TIMER_S}")
+        return value
+
+    @field_validator("first_dealer")
+    @classmethod
+    def _dealer_positive(cls, value: str | int) -> str | int:
+        if isinstance(value, int) and value < 1:
+            raise ValueError("must be 'random' or a seat number from 1")
+        return value

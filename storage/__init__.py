@@ -8,9 +8,14 @@ from __future__ import annotations
 from storage.memory import MemoryStore
 from storage.models import (
     ACTIVE_STATUSES,
+    GLOBAL_SCOPE,
+    BoardRow,
     LogEntry,
+    MatchPlayerRecord,
     MatchResultRecord,
     PlayerRecord,
+    RatingKey,
+    RatingRecord,
     SeatRecord,
     TableExists,
     TableNotFound,
@@ -18,7 +23,7 @@ from storage.models import (
     TableStatus,
     VersionConflict,
 )
-from storage.ports import Store
+from storage.ports import RateFn, Store
 from storage.sqlite import SqliteStore
 
 
@@ -42,7 +47,8 @@ def open_store(url: str) -> Store:
 
 
 __all__ = [
-    "ACTIVE_STATUSES", "LogEntry", "MatchResultRecord", "MemoryStore", "PlayerRecord", "SeatRecord",
+    "ACTIVE_STATUSES", "GLOBAL_SCOPE", "BoardRow", "LogEntry", "MatchPlayerRecord", "MatchResultRecord", "MemoryStore",
+    "PlayerRecord", "RateFn", "RatingKey", "RatingRecord", "SeatRecord",
     "SqliteStore", "Store", "TableExists", "TableNotFound", "TableRecord", "TableStatus", "VersionConflict",
     "open_store",
 ]

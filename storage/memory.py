@@ -11,9 +11,14 @@ from pydantic import BaseModel
 
 from storage.models import (
     ACTIVE_STATUSES,
+    GLOBAL_SCOPE,
+    BoardRow,
     LogEntry,
+    MatchPlayerRecord,
     MatchResultRecord,
     PlayerRecord,
+    RatingKey,
+    RatingRecord,
     TableExists,
     TableNotFound,
     TableRecord,
@@ -21,6 +26,7 @@ from storage.models import (
     chat_key,
     next_log_seq,
 )
+from storage.ports import RateFn
 
 M = TypeVar("M", bound=BaseModel)
 
@@ -47,6 +53,10 @@ class MemoryStore:
         self._chat_settings: dict[tuple[str, str], str] = {}
         self._updates: dict[tuple[str, str], float] = {}
         self._refs: dict[tuple[str, str], str] = {}
+        self._rated: set[str] = set()
+        self._match_players: dict[tuple[str, int], MatchPlayerRecord] = {}
+        self._ratings: dict[tuple[str, str, str, str], RatingRecord] = {}  # platform, scope, game, subject
+        self._team_names: dict[tuple[str, str, str], str] = {}
 
     async def open(self) -> None:
         pass
@@ -88,7 +98,11 @@ class MemoryStore:
         return [t.id for t in sorted(due, key=lambda t: (t.deadline, t.id))]
 
     async def commit(
-        self, rec: TableRecord, expected_version: int, entries: Sequence[LogEntry] = ()
+        self,
+        rec: TableRecord,
+        expected_version: int,
+        entries: Sequence[LogEntry] = (),
+        result: MatchResultRecord | None = None,
     ) -> TableRecord:
         current = self._tables.get(rec.id)
         if current is None:
@@ -102,6 +116,8 @@ class MemoryStore:
         # Every check is done; from here on nothing can fail half way.
         self._logs[rec.id].extend(_stored(e) for e in entries)
         self._tables[rec.id] = _stored(stored)
+        if result is not None and result.table_id not in self._results:
+            self._results[result.table_id] = _stored(result)
         return _out(self._tables[rec.id])
 
     async def log(self, table_id: str, after_seq: int = 0) -> list[LogEntry]:
@@ -131,6 +147,83 @@ class MemoryStore:
                  if r.platform == platform and r.chat_id == chat_id and (game is None or r.game == game)]
         found.sort(key=lambda ir: (ir[1].finished_at, ir[0]), reverse=True)
         return [_out(r) for _, r in found[:max(limit, 0)]]
+
+    # ---- standings -------------------------------------------------------------------------------
+
+    async def unrated_results(self, limit: int = 100) -> list[MatchResultRecord]:
+        found = [(r.finished_at, i, r) for i, r in enumerate(self._results.values())
+                 if r.status == "finished" and r.table_id not in self._rated]
+        found.sort(key=lambda x: (x[0], x[1]))
+        return [_out(r) for _, _, r in found[:max(limit, 0)]]
+
+    async def rate_result(self, table_id: str, keys: Sequence[RatingKey], rate: RateFn) -> bool:
+        result = self._results.get(table_id)
+        if result is None or result.status != "finished" or table_id in self._rated:
+            return False
+        current = {(scope, subject): _out(self._ratings[k])
+                   for scope, subject in keys
+                   if (k := (result.platform, scope, result.game, subject)) in self._ratings}
+        seats, ratings = rate(_out(result), current)
+        seats = [_stored(s) for s in seats]
+        ratings = [_stored(r) for r in ratings]  # validated before anything is written
+        for seat in seats:
+            self._match_players.setdefault((seat.table_id, seat.seat), seat)
+        for r in ratings:
+            self._ratings[(r.platform, r.scope, r.game, r.subject)] = r
+        self._rated.add(table_id)
+        return True
+
+    async def board(
+        self, platform: str, scope: str, game: str, kind: str = "player", since: float | None = None,
+        limit: int = 10,
+    ) -> list[BoardRow]:
+        def rating_of(subject: str) -> RatingRecord | None:
+            return self._ratings.get((platform, scope, game, subject))
+
+        if since is None:
+            rows = [BoardRow(subject=r.subject, name=r.name, rating=r.rating, matches=r.matches, wins=r.wins,
+                             points=r.points)
+                    for r in self._ratings.values()
+                    if (r.platform, r.scope, r.game, r.kind) == (platform, scope, game, kind)]
+        else:
+            groups: dict[str, list[MatchPlayerRecord]] = {}
+            for m in self._match_players.values():
+                if (m.platform != platform or m.game != game or m.finished_at < since or m.kind != "human"
+                        or (scope != GLOBAL_SCOPE and m.chat_id != scope)):
+                    continue
+                subject = f"p:{m.user_id}" if kind == "player" else m.team
+                if subject is not None:
+                    groups.setdefault(subject, []).append(m)
+            per = 1 if kind == "player" else 2  # a team has two rows per match with the same figures
+            rows = []
+            for subject, ms in groups.items():
+                r = rating_of(subject)
+                rows.append(BoardRow(subject=subject, name=r.name if r else max(m.name for m in ms),
+                                     rating=r.rating if r else None, matches=len(ms) // per,
+                                     wins=sum(m.won for m in ms) // per, points=sum(m.score for m in ms) // per))
+        rows.sort(key=lambda b: (b.rating is None, -(b.rating or 0.0), -b.wins if since is not None else 0,
+                                 b.subject))
+        return rows[:max(limit, 0)]
+
+    async def ratings(self, platform: str, scope: str, kind: str = "player", game: str | None = None
+                      ) -> list[RatingRecord]:
+        found = [_out(r) for r in self._ratings.values()
+                 if (r.platform, r.scope, r.kind) == (platform, scope, kind) and (game is None or r.game == game)]
+        return sorted(found, key=lambda r: (-r.rating, r.game, r.subject))
+
+    async def player_matches(
+        self, platform: str, user_id: str, chat_id: str | None = None, game: str | None = None
+    ) -> list[MatchPlayerRecord]:
+        found = [_out(m) for m in self._match_players.values()
+                 if m.platform == platform and m.user_id == user_id and (chat_id is None or m.chat_id == chat_id)
+                 and (game is None or m.game == game)]
+        return sorted(found, key=lambda m: (m.finished_at, m.table_id))
+
+    async def team_names(self, platform: str, chat_id: str) -> dict[str, str]:
+        return {team: name for (p, c, team), name in self._team_names.items() if (p, c) == (platform, chat_id)}
+
+    async def set_team_name(self, platform: str, chat_id: str, team: str, name: str) -> None:
+        self._team_names[(platform, chat_id, team)] = name
 
     # ---- adapter data ----------------------------------------------------------------------------
 

@@ -73,6 +73,62 @@ class MatchResultRecord(BaseModel):
     result: dict[str, Any]
 
 
+GLOBAL_SCOPE = "*"  # the ratings scope across all chats of a platform
+
+
+class MatchPlayerRecord(BaseModel):
+    """One seat of a counted match, as the standings read it. AI seats are kept (kind "ai") but
+    never ranked; `team` is the team's subject in team games (see RatingRecord)."""
+
+    table_id: str
+    seat: int
+    platform: str
+    chat_id: str
+    game: str
+    finished_at: float
+    kind: Literal["human", "ai"]
+    user_id: str | None
+    name: str
+    team: str | None = None
+    place: int  # 1 = first; equal places are ties
+    won: bool
+    score: int  # the seat's final total
+    best_round: int | None = None
+
+
+class RatingRecord(BaseModel):
+    """A subject's current skill in one game: subject "p:<user_id>" (a player) or
+    "t:<user_id>+<user_id>" (a team, ids sorted); scope is a chat id or GLOBAL_SCOPE."""
+
+    platform: str
+    scope: str
+    game: str
+    subject: str
+    kind: Literal["player", "team"]
+    name: str
+    mu: float
+    sigma: float
+    rating: float  # the conservative estimate shown and sorted by (mu - 3 sigma)
+    matches: int = 0
+    wins: int = 0
+    points: int = 0
+    updated_at: float
+
+
+class BoardRow(BaseModel):
+    """A leaderboard line: matches/wins/points over the period asked for, the rating as of now."""
+
+    subject: str
+    name: str
+    rating: float | None
+    matches: int
+    wins: int
+    points: int
+
+
+RatingKey = tuple[str, str]  # (scope, subject) within one platform and game
+
+
 class VersionConflict(Exception):
     """The stored table moved on since the caller read it (a stale button, another process)."""
 

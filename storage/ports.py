@@ -2,10 +2,24 @@
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from typing import Any, Protocol
 
-from storage.models import LogEntry, MatchResultRecord, PlayerRecord, TableRecord
+from storage.models import (
+    BoardRow,
+    LogEntry,
+    MatchPlayerRecord,
+    MatchResultRecord,
+    PlayerRecord,
+    RatingKey,
+    RatingRecord,
+    TableRecord,
+)
+
+# Given a result and the current ratings it touches (absent = never rated), what to write:
+# the per-seat rows and the new ratings. Pure and synchronous, so it runs inside the transaction.
+RateFn = Callable[[MatchResultRecord, dict[RatingKey, RatingRecord]],
+                  tuple[list[MatchPlayerRecord], list[RatingRecord]]]
 
 
 class Store(Protocol):
@@ -33,9 +47,15 @@ class Store(Protocol):
         """Ids of playing tables whose turn deadline is at or before `now`, earliest first."""
 
     async def commit(
-        self, rec: TableRecord, expected_version: int, entries: Sequence[LogEntry] = ()
+        self,
+        rec: TableRecord,
+        expected_version: int,
+        entries: Sequence[LogEntry] = (),
+        result: MatchResultRecord | None = None,
     ) -> TableRecord:
-        """Atomically: check the version, append `entries` to the log, write `rec` as the new snapshot.
+        """Atomically: check the version, append `entries` to the log, write `rec` as the new snapshot,
+        and store `result` (the match's result, once per table as in `record_result`) in the same
+        transaction, so a finished or abandoned table never lacks its result.
 
         `VersionConflict` if the stored version is not `expected_version`; `ValueError` if the
         entries do not continue the log densely (first seq == stored log_seq + 1) or name another
@@ -59,6 +79,38 @@ class Store(Protocol):
         self, platform: str, chat_id: str, limit: int = 20, game: str | None = None
     ) -> list[MatchResultRecord]:
         """The chat's results, newest first, optionally for one game only."""
+
+    # ---- standings (migration 003) ---------------------------------------------------------------
+
+    async def unrated_results(self, limit: int = 100) -> list[MatchResultRecord]:
+        """Finished results not rated yet, oldest first (ratings must be applied in match order)."""
+
+    async def rate_result(self, table_id: str, keys: Sequence[RatingKey], rate: RateFn) -> bool:
+        """In one transaction: if the result is finished and not yet rated, load the current ratings
+        of `keys` (in the result's platform and game), call `rate`, write its seat rows and ratings
+        and mark the result rated. False (nothing written) when it was rated already or is not a
+        finished result: rating happens exactly once."""
+
+    async def board(
+        self, platform: str, scope: str, game: str, kind: str = "player", since: float | None = None,
+        limit: int = 10,
+    ) -> list[BoardRow]:
+        """A leaderboard, best rating first. `since=None`: all time, straight from the ratings;
+        else matches/wins/points of the matches finished at or after `since` (rating as of now)."""
+
+    async def ratings(self, platform: str, scope: str, kind: str = "player", game: str | None = None
+                      ) -> list[RatingRecord]:
+        """Every rating of a scope (a chat or GLOBAL_SCOPE), best first."""
+
+    async def player_matches(
+        self, platform: str, user_id: str, chat_id: str | None = None, game: str | None = None
+    ) -> list[MatchPlayerRecord]:
+        """A player's counted matches, oldest first; in one chat or (chat_id=None) all of them."""
+
+    async def team_names(self, platform: str, chat_id: str) -> dict[str, str]:
+        """Team subject -> the name given with `/team name` in that chat."""
+
+    async def set_team_name(self, platform: str, chat_id: str, team: str, name: str) -> None: ...
 
     # ---- adapter data (migration 002): never touches a table's version --------------------------
 

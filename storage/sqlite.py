@@ -15,9 +15,14 @@ import aiosqlite
 
 from storage.models import (
     ACTIVE_STATUSES,
+    GLOBAL_SCOPE,
+    BoardRow,
     LogEntry,
+    MatchPlayerRecord,
     MatchResultRecord,
     PlayerRecord,
+    RatingKey,
+    RatingRecord,
     TableExists,
     TableNotFound,
     TableRecord,
@@ -25,6 +30,7 @@ from storage.models import (
     chat_key,
     next_log_seq,
 )
+from storage.ports import RateFn
 
 MIGRATIONS_DIR = Path(__file__).parent / "migrations"
 BUSY_TIMEOUT_MS = 5000  # how long a writer waits for another process's transaction before failing
@@ -76,6 +82,37 @@ def split_statements(script: str) -> list[str]:
     if any(ln.strip() and not ln.strip().startswith("--") for ln in pending.splitlines()):
         raise ValueError(f"migration ends inside a statement: {pending.strip()[:80]!r}")
     return statements
+
+
+def board_query(
+    platform: str, scope: str, game: str, kind: str, since: float | None, limit: int
+) -> tuple[str, tuple[Any, ...]]:
+    """The SQL behind `board` (apart so a test can EXPLAIN it): no full scan for one chat's board."""
+    if since is None:
+        # The top of one (platform, scope, game, kind) range of ratings_board, already in order.
+        return ("SELECT subject, name, rating, matches, wins, points FROM ratings "
+                "WHERE platform = ? AND scope = ? AND game = ? AND kind = ? "
+                "ORDER BY rating DESC, subject LIMIT ?", (platform, scope, game, kind, max(limit, 0)))
+    # One index range of this chat's (or, globally, this game's) matches in the period, grouped by
+    # player or team, then each group's current rating by primary key.
+    column = "'p:' || user_id" if kind == "player" else "team"
+    if scope == GLOBAL_SCOPE:
+        where = "platform = ? AND game = ? AND finished_at >= ? AND kind = 'human'"
+        args: tuple[Any, ...] = (platform, game, since)
+    else:
+        where = "platform = ? AND chat_id = ? AND game = ? AND finished_at >= ? AND kind = 'human'"
+        args = (platform, scope, game, since)
+    # A team (two humans) has two rows per match carrying the same figures: count it once.
+    per = "1" if kind == "player" else "2"
+    if kind == "team":
+        where += " AND team IS NOT NULL"
+    sql = (f"SELECT g.subject, COALESCE(r.name, g.name) AS name, r.rating, g.matches, g.wins, g.points "
+           f"FROM (SELECT {column} AS subject, MAX(name) AS name, COUNT(*) / {per} AS matches, "
+           f"SUM(won) / {per} AS wins, SUM(score) / {per} AS points "
+           f"FROM match_players WHERE {where} GROUP BY subject) AS g "
+           f"LEFT JOIN ratings r ON r.platform = ? AND r.scope = ? AND r.game = ? AND r.subject = g.subject "
+           f"ORDER BY r.rating IS NULL, r.rating DESC, g.wins DESC, g.subject LIMIT ?")
+    return sql, (*args, platform, scope, game, max(limit, 0))
 
 
 class SqliteStore:
@@ -194,7 +231,11 @@ class SqliteStore:
         return [r[0] for r in rows]
 
     async def commit(
-        self, rec: TableRecord, expected_version: int, entries: Sequence[LogEntry] = ()
+        self,
+        rec: TableRecord,
+        expected_version: int,
+        entries: Sequence[LogEntry] = (),
+        result: MatchResultRecord | None = None,
     ) -> TableRecord:
         async with self._write() as db:
             rows = list(await db.execute_fetchall(
@@ -213,6 +254,8 @@ class SqliteStore:
             row = _to_row(stored.model_dump(mode="json"), _TABLE_JSON)
             assignments = ", ".join(f"{k} = :{k}" for k in row if k != "id")
             await db.execute(f"UPDATE game_tables SET {assignments} WHERE id = :id", row)
+            if result is not None:
+                await self._insert_result(db, result)
         # Rebuilt from the row as written, so the caller holds what get_table would return.
         return _table(row)
 
@@ -234,12 +277,17 @@ class SqliteStore:
                 "SELECT * FROM players WHERE platform = ? AND user_id = ?", (platform, user_id)))
         return PlayerRecord.model_validate(dict(rows[0])) if rows else None
 
-    async def record_result(self, rec: MatchResultRecord) -> bool:
+    @staticmethod
+    async def _insert_result(db: aiosqlite.Connection, rec: MatchResultRecord) -> bool:
         row = _to_row(rec.model_dump(mode="json"), _RESULT_JSON)
         sql = _insert_sql("match_results", row) + " ON CONFLICT (table_id) DO NOTHING"
         # The primary key makes this exactly-once even across processes; DO NOTHING reports it as rowcount 0.
-        async with self._write() as db, db.execute(sql, tuple(row.values())) as cur:
+        async with db.execute(sql, tuple(row.values())) as cur:
             return cur.rowcount == 1
+
+    async def record_result(self, rec: MatchResultRecord) -> bool:
+        async with self._write() as db:
+            return await self._insert_result(db, rec)
 
     async def results(
         self, platform: str, chat_id: str, limit: int = 20, game: str | None = None
@@ -250,6 +298,80 @@ class SqliteStore:
                 "ORDER BY finished_at DESC, rowid DESC LIMIT ?",
                 (platform, chat_id, game, game, max(limit, 0)))
         return [MatchResultRecord.model_validate(_from_row(r, _RESULT_JSON)) for r in rows]
+
+    # ---- standings -------------------------------------------------------------------------------
+
+    async def unrated_results(self, limit: int = 100) -> list[MatchResultRecord]:
+        async with self._read() as db:
+            rows = await db.execute_fetchall(
+                "SELECT * FROM match_results WHERE rated = 0 AND status = 'finished' "
+                "ORDER BY finished_at, rowid LIMIT ?", (max(limit, 0),))
+        return [MatchResultRecord.model_validate(_from_row(r, _RESULT_JSON)) for r in rows]
+
+    async def rate_result(self, table_id: str, keys: Sequence[RatingKey], rate: RateFn) -> bool:
+        async with self._write() as db:
+            rows = list(await db.execute_fetchall(
+                "SELECT * FROM match_results WHERE table_id = ? AND rated = 0 AND status = 'finished'",
+                (table_id,)))
+            if not rows:
+                return False
+            result = MatchResultRecord.model_validate(_from_row(rows[0], _RESULT_JSON))
+            current: dict[RatingKey, RatingRecord] = {}
+            for scope, subject in keys:
+                found = list(await db.execute_fetchall(
+                    "SELECT * FROM ratings WHERE platform = ? AND scope = ? AND game = ? AND subject = ?",
+                    (result.platform, scope, result.game, subject)))
+                if found:
+                    current[(scope, subject)] = RatingRecord.model_validate(dict(found[0]))
+            seats, ratings = rate(result, current)
+            for seat in seats:
+                row = seat.model_dump(mode="json")
+                await db.execute(_insert_sql("match_players", row) + " ON CONFLICT DO NOTHING", tuple(row.values()))
+            for rating in ratings:
+                row = rating.model_dump(mode="json")
+                await db.execute(_insert_sql("ratings", row) + " ON CONFLICT (platform, scope, game, subject) DO UPDATE "
+                                 "SET " + ", ".join(f"{k} = excluded.{k}" for k in row), tuple(row.values()))
+            await db.execute("UPDATE match_results SET rated = 1 WHERE table_id = ?", (table_id,))
+        return True
+
+    async def board(
+        self, platform: str, scope: str, game: str, kind: str = "player", since: float | None = None,
+        limit: int = 10,
+    ) -> list[BoardRow]:
+        sql, args = board_query(platform, scope, game, kind, since, limit)
+        async with self._read() as db:
+            rows = await db.execute_fetchall(sql, args)
+        return [BoardRow.model_validate(dict(r)) for r in rows]
+
+    async def ratings(self, platform: str, scope: str, kind: str = "player", game: str | None = None
+                      ) -> list[RatingRecord]:
+        async with self._read() as db:
+            rows = await db.execute_fetchall(
+                "SELECT * FROM ratings WHERE platform = ? AND scope = ? AND kind = ? AND (? IS NULL OR game = ?) "
+                "ORDER BY rating DESC, game, subject", (platform, scope, kind, game, game))
+        return [RatingRecord.model_validate(dict(r)) for r in rows]
+
+    async def player_matches(
+        self, platform: str, user_id: str, chat_id: str | None = None, game: str | None = None
+    ) -> list[MatchPlayerRecord]:
+        async with self._read() as db:
+            rows = await db.execute_fetchall(
+                "SELECT * FROM match_players WHERE platform = ? AND user_id = ? AND (? IS NULL OR chat_id = ?) "
+                "AND (? IS NULL OR game = ?) ORDER BY finished_at, table_id",
+                (platform, user_id, chat_id, chat_id, game, game))
+        return [MatchPlayerRecord.model_validate(dict(r)) for r in rows]
+
+    async def team_names(self, platform: str, chat_id: str) -> dict[str, str]:
+        async with self._read() as db:
+            rows = await db.execute_fetchall(
+                "SELECT team, name FROM team_names WHERE platform = ? AND chat_id = ?", (platform, chat_id))
+        return {r[0]: r[1] for r in rows}
+
+    async def set_team_name(self, platform: str, chat_id: str, team: str, name: str) -> None:
+        async with self._write() as db:
+            await db.execute("INSERT INTO team_names VALUES (?, ?, ?, ?) "
+                             "ON CONFLICT (platform, chat_id, team) DO UPDATE SET name = excluded.name",
+                             (platform, chat_id, team, name))
 
     # ---- adapter data ----------------------------------------------------------------------------
 

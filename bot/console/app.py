@@ -13,6 +13,7 @@ from bot.core.i18n import t
 from bot.core.models import Outcome, Player, ServiceError
 from bot.core.render import render_error, render_events, render_hand, render_help, render_table
 from bot.core.service import TableService
+from bot.core.stats import StatsError
 from rules import IllegalAction, get_engine
 from storage import TableRecord
 
@@ -24,6 +25,7 @@ Reader = Callable[[], Awaitable[str | None]]
 Writer = Callable[[str], None]
 
 _QUIT = {"quit", "exit", "q"}
+STATS_WORDS = ("leaderboard", "stats", "teams", "team", "history", "rematch")
 
 
 class ConsoleTable:
@@ -83,6 +85,7 @@ class ConsoleTable:
             if lowered in ("help", "?"):
                 self.write(render_help(rec.game, self.lang))
                 self.write(t("console.extra_help", self.lang))
+                self.write(t("stats.console_help", self.lang))
                 continue
             if lowered in ("table", "hand", "rack"):
                 self._show(rec, user)
@@ -90,6 +93,9 @@ class ConsoleTable:
             if lowered == "sort":
                 self.by_number = not self.by_number
                 self._show(rec, user)
+                continue
+            if lowered.split()[0].lstrip("/") in STATS_WORDS:
+                await self.stats_command(command, user)
                 continue
             for due in await self.service.tick():
                 self._show_events(due, user)
@@ -103,6 +109,34 @@ class ConsoleTable:
             rec = outcome.table
             self._show(rec, user)
         return 0
+
+    async def stats_command(self, line: str, user: Player = YOU) -> TableRecord | None:
+        """`leaderboard [game] [all|month|week]`, `stats [player]`, `teams [game]`, `team name <name>`,
+        `history [n]`, `rematch` (returns the new table, started)."""
+        word, *args = line.strip().lstrip("/").split()
+        standings = self.service.standings
+        try:
+            if word == "leaderboard":
+                self.write(await standings.leaderboard(PLATFORM, CHAT_ID, args, self.lang))
+            elif word == "stats":
+                self.write(await standings.stats(PLATFORM, CHAT_ID, user, args, self.lang))
+            elif word == "teams":
+                self.write(await standings.teams(PLATFORM, CHAT_ID, args, self.lang))
+            elif word == "team":
+                self.write(await standings.name_team(PLATFORM, CHAT_ID, user, args, self.lang))
+            elif word == "history":
+                self.write(await standings.history(PLATFORM, CHAT_ID, args, self.lang))
+            elif word == "rematch":
+                rec = await self.service.rematch(PLATFORM, CHAT_ID, user)
+                outcome = await self.service.start(rec.id, user)
+                self.write(t("stats.rematch_opened", self.lang))
+                self._show_events(outcome, user)
+                return outcome.table
+        except StatsError as err:
+            self.write(err.render(self.lang))
+        except ServiceError as err:
+            self.write(render_error(err, self.lang))
+        return None
 
     def _seat(self, rec: TableRecord, user: Player) -> int | None:
         return self.service.seat_of(rec, user)

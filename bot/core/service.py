@@ -9,6 +9,7 @@ processes (a stale writer gets `VersionConflict` and retries on fresh data).
 from __future__ import annotations
 
 import asyncio
+import logging
 import secrets
 import uuid
 from collections.abc import Callable
@@ -16,9 +17,12 @@ from typing import Any
 
 from bot.core.clock import Clock, SystemClock
 from bot.core.models import Outcome, Player, ServiceError
+from bot.core.stats import Standings
 from rules import Action, Engine, Event, IllegalAction, SetupError, State, engine_names, get_engine
 from rules.core.deck import rng_for
 from storage import LogEntry, MatchResultRecord, SeatRecord, Store, TableExists, TableRecord, VersionConflict
+
+log = logging.getLogger(__name__)
 
 MAX_AI_STEPS = 20_000  # a safety net: no legal game runs this long between two human turns
 DEFAULT_LOBBY_TTL_S = 3600.0
@@ -44,6 +48,7 @@ class TableService:
         self._new_table_id = new_table_id
         self._new_seed = new_seed
         self._locks: dict[str, asyncio.Lock] = {}
+        self.standings = Standings(store, self.clock)
 
     # ---- helpers -----------------------------------------------------------------------------
 
@@ -77,8 +82,12 @@ class TableService:
         return TableService._is_host(rec, user)
 
     async def _save_seats(self, rec: TableRecord) -> TableRecord:
-        """Store a change outside the game state (seats, options, status): no log entry."""
+        """Store a change outside the game state (seats, options, status): no log entry.
+        A table that ends here (ended early, lobby expired) gets its abandoned result in the same
+        transaction."""
         rec.updated_at = self.clock.now()
+        if rec.status == "abandoned":
+            return await self.store.commit(rec, expected_version=rec.version, result=self._result_record(rec, None))
         return await self.store.commit(rec, expected_version=rec.version)
 
     def _lobby(self, rec: TableRecord, user: Player | None = None, host_only: bool = False) -> None:
@@ -242,9 +251,7 @@ class TableService:
                 raise ServiceError("E_NOT_HOST")
             rec.status = "abandoned"
             rec.deadline = None
-            rec = await self._save_seats(rec)
-            await self._record_result(rec, None)
-            return rec
+            return await self._save_seats(rec)
 
     async def set_away(self, table_id: str, user: Player, away: bool) -> TableRecord:
         """`/away`: the AI plays this seat until `/back` or the player's next action."""
@@ -327,7 +334,6 @@ class TableService:
                     if fresh.status == "lobby":
                         fresh.status = "abandoned"
                         outcomes.append(Outcome(table=await self._save_seats(fresh)))
-                        await self._record_result(outcomes[-1].table, None)
         return outcomes
 
     async def _timeout(self, rec: TableRecord) -> Outcome:
@@ -445,25 +451,84 @@ class TableService:
         rec.state = state
         rec.updated_at = now
         stamped = [e.model_copy(update={"at": now}) for e in entries]
-        saved = await self.store.commit(rec, expected_version=rec.version, entries=stamped)
-        if saved.status == "finished":
-            await self._record_result(saved, engine.result(state))
+        # The commit that finishes the match carries its result: one transaction, so a crash can
+        # neither lose the result nor store it for a match that did not end.
+        if rec.status != "finished":
+            return await self.store.commit(rec, expected_version=rec.version, entries=stamped)
+        saved = await self.store.commit(rec, expected_version=rec.version, entries=stamped,
+                                        result=self._result_record(rec, state))
+        await self._rate()
         return saved
 
-    async def _record_result(self, rec: TableRecord, result: Any) -> None:
-        status = "finished" if rec.status == "finished" else "abandoned"
-        await self.store.record_result(
-            MatchResultRecord(
-                table_id=rec.id,
-                game=rec.game,
-                platform=rec.platform,
-                chat_id=rec.chat_id,
-                status=status,
-                finished_at=self.clock.now(),
-                seats=rec.seats,
-                result=result.model_dump() if result is not None else {},
-            )
+    def _result_record(self, rec: TableRecord, state: State | None) -> MatchResultRecord:
+        data: dict[str, Any] = {}
+        if state is not None:
+            final = self.engine_for(rec).result(state)
+            data = final.model_dump() if final is not None else {}
+            history = state.get("history") if isinstance(state, dict) else None
+            if isinstance(history, list):
+                data["rounds"] = history  # every round's scores (per team in team games)
+        return MatchResultRecord(
+            table_id=rec.id,
+            game=rec.game,
+            platform=rec.platform,
+            chat_id=rec.chat_id,
+            status="finished" if rec.status == "finished" else "abandoned",
+            finished_at=self.clock.now(),
+            seats=rec.seats,
+            result=data,
         )
+
+    async def _rate(self) -> None:
+        """Rate the match just stored. Failing here loses nothing: the result waits, unrated, for
+        the next catch-up (every stats query runs one)."""
+        try:
+            await self.standings.catch_up()
+        except Exception:
+            log.exception("rating caught up later")
+
+    async def rematch(
+        self, platform: str, chat_id: str, by: Player, *, topic_id: str | None = None,
+        meta: dict[str, Any] | None = None,
+    ) -> TableRecord:
+        """`/rematch`: a lobby with the seats and options of the chat's last match, and a new seed.
+        Anyone who sat at that match (or hosted it) may ask; they host the new one."""
+        if await self.store.active_table_for_chat(platform, chat_id, topic_id) is not None:
+            raise ServiceError("E_TABLE_EXISTS")
+        old: TableRecord | None = None
+        for res in await self.store.results(platform, chat_id, limit=20):
+            found = await self.store.get_table(res.table_id)
+            if found is not None and (found.topic_id or None) == (topic_id or None) and found.seats:
+                old = found
+                break
+        if old is None:
+            raise ServiceError("E_NO_TABLE")
+        if self.seat_of(old, by) is None and not self._is_host(old, by):
+            raise ServiceError("E_NOT_SEATED")
+        now = self.clock.now()
+        await self.store.upsert_player(by.platform, by.user_id, by.name)
+        rec = TableRecord(
+            id=self._new_table_id(),
+            game=old.game,
+            platform=platform,
+            chat_id=chat_id,
+            topic_id=topic_id,
+            status="lobby",
+            host_platform=by.platform,
+            host_user_id=by.user_id,
+            options=dict(old.options),
+            seed=self._new_seed(),
+            deck=None,
+            seats=[s.model_copy(update={"away": False}) for s in old.seats],
+            created_at=now,
+            updated_at=now,
+            meta={"lobby_expires": now + self.lobby_ttl_s, "rematch_of": old.id, **(meta or {})},
+        )
+        try:
+            await self.store.create_table(rec)
+        except TableExists:
+            raise ServiceError("E_TABLE_EXISTS") from None
+        return rec
 
     async def replay(self, table_id: str) -> State:
         """Rebuild a table's state from seed + options + deck + log (the source of truth)."""

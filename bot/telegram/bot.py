@@ -35,6 +35,7 @@ from bot.core.models import Outcome, Player, ServiceError
 from bot.core.render import render_error, render_events, render_hand, render_help, render_lobby, render_table
 from bot.core.scheduler import Scheduler
 from bot.core.service import TableService
+from bot.core.stats import StatsError
 from bot.telegram import keyboards as kb
 from bot.telegram.outbox import Outbox, obey_retry_after
 from rules import IllegalAction, engine_names, get_engine
@@ -46,6 +47,7 @@ PLATFORM = "telegram"
 PEEK_MAX = 200  # Telegram's limit for a callback answer
 UPDATE_MEMORY_S = 7 * 24 * 3600.0
 COMMANDS = ("new", "help", "lang", "away", "back", "end", "hand")
+STATS_COMMANDS = ("leaderboard", "stats", "teams", "team", "history", "rematch")  # texts: stats.cmd.*
 
 
 @dataclass
@@ -106,6 +108,12 @@ class TelegramBot:
         app.add_handler(CommandHandler("back", self.cmd_back))
         app.add_handler(CommandHandler("end", self.cmd_end))
         app.add_handler(CommandHandler("hand", self.cmd_hand))
+        app.add_handler(CommandHandler("leaderboard", self.cmd_leaderboard))
+        app.add_handler(CommandHandler("stats", self.cmd_stats))
+        app.add_handler(CommandHandler("teams", self.cmd_teams))
+        app.add_handler(CommandHandler("team", self.cmd_team))
+        app.add_handler(CommandHandler("history", self.cmd_history))
+        app.add_handler(CommandHandler("rematch", self.cmd_rematch))
         app.add_handler(CallbackQueryHandler(self.on_button))
         app.add_handler(MessageHandler(filters.ChatType.PRIVATE & filters.TEXT & ~filters.COMMAND, self.on_dm_text))
         app.add_handler(MessageHandler(filters.COMMAND, self.on_unknown_command))
@@ -118,6 +126,7 @@ class TelegramBot:
         assert self.outbox is not None
         for lang in ("en", "ru"):
             commands = [BotCommand(c, t(f"tg.cmd.{c}", lang)) for c in COMMANDS]
+            commands += [BotCommand(c, t(f"stats.cmd.{c}", lang)) for c in STATS_COMMANDS]
             code = None if lang == "en" else lang
             try:
                 await self.outbox.call(lambda cs=commands, c=code: app.bot.set_my_commands(cs, language_code=c))
@@ -425,6 +434,71 @@ class TelegramBot:
         seat = self.service.seat_of(rec, player_of(user))
         if seat is not None:
             await self.put_hand(rec, seat, fresh=True)
+
+    # ---- standings: /leaderboard /stats /teams /team /history /rematch ------------------------------
+
+    async def _stats_reply(self, update: Update, make: Callable[[str], Awaitable[str]]) -> None:
+        chat, user = update.effective_chat, update.effective_user
+        assert chat is not None
+        lang = await self.chat_lang(chat.id, user)
+        try:
+            text = await make(lang)
+        except StatsError as err:
+            text = err.render(lang)
+        await self._reply(update, html.escape(text))
+
+    async def cmd_leaderboard(self, update: Update, context: ContextTypes.DEFAULT_TYPE) -> None:
+        chat, user = update.effective_chat, update.effective_user
+        assert chat is not None and user is not None
+        args = list(context.args or [])
+        if chat.type == ChatType.PRIVATE and "global" not in (a.lower() for a in args):
+            args.append("global")  # a DM has no board of its own: show the one across chats
+        await self._stats_reply(update, lambda lang: self.service.standings.leaderboard(
+            PLATFORM, str(chat.id), args, lang, player_of(user)))
+
+    async def cmd_stats(self, update: Update, context: ContextTypes.DEFAULT_TYPE) -> None:
+        chat, user = update.effective_chat, update.effective_user
+        assert chat is not None and user is not None
+        scope = None if chat.type == ChatType.PRIVATE else str(chat.id)  # in a DM: across all chats
+        await self._stats_reply(update, lambda lang: self.service.standings.stats(
+            PLATFORM, scope, player_of(user), list(context.args or []), lang))
+
+    async def cmd_teams(self, update: Update, context: ContextTypes.DEFAULT_TYPE) -> None:
+        chat = update.effective_chat
+        assert chat is not None
+        await self._stats_reply(update, lambda lang: self.service.standings.teams(
+            PLATFORM, str(chat.id), list(context.args or []), lang))
+
+    async def cmd_team(self, update: Update, context: ContextTypes.DEFAULT_TYPE) -> None:
+        chat, user = update.effective_chat, update.effective_user
+        assert chat is not None and user is not None
+        await self._stats_reply(update, lambda lang: self.service.standings.name_team(
+            PLATFORM, str(chat.id), player_of(user), list(context.args or []), lang))
+
+    async def cmd_history(self, update: Update, context: ContextTypes.DEFAULT_TYPE) -> None:
+        chat = update.effective_chat
+        assert chat is not None
+        await self._stats_reply(update, lambda lang: self.service.standings.history(
+            PLATFORM, str(chat.id), list(context.args or []), lang))
+
+    async def cmd_rematch(self, update: Update, context: ContextTypes.DEFAULT_TYPE) -> None:
+        chat, user = update.effective_chat, update.effective_user
+        assert chat is not None and user is not None
+        lang = await self.chat_lang(chat.id, user)
+        if chat.type == ChatType.PRIVATE:
+            await self._reply(update, html.escape(t("tg.new_in_group", lang)))
+            return
+        topic = _topic(update)
+        try:
+            rec = await self.service.rematch(PLATFORM, str(chat.id), player_of(user), topic_id=topic)
+        except ServiceError as err:
+            await self._reply(update, html.escape(render_error(err, lang)))
+            return
+        await self.store.set_table_ref(rec.id, "chat_title", chat.title or "")
+        if topic is not None:
+            await self.store.set_table_ref(rec.id, "thread", int(topic))
+        await self._reply(update, html.escape(t("stats.rematch_opened", lang)))
+        await self.render_lobby(rec)
 
     async def on_unknown_command(self, update: Update, context: ContextTypes.DEFAULT_TYPE) -> None:
         chat, user = update.effective_chat, update.effective_user

@@ -45,7 +45,8 @@ async def test_connection_pragmas(store: SqliteStore, db_path: str) -> None:
 
 async def test_migrations_recorded_and_idempotent(store: SqliteStore, db_path: str) -> None:
     recorded = query(db_path, "SELECT version, name, applied_at FROM schema_migrations")
-    assert [(v, n) for v, n, _ in recorded] == [(1, "001_init.sql"), (2, "002_adapters.sql")]
+    assert [(v, n) for v, n, _ in recorded] == [(1, "001_init.sql"), (2, "002_adapters.sql"),
+                                                 (3, "003_stats.sql")]
     await store.close()
     await store.open()
     await store.close()
@@ -64,14 +65,14 @@ async def test_pending_migration_applies_on_reopen(
     await first.close()
     folder = tmp_path / "migrations"
     shutil.copytree(sqlite_backend.MIGRATIONS_DIR, folder)
-    (folder / "003_nicknames.sql").write_text(
+    (folder / "099_nicknames.sql").write_text(
         "-- a comment; with a semicolon\nALTER TABLE players\n  ADD COLUMN nickname TEXT;\n"
         "CREATE TRIGGER touch AFTER UPDATE ON players BEGIN\n  SELECT 1;\nEND;\n")
     monkeypatch.setattr(sqlite_backend, "MIGRATIONS_DIR", folder)
     second = SqliteStore(db_path)
     await second.open()
     await second.close()
-    assert query(db_path, "SELECT version FROM schema_migrations ORDER BY version") == [(1,), (2,), (3,)]
+    assert query(db_path, "SELECT version FROM schema_migrations ORDER BY version") == [(1,), (2,), (3,), (99,)]
     assert "nickname" in [c[1] for c in query(db_path, "PRAGMA table_info(players)")]
     assert query(db_path, "SELECT id FROM game_tables") == [("t1",)]
 
@@ -81,7 +82,7 @@ async def test_failing_migration_leaves_nothing_behind(
 ) -> None:
     folder = tmp_path / "migrations"
     shutil.copytree(sqlite_backend.MIGRATIONS_DIR, folder)
-    (folder / "003_broken.sql").write_text("CREATE TABLE half_done (x INTEGER);\nTHIS IS NOT SQL;\n")
+    (folder / "099_broken.sql").write_text("CREATE TABLE half_done (x INTEGER);\nTHIS IS NOT SQL;\n")
     monkeypatch.setattr(sqlite_backend, "MIGRATIONS_DIR", folder)
     with pytest.raises(sqlite3.OperationalError):
         await SqliteStore(db_path).open()

@@ -1,0 +1,458 @@
+"""Standings: ratings after each counted match, and the leaderboard, stats, teams and history texts.
+
+A finished match reaches storage with the table's final commit (one transaction). Rating it is a
+second step, `Standings.catch_up`, which the service runs right after that commit and every query
+runs before reading: `Store.rate_result` flips the result's `rated` mark in the same transaction as
+the new ratings, so a crash in between is caught up later and a result never counts twice.
+
+Ratings are OpenSkill's Plackett–Luce (Weng–Lin), made for multiplayer free-for-all and team
+matches: one rating per player per game, kept per chat and across all chats (scope "*"). In a team
+game the partners are rated as one team (`teams=[[a, c], [b, d]]`), and the pair also has a rating
+of its own as a unit. AI seats play as anonymous prior-rated stand-ins: recorded, never stored or
+ranked; a match with fewer than two sides holding a human moves nobody's rating (it still counts
+as a match played).
+"""
+
+from __future__ import annotations
+
+import datetime as dt
+from collections.abc import Sequence
+from dataclasses import dataclass
+from typing import Any
+
+from openskill.models import PlackettLuce, PlackettLuceRating
+
+from bot.core.clock import Clock, SystemClock
+from bot.core.i18n import t
+from bot.core.models import Player
+from rules import engine_names
+from storage import (
+    GLOBAL_SCOPE,
+    MatchPlayerRecord,
+    MatchResultRecord,
+    RatingKey,
+    RatingRecord,
+    Store,
+)
+
+# Games whose lowest total wins; in the others the highest does.
+LOWER_IS_BETTER = frozenset({"three_thirteen"})
+PERIODS = ("all", "month", "week")
+BOARD_SIZE = 10
+HISTORY_DEFAULT = 5
+HISTORY_MAX = 20
+TEAM_NAME_MAX = 32
+
+
+class StatsError(Exception):
+    """Bad input to a stats command; `key` names the sentence (`stats.error.<key>`)."""
+
+    def __init__(self, key: str, **params: Any) -> None:
+        super().__init__(key, params)
+        self.key = key
+        self.params = params
+
+    def render(self, lang: str) -> str:
+        return t(f"stats.error.{self.key}", lang, **self.params)
+
+
+def player_subject(user_id: str) -> str:
+    return f"p:{user_id}"
+
+
+def team_subject(user_ids: Sequence[str]) -> str:
+    return "t:" + "+".join(sorted(user_ids))
+
+
+def _ordinal(mu: float, sigma: float) -> float:
+    return mu - 3.0 * sigma
+
+
+# ---- rating one result ---------------------------------------------------------------------------
+
+
+@dataclass
+class _Side:
+    seats: list[int]
+    place: int
+    won: bool
+    score: int
+
+
+def _sides(result: MatchResultRecord) -> list[_Side]:
+    data = result.result
+    n = len(result.seats)
+    totals = [int(x) for x in data.get("totals", [0] * n)]
+    winners = set(data.get("match_winners", []))
+    groups = [list(g) for g in data.get("teams") or [[s] for s in range(n)]]
+    sign = 1 if result.game in LOWER_IS_BETTER else -1
+    keys = [(0 if winners & set(g) else 1, sign * totals[g[0]]) for g in groups]
+    # Dense "competition" places: equal keys share a place (a tie), the next place skips past them.
+    return [_Side(g, 1 + sum(other < key for other in keys), bool(winners & set(g)), totals[g[0]])
+            for g, key in zip(groups, keys, strict=True)]
+
+
+def _best_rounds(result: MatchResultRecord) -> list[int | None]:
+    """Each seat's best round score, from the per-round history the result carries."""
+    n = len(result.seats)
+    rounds = result.result.get("rounds") or []
+    teams = result.result.get("teams")
+    per_seat: list[list[int]] = [[] for _ in range(n)]
+    for row in rounds:
+        for seat in range(n):
+            if len(row) == n:
+                per_seat[seat].append(int(row[seat]))
+            elif teams:
+                team = next(i for i, g in enumerate(teams) if seat in g)
+                per_seat[seat].append(int(row[team]))
+    pick = min if result.game in LOWER_IS_BETTER else max
+    return [pick(scores) if scores else None for scores in per_seat]
+
+
+class Rater:
+    """Pure: a result and the ratings it touches in, seat rows and new ratings out."""
+
+    def __init__(self, model: PlackettLuce | None = None) -> None:
+        self.model = model or PlackettLuce()
+
+    @staticmethod
+    def keys(result: MatchResultRecord) -> list[RatingKey]:
+        out: list[RatingKey] = []
+        for scope in (result.chat_id, GLOBAL_SCOPE):
+            for side in _sides(result):
+                humans = [result.seats[s].user_id for s in side.seats if result.seats[s].kind == "human"]
+                out.extend((scope, player_subject(u)) for u in humans if u)
+                if len(side.seats) > 1 and len(humans) == len(side.seats):
+                    out.append((scope, team_subject([u for u in humans if u])))
+        return out
+
+    def __call__(
+        self, result: MatchResultRecord, current: dict[RatingKey, RatingRecord]
+    ) -> tuple[list[MatchPlayerRecord], list[RatingRecord]]:
+        sides = _sides(result)
+        best = _best_rounds(result)
+        seats = result.seats
+        team_of: dict[int, str | None] = {}
+        for side in sides:
+            ids = [seats[s].user_id for s in side.seats if seats[s].kind == "human" and seats[s].user_id]
+            team = team_subject(ids) if len(side.seats) > 1 and len(ids) == len(side.seats) else None
+            for s in side.seats:
+                team_of[s] = team
+        rows = [
+            MatchPlayerRecord(
+                table_id=result.table_id, seat=s, platform=result.platform, chat_id=result.chat_id,
+                game=result.game, finished_at=result.finished_at, kind=seat.kind,
+                user_id=seat.user_id if seat.kind == "human" else None, name=seat.name, team=team_of[s],
+                place=side.place, won=side.won, score=side.score, best_round=best[s])
+            for side in sides for s in side.seats for seat in [seats[s]]
+        ]
+        rows.sort(key=lambda r: r.seat)
+        out: list[RatingRecord] = []
+        for scope in (result.chat_id, GLOBAL_SCOPE):
+            out.extend(self._players(result, sides, scope, current))
+            out.extend(self._teams(result, sides, scope, current, team_of))
+        return rows, out
+
+    def _fresh(self) -> PlackettLuceRating:
+        return self.model.rating()
+
+    def _record(self, result: MatchResultRecord, scope: str, subject: str, kind: str, name: str,
+                old: RatingRecord | None, new: PlackettLuceRating, side: _Side) -> RatingRecord:
+        return RatingRecord(
+            platform=result.platform, scope=scope, game=result.game, subject=subject, kind=kind,  # type: ignore[arg-type]
+            name=name, mu=new.mu, sigma=new.sigma, rating=_ordinal(new.mu, new.sigma),
+            matches=(old.matches if old else 0) + 1, wins=(old.wins if old else 0) + int(side.won),
+            points=(old.points if old else 0) + side.score, updated_at=result.finished_at)
+
+    def _rate(self, teams: list[list[PlackettLuceRating]], sides: list[_Side], human_sides: int
+              ) -> list[list[PlackettLuceRating]]:
+        if human_sides < 2:
+            return teams  # nobody to measure against: the match counts, the rating stays
+        return self.model.rate(teams, ranks=[float(side.place) for side in sides])
+
+    def _players(self, result: MatchResultRecord, sides: list[_Side], scope: str,
+                 current: dict[RatingKey, RatingRecord]) -> list[RatingRecord]:
+        seats = result.seats
+        before: list[list[PlackettLuceRating]] = []
+        for side in sides:
+            team = []
+            for s in side.seats:
+                old = current.get((scope, player_subject(seats[s].user_id or ""))) if seats[s].kind == "human" else None
+                team.append(self.model.rating(mu=old.mu, sigma=old.sigma) if old else self._fresh())
+            before.append(team)
+        human_sides = sum(any(seats[s].kind == "human" for s in side.seats) for side in sides)
+        after = self._rate(before, sides, human_sides)
+        out = []
+        for side, team in zip(sides, after, strict=True):
+            for s, new in zip(side.seats, team, strict=True):
+                seat = seats[s]
+                if seat.kind != "human" or not seat.user_id:
+                    continue  # AI seats are never stored or ranked
+                subject = player_subject(seat.user_id)
+                out.append(self._record(result, scope, subject, "player", seat.name, current.get((scope, subject)),
+                                        new, side))
+        return out
+
+    def _teams(self, result: MatchResultRecord, sides: list[_Side], scope: str,
+               current: dict[RatingKey, RatingRecord], team_of: dict[int, str | None]) -> list[RatingRecord]:
+        subjects = [team_of[side.seats[0]] if len(side.seats) > 1 else None for side in sides]
+        if not any(subjects):
+            return []
+        before = []
+        for subject in subjects:
+            old = current.get((scope, subject)) if subject else None
+            before.append([self.model.rating(mu=old.mu, sigma=old.sigma) if old else self._fresh()])
+        after = self._rate(before, sides, sum(1 for s in subjects if s))
+        out = []
+        for side, subject, (new,) in zip(sides, subjects, after, strict=True):
+            if subject is None:
+                continue
+            name = " & ".join(result.seats[s].name for s in side.seats)
+            out.append(self._record(result, scope, subject, "team", name, current.get((scope, subject)), new, side))
+        return out
+
+
+# ---- queries and texts ---------------------------------------------------------------------------
+
+
+def period_start(period: str, now: float) -> float | None:
+    """Start of the calendar week (Monday) or month, in UTC; None for all time."""
+    day = dt.datetime.fromtimestamp(now, dt.UTC).replace(hour=0, minute=0, second=0, microsecond=0)
+    if period == "week":
+        return (day - dt.timedelta(days=day.weekday())).timestamp()
+    if period == "month":
+        return day.replace(day=1).timestamp()
+    return None
+
+
+def parse_game(word: str, lang: str = "en") -> str | None:
+    """An engine name from what a player typed: `rummikub`, `three-thirteen`, `Rummy 500`, `canasta`..."""
+    w = word.lower().replace("-", "").replace("_", "").replace(" ", "")
+    for name in engine_names():
+        labels = {name, t(f"game.{name}", "en"), t(f"game.{name}", lang)}
+        if any(w == x.lower().replace("-", "").replace("_", "").replace(" ", "") for x in labels):
+            return name
+    # "canasta" for "Tile Canasta" and other unambiguous prefixes/suffixes of a game's name
+    found = [n for n in engine_names() if w and (n.replace("_", "").startswith(w)
+                                                 or t(f"game.{n}", "en").lower().replace(" ", "").endswith(w))]
+    return found[0] if len(found) == 1 else None
+
+
+def _places(values: Sequence[float | None]) -> list[int]:
+    """1-based places where equal values tie (1, 1, 3)."""
+    return [1 + sum(1 for o in values if (o if o is not None else float("-inf")) > (v if v is not None
+                                                                                    else float("-inf")))
+            for v in values]
+
+
+def _fmt_rating(value: float | None) -> str:
+    return "—" if value is None else f"{value:.1f}"
+
+
+def _when(ts: float) -> str:
+    return dt.datetime.fromtimestamp(ts, dt.UTC).strftime("%Y-%m-%d %H:%M")
+
+
+@dataclass
+class BoardQuery:
+    game: str | None
+    period: str
+    global_: bool
+
+
+def parse_board_args(args: Sequence[str], lang: str = "en") -> BoardQuery:
+    game: str | None = None
+    period = "all"
+    global_ = False
+    for raw in args:
+        word = raw.lower()
+        if word in PERIODS:
+            period = word
+        elif word in ("global", "everywhere", "глобально", "везде"):
+            global_ = True
+        elif (g := parse_game(word, lang)) is not None:
+            if game is not None and g != game:
+                raise StatsError("two_games", first=game, second=g)
+            game = g
+        elif word in ("day", "today", "year", "monthly", "weekly") or word.isdigit():
+            raise StatsError("bad_period", value=raw, periods=", ".join(PERIODS))
+        else:
+            raise StatsError("unknown_arg", value=raw, games=", ".join(engine_names()), periods=", ".join(PERIODS))
+    return BoardQuery(game, period, global_)
+
+
+class Standings:
+    """Ratings upkeep and the stats commands' texts, for every adapter."""
+
+    def __init__(self, store: Store, clock: Clock | None = None) -> None:
+        self.store = store
+        self.clock = clock or SystemClock()
+
+    async def catch_up(self, batch: int = 200) -> int:
+        """Rate every finished result not rated yet, oldest first; returns how many were rated now."""
+        done = 0
+        while True:
+            pending = await self.store.unrated_results(batch)
+            if not pending:
+                return done
+            rater = Rater()
+            for result in pending:
+                if await self.store.rate_result(result.table_id, Rater.keys(result), rater):
+                    done += 1
+            if len(pending) < batch:
+                return done
+
+    async def _default_game(self, platform: str, chat_id: str) -> str | None:
+        for rec in await self.store.results(platform, chat_id, limit=50):
+            if rec.status == "finished":
+                return rec.game
+        return None
+
+    async def leaderboard(self, platform: str, chat_id: str, args: Sequence[str], lang: str,
+                          me: Player | None = None) -> str:
+        """`/leaderboard [game] [all|month|week] [global]`; without a game, the chat's latest one
+        (or, failing that, the latest game `me` played anywhere)."""
+        q = parse_board_args(args, lang)
+        await self.catch_up()
+        game = q.game or await self._default_game(platform, chat_id)
+        if game is None and me is not None:
+            played = await self.store.player_matches(platform, me.user_id)
+            game = played[-1].game if played else None
+        if game is None:
+            return t("stats.no_matches", lang)
+        scope = GLOBAL_SCOPE if q.global_ else chat_id
+        rows = await self.store.board(platform, scope, game, "player", period_start(q.period, self.clock.now()),
+                                      BOARD_SIZE)
+        title = t("stats.board_title", lang, game=t(f"game.{game}", lang),
+                  scope=t("stats.scope_global" if q.global_ else "stats.scope_chat", lang),
+                  period=t(f"stats.period_{q.period}", lang))
+        if not rows:
+            return title + "\n" + t("stats.board_empty", lang)
+        lines = [title]
+        for place, row in zip(_places([round(r.rating, 1) if r.rating is not None else None for r in rows]), rows,
+                              strict=True):
+            lines.append(t("stats.board_line", lang, place=place, name=row.name, rating=_fmt_rating(row.rating),
+                           matches=row.matches, wins=row.wins, points=row.points))
+        return "\n".join(lines)
+
+    async def _find_player(self, platform: str, chat_id: str | None, words: Sequence[str]) -> tuple[str, str]:
+        wanted = " ".join(words).strip().lstrip("@").lower()
+        records = await self.store.ratings(platform, chat_id or GLOBAL_SCOPE, "player")
+        found: dict[str, str] = {}
+        for r in records:
+            uid = r.subject.removeprefix("p:")
+            if r.name.lower() == wanted or uid == wanted:
+                found.setdefault(uid, r.name)
+        if not found:  # a unique start of a name will do ("/stats ali")
+            for r in records:
+                if r.name.lower().startswith(wanted):
+                    found.setdefault(r.subject.removeprefix("p:"), r.name)
+        if not found:
+            raise StatsError("unknown_player", name=" ".join(words))
+        if len(found) > 1:
+            raise StatsError("ambiguous_player", name=" ".join(words), names=", ".join(sorted(found.values())))
+        return next(iter(found.items()))
+
+    async def stats(self, platform: str, chat_id: str | None, me: Player, words: Sequence[str], lang: str) -> str:
+        """Per game: matches, win rate, average score, best round, current streak; `chat_id=None`: all chats."""
+        await self.catch_up()
+        if words:
+            user_id, name = await self._find_player(platform, chat_id, words)
+        else:
+            user_id, name = me.user_id, me.name
+        matches = await self.store.player_matches(platform, user_id, chat_id)
+        scope = t("stats.scope_chat" if chat_id is not None else "stats.scope_all_chats", lang)
+        if not matches:
+            return t("stats.no_stats", lang, name=name, scope=scope)
+        lines = [t("stats.stats_title", lang, name=matches[-1].name, scope=scope)]
+        by_game: dict[str, list[MatchPlayerRecord]] = {}
+        for m in matches:
+            by_game.setdefault(m.game, []).append(m)
+        for game in sorted(by_game, key=lambda g: -len(by_game[g])):
+            ms = by_game[game]
+            wins = sum(m.won for m in ms)
+            rounds = [m.best_round for m in ms if m.best_round is not None]
+            best = (min if game in LOWER_IS_BETTER else max)(rounds) if rounds else None
+            streak = 0
+            for m in reversed(ms):
+                if m.won != ms[-1].won:
+                    break
+                streak += 1
+            lines.append(t("stats.stats_line", lang, game=t(f"game.{game}", lang), matches=len(ms),
+                           rate=round(100 * wins / len(ms)), avg=f"{sum(m.score for m in ms) / len(ms):.1f}",
+                           best="—" if best is None else best,
+                           streak=t("stats.streak_won" if ms[-1].won else "stats.streak_lost", lang, n=streak)))
+        return "\n".join(lines)
+
+    async def teams(self, platform: str, chat_id: str, args: Sequence[str], lang: str) -> str:
+        game: str | None = None
+        for word in args:
+            game = parse_game(word, lang)
+            if game is None:
+                raise StatsError("unknown_game", value=word, games=", ".join(engine_names()))
+        await self.catch_up()
+        records = await self.store.ratings(platform, chat_id, "team", game)
+        if not records:
+            return t("stats.no_teams", lang)
+        names = await self.store.team_names(platform, chat_id)
+        lines = [t("stats.teams_title", lang)]
+        for place, r in zip(_places([round(r.rating, 1) for r in records]), records, strict=True):
+            label = names.get(r.subject)
+            shown = t("stats.team_named", lang, team=label, players=r.name) if label else r.name
+            lines.append(t("stats.team_line", lang, place=place, name=shown, game=t(f"game.{r.game}", lang),
+                           rating=_fmt_rating(r.rating), matches=r.matches, wins=r.wins))
+        return "\n".join(lines)
+
+    async def name_team(self, platform: str, chat_id: str, me: Player, words: Sequence[str], lang: str) -> str:
+        """`/team name <name>`: names the caller's most recent team in this chat."""
+        if not words or words[0].lower() != "name" or len(words) < 2:
+            raise StatsError("team_usage")
+        name = " ".join(words[1:]).strip()
+        if not name or len(name) > TEAM_NAME_MAX:
+            raise StatsError("team_name_length", max=TEAM_NAME_MAX)
+        await self.catch_up()
+        mine = [m for m in await self.store.player_matches(platform, me.user_id, chat_id) if m.team]
+        if not mine:
+            raise StatsError("no_team")
+        team = mine[-1].team
+        assert team is not None
+        await self.store.set_team_name(platform, chat_id, team, name)
+        players = next((r.name for r in await self.store.ratings(platform, chat_id, "team") if r.subject == team),
+                       me.name)
+        return t("stats.team_named_ok", lang, team=name, players=players)
+
+    async def history(self, platform: str, chat_id: str, args: Sequence[str], lang: str) -> str:
+        n = HISTORY_DEFAULT
+        if args:
+            if len(args) > 1 or not args[0].isdigit() or not 1 <= int(args[0]) <= HISTORY_MAX:
+                raise StatsError("bad_count", max=HISTORY_MAX)
+            n = int(args[0])
+        results = await self.store.results(platform, chat_id, limit=n)
+        if not results:
+            return t("stats.no_history", lang)
+        lines = [t("stats.history_title", lang, n=len(results))]
+        for rec in results:
+            lines.append(self._history_line(rec, lang))
+        return "\n".join(lines)
+
+    @staticmethod
+    def _history_line(rec: MatchResultRecord, lang: str) -> str:
+        game = t(f"game.{rec.game}", lang)
+        when = _when(rec.finished_at)
+        if rec.status != "finished" or "totals" not in rec.result:
+            names = ", ".join(s.name for s in rec.seats) or "—"
+            return t("stats.history_abandoned", lang, when=when, game=game, players=names)
+        sides = sorted(_sides(rec), key=lambda s: s.place)
+        parts = []
+        for side in sides:
+            who = " & ".join(rec.seats[s].name for s in side.seats)
+            parts.append(t("stats.history_side", lang, place=side.place, name=who, score=side.score))
+        winners = [s for s in sides if s.won]
+        if len(winners) > 1:
+            outcome = t("stats.history_tie", lang, names=", ".join(
+                " & ".join(rec.seats[s].name for s in w.seats) for w in winners))
+        elif winners:
+            outcome = t("stats.history_winner", lang, name=" & ".join(rec.seats[s].name for s in winners[0].seats))
+        else:
+            outcome = t("stats.history_no_winner", lang)
+        return t("stats.history_line", lang, when=when, game=game, outcome=outcome, sides="; ".join(parts))

@@ -124,6 +124,16 @@ async def _pick_game(lang: str) -> str | None:
         _write(t("console.unknown_game", lang, game=choice, games=", ".join(games)))
 
 
+def _run_discord(settings: Settings, db: str) -> int:
+    """DISCORD_TOKEN set: Discord alone, or next to Telegram in one process when both are set."""
+    from bot.discord import app as discord_app  # discord.py loads only when it is used
+
+    if "://" not in db or db.startswith("sqlite:///"):
+        Path(db.removeprefix("sqlite:///")).parent.mkdir(parents=True, exist_ok=True)
+    runner = discord_app.run_with_telegram if settings.telegram_token else discord_app.run
+    return asyncio.run(runner(settings, open_store(db)))
+
+
 def _run_telegram(settings: Settings, db: str) -> int:
     from bot.telegram.app import run_from_settings  # python-telegram-bot loads only when it is used
 
@@ -133,8 +143,6 @@ def _run_telegram(settings: Settings, db: str) -> int:
 
 
 async def _run(settings: Settings, db: str) -> int:
-    if settings.discord_token and not settings.telegram_token:
-        _write(t("console.tokens_unused", settings.default_lang))
     store = await _open(db)
     try:
         existing = await store.active_table_for_chat("console", "terminal")
@@ -169,6 +177,8 @@ def main(argv: list[str] | None = None) -> int:
     db = getattr(args, "db", None) or settings.database_url
     try:
         if args.command == "run":
+            if settings.discord_token:
+                return _run_discord(settings, db)
             if settings.telegram_token:
                 return _run_telegram(settings, db)
             return asyncio.run(_run(settings, db))

@@ -27,7 +27,9 @@ class Settings(BaseSettings):
     telegram_rate_limit: bool = Field(True, description="throttle Bot API calls to Telegram's flood limits")
     telegram_overall_max_per_s: float = Field(30, gt=0, description="messages per second over all chats")
     telegram_group_max_per_min: float = Field(20, gt=0, description="messages per minute to one group")
-
-    @property
-    def has_chat_token(self) -> bool:
-        return bool(self.telegram_token or self.discord_token)
+    discord_sharded: bool = Field(False, description="run Discord as an AutoShardedClient (large deployments)")
+    discord_sync_commands: bool = Field(True, description="register the /rummy commands with Discord at start")
+    discord_ack_after_s: float = Field(2.0, ge=0, le=2.5,
+                                       description="defer a Discord interaction whose work takes longer than this")
+    discord_api_url: str | None = Field(None, description="another Discord REST base, e.g. a proxy (…/api/v10)")
+    discord_gateway_url: str | None = Field(None, description="another Discord gateway URL (ws://…)")

@@ -11,15 +11,15 @@ from __future__ import annotations
 
 import types
 import typing
-from dataclasses import dataclass
 from typing import Any, Literal
 
 from pydantic.fields import FieldInfo
 from telegram import InlineKeyboardButton, InlineKeyboardMarkup
 
 from bot.core.codec import encode, mask_of
+from bot.core.grammar import Template, compose, hand_items, meld_count, melds_of, templates
 from bot.core.i18n import t
-from rules import Engine, GameOptions, SetupError, get_engine
+from rules import GameOptions, SetupError, get_engine
 from storage import TableRecord
 
 TILES_PER_ROW = 7
@@ -138,70 +138,7 @@ def table_keyboard(rec: TableRecord, bot_username: str, lang: str) -> InlineKeyb
     ]])
 
 
-# ---- hands -------------------------------------------------------------------------------------
-
-
-@dataclass(frozen=True)
-class Template:
-    index: int
-    verb: str
-    kind: Literal["plain", "items", "meld_items", "move"]
-
-
-def templates(engine: Engine) -> list[Template]:
-    """Button templates from the engine's grammar examples (see the module docstring)."""
-    out = []
-    for i, (example, _) in enumerate(engine.help_text()):
-        verb, *args = example.split()
-        if not args:
-            out.append(Template(i, verb, "plain"))
-        elif "|" in args or any(a.startswith("[") for a in args):
-            continue
-        elif all(not a.isdigit() for a in args):
-            out.append(Template(i, verb, "items"))
-        elif args[0].isdigit() and len(args) > 1 and all(not a.isdigit() for a in args[1:]):
-            out.append(Template(i, verb, "meld_items"))
-        elif len(args) == 3 and not args[0].isdigit() and args[1].isdigit() and not args[2].isdigit():
-            # `move k6 1 new`: an item of a table meld, its meld, and where it goes (a meld or new).
-            out.append(Template(i, verb, "move"))
-    return out
-
-
-def hand_items(view: dict[str, Any]) -> list[str]:
-    """The items a player picks from: the draft's rack while drafting, else the rack or hand."""
-    draft = view.get("draft")
-    if isinstance(draft, dict) and isinstance(draft.get("rack"), list):
-        return list(draft["rack"])
-    for key in ("rack", "hand", "cards"):
-        if isinstance(view.get(key), list):
-            return list(view[key])
-    return []
-
-
-def melds_of(view: dict[str, Any]) -> list[list[str]]:
-    """The numbered melds a command can point at: the draft's while drafting, else the table's."""
-    draft = view.get("draft")
-    found: Any = draft.get("melds") if isinstance(draft, dict) else None
-    if not isinstance(found, list):
-        found = next((view[k] for k in ("table", "melds") if isinstance(view.get(k), list)), [])
-    return [list(m.get("tiles", [])) if isinstance(m, dict) else list(m) for m in found]
-
-
-def meld_count(view: dict[str, Any]) -> int:
-    return len(melds_of(view))
-
-
-def compose(template: Template, items: list[str], meld: int | None, dst: int | None = None) -> str:
-    """The engine text command a hand button stands for."""
-    if template.kind == "move":
-        return f"{template.verb} {items[0]} {meld} {dst if dst else 'new'}"
-    parts = [template.verb]
-    if template.kind == "meld_items":
-        parts.append(str(meld))
-    if template.kind != "plain":
-        parts += items
-    return " ".join(parts)
-
+# ---- hands (the grammar itself lives in bot.core.grammar) --------------------------------------
 
 def move_keyboard(
     rec: TableRecord, view: dict[str, Any], seat: int, tpl: Template, source: tuple[int, int] | None, lang: str
@@ -274,3 +211,9 @@ def _verb_label(verb: str, lang: str) -> str:
     key = f"tg.verb.{verb}"
     text = t(key, lang)
     return verb if text == key else text
+
+
+__all__ = [
+    "Template", "compose", "deep_link", "hand_items", "hand_keyboard", "lobby_keyboard", "meld_count", "melds_of",
+    "move_keyboard", "option_choices", "options_keyboard", "show_value", "table_keyboard", "templates",
+]

@@ -1,0 +1,112 @@
+"""Discord adapter costs against the fake Discord (REST + gateway) on 127.0.0.1 (the real discord.py).
+
+Two members play Rummikub matches (plus AI seats): each move is what the game's AI would choose,
+sent as a hand button when the ephemeral hand offers it (after a Refresh, not counted) and as
+`/rummy play` otherwise. Reported: REST requests per human move (the interaction callback, the
+table edit, pings and summaries; median, max, mean), interaction-to-response latency (the
+INTERACTION_CREATE sent on the gateway until the callback reaches the fake: p50, p95) and
+interaction-to-done latency (until every request the move caused is sent).
+
+`python -m bench.bench_discord [--dc-games N] [--dc-ai N] [--dc-seed S]`
+"""
+
+from __future__ import annotations
+
+import argparse
+import asyncio
+import statistics
+import tempfile
+import time
+from pathlib import Path
+
+from bench.bench_rummikub import machine, percentile
+from bot.core.clock import FakeClock
+from bot.core.codec import decode
+from bot.discord.app import point_at
+from tests.discord.conftest import TOKEN, Harness, components
+from tests.discord.fake_discord import FakeDiscord
+
+
+async def _move(h: Harness, payload: dict, per_turn: list[int], first: list[float], done: list[float]) -> None:
+    n = len(h.fake.requests)
+    started = time.perf_counter()
+    await h.fake.send_interaction(payload)
+    await h.bot.wait_processed(int(payload["id"]))
+    done.append(time.perf_counter() - started)
+    new = h.fake.requests[n:]
+    callback = next(r for r in new if r.path.endswith("/callback") and payload["id"] in r.path)
+    first.append(callback.t - started)
+    per_turn.append(len(new))
+
+
+async def _match(h: Harness, ai: int, per_turn: list[int], first: list[float], done: list[float]) -> tuple[int, int]:
+    await h.open_lobby("rummikub", users=(h.bob,))
+    for _ in range(ai):
+        await h.press(await h.table_message(), h.alice, "addai")
+    await h.press(await h.table_message(), h.alice, "start")
+    hands = {u["id"]: await h.hand(u) for u in (h.alice, h.bob)}
+    turns = buttons = 0
+    while (rec := await h.table()).status == "playing" and turns < 2000:
+        seat = rec.state["turn"]
+        user = h.user_of(rec, seat)
+        move = await h.ai_move(user)
+        hand = hands[user["id"]]
+        await h.press(hand, user, "hand", str(seat))
+        hand = h.fake.messages[int(hand["id"])]
+        plain = [c for c in components(hand) if c.get("label") == move and decode(c["custom_id"]).verb == "cmd"]
+        if plain:
+            payload = h.fake.click(plain[0]["custom_id"], hand, user=user)
+            buttons += 1
+        else:
+            payload = h.fake.slash("rummy", user=user)
+            payload["data"]["options"] = [{"name": "play", "type": 1, "options": [
+                {"name": "text", "type": 3, "value": move}]}]
+        await _move(h, payload, per_turn, first, done)
+        turns += 1
+    return turns, buttons
+
+
+async def _run(games: int, ai: int, seed: int) -> None:
+    per_turn: list[int] = []
+    first: list[float] = []
+    done: list[float] = []
+    turns = buttons = 0
+    started = time.perf_counter()
+    for g in range(games):
+        fake = await FakeDiscord(TOKEN).start()
+        point_at(fake.api_base, fake.gateway_url)
+        with tempfile.TemporaryDirectory() as tmp:
+            h = Harness(fake, str(Path(tmp) / "bench.db"), FakeClock())
+            h.seed = seed + g
+            await h.start()
+            try:
+                t, b = await _match(h, ai, per_turn, first, done)
+                turns, buttons = turns + t, buttons + b
+            finally:
+                await h.stop()
+                await fake.stop()
+    seconds = time.perf_counter() - started
+    print("== bench_discord: discord.py 2 against the fake Discord REST + gateway on 127.0.0.1, SQLite file store")
+    print(f"   machine: {machine()}")
+    print(f"   {games} match(es), 2 members + {ai} AI, {turns} human moves ({buttons} by button) in {seconds:.1f} s")
+    print(f"   REST requests per human move: median {statistics.median(per_turn):.0f}, max {max(per_turn)}, "
+          f"mean {statistics.mean(per_turn):.2f}")
+    print(f"   interaction-to-response: p50 {percentile(first, 0.5) * 1000:.1f} ms, "
+          f"p95 {percentile(first, 0.95) * 1000:.1f} ms, max {max(first) * 1000:.1f} ms")
+    print(f"   interaction-to-done: p50 {percentile(done, 0.5) * 1000:.1f} ms, "
+          f"p95 {percentile(done, 0.95) * 1000:.1f} ms, max {max(done) * 1000:.1f} ms")
+
+
+def main(argv: list[str]) -> None:
+    parser = argparse.ArgumentParser(prog="bench.bench_discord")
+    parser.add_argument("--dc-games", type=int, default=2)
+    parser.add_argument("--dc-ai", type=int, default=2)
+    parser.add_argument("--dc-seed", type=int, default=1)
+    args, _ = parser.parse_known_args(argv)
+    asyncio.run(_run(args.dc_games, args.dc_ai, args.dc_seed))
+
+
+if __name__ == "__main__":
+    import sys
+
+    main(sys.argv[1:])

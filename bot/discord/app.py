@@ -1,0 +1,95 @@
+"""Building and running the Discord client (discord.py 2, asyncio), alone or next to Telegram."""
+
+from __future__ import annotations
+
+import logging
+
+import discord
+import yarl
+
+from bot.core.service import TableService
+from bot.discord.bot import DiscordBot, DiscordConfig, build_client
+from bot.settings import Settings
+from storage import Store
+
+log = logging.getLogger(__name__)
+
+
+def point_at(api_url: str | None, gateway_url: str | None) -> None:
+    """Another REST base and gateway (a proxy, or the fake in tests). discord.py keeps both
+    process-wide, so this is done once at start-up."""
+    if api_url:
+        discord.http.Route.BASE = api_url.rstrip("/")
+    if gateway_url:
+        discord.gateway.DiscordWebSocket.DEFAULT_GATEWAY = yarl.URL(gateway_url)
+
+
+def config_from(settings: Settings, run_scheduler: bool = True) -> DiscordConfig:
+    return DiscordConfig(default_lang=settings.default_lang, tick_interval_s=settings.tick_interval_s,
+                         run_scheduler=run_scheduler, ack_after_s=settings.discord_ack_after_s,
+                         sync_commands=settings.discord_sync_commands, sharded=settings.discord_sharded)
+
+
+def build(settings: Settings, service: TableService, store: Store,
+          run_scheduler: bool = True) -> tuple[discord.Client, DiscordBot]:
+    point_at(settings.discord_api_url, settings.discord_gateway_url)
+    adapter = DiscordBot(service, store, config_from(settings, run_scheduler))
+    return build_client(adapter), adapter
+
+
+async def run(settings: Settings, store: Store) -> int:
+    """`rummyclub run` with only DISCORD_TOKEN: the client runs until interrupted."""
+    assert settings.discord_token is not None
+    await store.open()
+    service = TableService(store, lobby_ttl_s=settings.lobby_ttl_s)
+    client, _ = build(settings, service, store)
+    try:
+        async with client:
+            await client.start(settings.discord_token.get_secret_value())
+    finally:
+        await store.close()
+    return 0
+
+
+async def run_with_telegram(settings: Settings, store: Store) -> int:
+    """Both tokens: one process, one store and one table service, the Telegram updater polling
+    next to the Discord gateway. One scheduler (Telegram's) ticks the clock and hands each
+    adapter the outcomes of its own tables."""
+    from telegram import Update
+
+    from bot.telegram.app import build_application
+    from bot.telegram.bot import TelegramConfig
+
+    assert settings.discord_token is not None and settings.telegram_token is not None
+    await store.open()
+    service = TableService(store, lobby_ttl_s=settings.lobby_ttl_s)
+    client, dc = build(settings, service, store, run_scheduler=False)
+    app, tg = build_application(
+        settings.telegram_token.get_secret_value(), service, store,
+        config=TelegramConfig(default_lang=settings.default_lang, tick_interval_s=settings.tick_interval_s),
+        base_url=settings.telegram_api_url, rate_limit=settings.telegram_rate_limit,
+        overall_max_rate=settings.telegram_overall_max_per_s, group_max_rate=settings.telegram_group_max_per_min)
+    telegram_outcomes = tg.scheduler.on_outcomes
+
+    async def both(outcomes: list) -> None:  # type: ignore[type-arg]
+        await telegram_outcomes(outcomes)
+        await dc.render_outcomes(outcomes)
+
+    tg.scheduler.on_outcomes = both
+    await app.initialize()
+    try:
+        await app.start()
+        await tg.startup(app)
+        assert app.updater is not None
+        await app.updater.start_polling(allowed_updates=Update.ALL_TYPES)
+        async with client:
+            await client.start(settings.discord_token.get_secret_value())
+    finally:
+        if app.updater is not None and app.updater.running:
+            await app.updater.stop()
+        if app.running:
+            await app.stop()
+        await tg.shutdown()
+        await app.shutdown()
+        await store.close()
+    return 0

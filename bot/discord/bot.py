@@ -1,0 +1,893 @@
+"""The Discord adapter: `/rummy …` slash commands and codec buttons in, table service calls, embeds out.
+
+One message per table in the channel (lobby, then the game: an embed plus buttons), edited in place;
+hands as ephemeral replies (or by DM on request) with a Refresh button, since interaction tokens
+expire after 15 minutes and another player's move cannot reach an ephemeral message; a short new
+channel message only when a turn passes to a human and at round or match end. Nothing here knows a
+game rule: texts come from the renderers, buttons from the view and the engine grammar (views.py),
+moves are engine text commands.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import logging
+from collections import deque
+from collections.abc import Awaitable
+from dataclasses import dataclass
+from typing import Any, TypeVar
+
+import discord
+from discord import app_commands
+
+from bot.core.codec import ButtonData, CodecError, decode, indices_of
+from bot.core.grammar import compose, hand_items, melds_of, templates
+from bot.core.i18n import t
+from bot.core.models import Outcome, Player, ServiceError
+from bot.core.render import render_error, render_events, render_hand, render_help, render_lobby, render_table
+from bot.core.scheduler import Scheduler
+from bot.core.service import TableService
+from bot.core.stats import StatsError
+from bot.discord import views as ui
+from bot.discord.translator import CatalogTranslator, lang_of, ls
+from rules import IllegalAction, engine_names, get_engine
+from storage import Store, TableRecord
+
+log = logging.getLogger(__name__)
+
+PLATFORM = "discord"
+T = TypeVar("T")
+_ANNOUNCED = {"RoundScored", "MatchEnded", "TieBreakNeeded", "RoundEnded", "MatchOver"}
+_LOBBY_VERBS = ("join", "leave", "addai", "rmai", "start", "cancel")
+
+
+@dataclass
+class DiscordConfig:
+    default_lang: str = "en"
+    tick_interval_s: float = 1.0
+    run_scheduler: bool = True
+    ack_after_s: float = 2.0  # Discord wants an answer within 3 s: defer when the work is not done by then
+    sync_commands: bool = True
+    sharded: bool = False
+    guild_ready_timeout: float = 2.0
+
+
+def player_of(user: discord.abc.User) -> Player:
+    return Player(PLATFORM, str(user.id), user.display_name or user.name)
+
+
+def _mention(user_id: str | None, name: str) -> str:
+    return f"<@{int(user_id)}>" if user_id else discord.utils.escape_markdown(name)
+
+
+class DiscordBot:
+    """The adapter: owns the command tree of one client and renders outcomes into Discord."""
+
+    def __init__(self, service: TableService, store: Store, config: DiscordConfig | None = None) -> None:
+        self.service = service
+        self.store = store
+        self.config = config or DiscordConfig()
+        self.scheduler = Scheduler(service, self.config.tick_interval_s, self.render_outcomes)
+        self.client: discord.Client | None = None
+        self.tree: app_commands.CommandTree[Any] | None = None
+        self._selection: dict[tuple[str, int], list[int]] = {}
+        self._by_number: dict[tuple[str, int], bool] = {}
+        self._moving: dict[tuple[str, int], tuple[int, int]] = {}  # (table, seat) -> table item picked to move
+        self._refs: dict[str, dict[str, Any]] = {}
+        self.errors: deque[BaseException] = deque(maxlen=100)  # recent handler failures, for tests and logs
+        self.processed: deque[int] = deque(maxlen=4096)  # recent interactions fully handled (replies and edits sent)
+        self._processed_cond = asyncio.Condition()
+
+    # ---- wiring ---------------------------------------------------------------------------------
+
+    def attach(self, client: discord.Client) -> None:
+        self.client = client
+        client.rummy = self  # type: ignore[attr-defined]  # dynamic items find the adapter through the client
+        self.tree = app_commands.CommandTree(client)
+        self.tree.add_command(self._group())
+        self.tree.on_error = self._on_tree_error  # type: ignore[method-assign]
+        client.add_dynamic_items(ui.CodecItem)
+
+    async def setup(self) -> None:
+        """From the client's setup_hook: translations, command sync, restore every table, start the clock."""
+        assert self.tree is not None
+        await self.tree.set_translator(CatalogTranslator())
+        if self.config.sync_commands:
+            await self.tree.sync()
+        for outcome in await self.service.resume_all():
+            if outcome.table.platform == PLATFORM:
+                try:
+                    await self.render_outcome(outcome, restored=True)
+                except discord.HTTPException:
+                    log.exception("restoring table %s failed", outcome.table.id)
+        if self.config.run_scheduler:
+            self.scheduler.start()
+
+    async def shutdown(self) -> None:
+        await self.scheduler.stop()
+
+    async def _on_tree_error(self, interaction: discord.Interaction, error: app_commands.AppCommandError) -> None:
+        self.errors.append(error)
+        log.error("command failed: %s", error, exc_info=error)
+        await self._refuse(interaction, t("tg.error", self._ulang(interaction)))
+        await self._mark_processed(interaction)
+
+    async def _mark_processed(self, interaction: discord.Interaction) -> None:
+        async with self._processed_cond:
+            self.processed.append(interaction.id)
+            self._processed_cond.notify_all()
+
+    async def wait_processed(self, interaction_id: int, timeout: float = 10.0) -> None:
+        async def _wait() -> None:
+            async with self._processed_cond:
+                await self._processed_cond.wait_for(lambda: interaction_id in self.processed)
+        await asyncio.wait_for(_wait(), timeout)
+
+    # ---- languages, references -----------------------------------------------------------------
+
+    def _ulang(self, interaction: discord.Interaction) -> str:
+        return lang_of(interaction.locale) or self.config.default_lang
+
+    async def _refs_of(self, table_id: str) -> dict[str, Any]:
+        if table_id not in self._refs:
+            self._refs[table_id] = dict(await self.store.table_refs(table_id))
+        return self._refs[table_id]
+
+    async def _set_ref(self, table_id: str, key: str, value: Any) -> None:
+        (await self._refs_of(table_id))[key] = value
+        await self.store.set_table_ref(table_id, key, value)
+
+    async def _table_lang(self, rec: TableRecord) -> str:
+        return (await self._refs_of(rec.id)).get("lang") or self.config.default_lang
+
+    async def _dm_on(self, user_id: str) -> bool:
+        return bool((await self.store.chat_settings(PLATFORM, f"user:{user_id}")).get("dm"))
+
+    # ---- interaction replies -------------------------------------------------------------------
+
+    async def _within(self, interaction: discord.Interaction, work: Awaitable[T], *, update: bool) -> T:
+        """Run the work; if it is not done in `ack_after_s`, acknowledge first (a component update
+        is deferred as an update, a command as an ephemeral "thinking")."""
+        task = asyncio.ensure_future(work)
+        done, _ = await asyncio.wait({task}, timeout=self.config.ack_after_s)
+        if not done and not interaction.response.is_done():
+            if update:
+                await interaction.response.defer()
+            else:
+                await interaction.response.defer(ephemeral=True, thinking=True)
+        return await task
+
+    async def _say(self, interaction: discord.Interaction, content: str | None = None, *,
+                   embed: discord.Embed | None = None, view: discord.ui.View | None = None) -> None:
+        """An ephemeral answer to whoever acted."""
+        kwargs: dict[str, Any] = {"content": content, "ephemeral": True}
+        if embed is not None:
+            kwargs["embed"] = embed
+        if view is not None:
+            kwargs["view"] = view
+        if not interaction.response.is_done():
+            await interaction.response.send_message(**kwargs)
+        else:
+            await interaction.followup.send(**kwargs)
+
+    async def _refuse(self, interaction: discord.Interaction, text: str) -> None:
+        try:
+            await self._say(interaction, text)
+        except discord.HTTPException:
+            log.exception("could not answer an interaction")
+
+    async def _edit_here(self, interaction: discord.Interaction, **kwargs: Any) -> None:
+        """Edit the message a component sits on (type 7, or the original after a deferred update)."""
+        if not interaction.response.is_done():
+            await interaction.response.edit_message(**kwargs)
+        else:
+            await interaction.edit_original_response(**kwargs)
+
+    # ---- slash commands -------------------------------------------------------------------------
+
+    def _group(self) -> app_commands.Group:
+        group = app_commands.Group(name=ls("rummy", "dc.cmd.rummy.name"),
+                                   description=ls("Rummy Club: rummy games for this channel", "dc.cmd.rummy.desc"))
+        games = [app_commands.Choice(name=ls(t(f"game.{g}"), f"game.{g}"), value=g) for g in engine_names()]
+
+        @group.command(name=ls("new", "dc.cmd.new.name"), description=ls("Open a table here", "dc.cmd.new.desc"))
+        @app_commands.rename(game=ls("game", "dc.opt.game.name"), thread=ls("thread", "dc.opt.thread.name"),
+                             options=ls("options", "dc.opt.options.name"))
+        @app_commands.describe(game=ls("Which game", "dc.opt.game.desc"),
+                               thread=ls("Play in a new thread", "dc.opt.thread.desc"),
+                               options=ls("Table options, e.g. turn_timer_s=120 match_games=3", "dc.opt.options.desc"))
+        @app_commands.choices(game=games)
+        async def new(interaction: discord.Interaction, game: str, thread: bool = False, options: str = "") -> None:
+            await self.cmd_new(interaction, game, thread, options)
+
+        def simple(name: str, desc: str) -> Any:
+            return group.command(name=ls(name, f"dc.cmd.{name}.name"), description=ls(desc, f"dc.cmd.{name}.desc"))
+
+        @simple("join", "Take a seat at the table")
+        async def join(interaction: discord.Interaction) -> None:
+            await self.cmd_lobby(interaction, "join")
+
+        @simple("leave", "Leave the table before it starts")
+        async def leave(interaction: discord.Interaction) -> None:
+            await self.cmd_lobby(interaction, "leave")
+
+        @simple("start", "Start the game (host)")
+        async def start(interaction: discord.Interaction) -> None:
+            await self.cmd_lobby(interaction, "start")
+
+        @simple("hand", "Show my hand (only you see it)")
+        async def hand(interaction: discord.Interaction) -> None:
+            await self.cmd_hand(interaction)
+
+        @group.command(name=ls("play", "dc.cmd.play.name"), description=ls("Make a move", "dc.cmd.play.desc"))
+        @app_commands.rename(text=ls("text", "dc.opt.text.name"))
+        @app_commands.describe(text=ls("The move, e.g. draw or discard r5", "dc.opt.text.desc"))
+        async def play(interaction: discord.Interaction, text: str) -> None:
+            await self.cmd_play(interaction, text)
+
+        @play.autocomplete("text")
+        async def play_complete(interaction: discord.Interaction, current: str) -> list[app_commands.Choice[str]]:
+            try:
+                return await self.complete_play(interaction, current)
+            except Exception:  # a suggestion must never break the command: offer none
+                log.exception("autocomplete failed")
+                return []
+
+        @simple("end", "End the table (host or Manage Server)")
+        async def end(interaction: discord.Interaction) -> None:
+            await self.cmd_end(interaction)
+
+        @simple("away", "Let the AI play your seat")
+        async def away(interaction: discord.Interaction) -> None:
+            await self.cmd_away(interaction, True)
+
+        @simple("back", "Take your seat back")
+        async def back(interaction: discord.Interaction) -> None:
+            await self.cmd_away(interaction, False)
+
+        @simple("help", "How to play")
+        async def help_(interaction: discord.Interaction) -> None:
+            await self.cmd_help(interaction, None)
+
+        @group.command(name=ls("rules", "dc.cmd.rules.name"), description=ls("The moves of a game", "dc.cmd.rules.desc"))
+        @app_commands.rename(game=ls("game", "dc.opt.game.name"))
+        @app_commands.describe(game=ls("Which game", "dc.opt.game.desc"))
+        @app_commands.choices(game=games)
+        async def rules_(interaction: discord.Interaction, game: str) -> None:
+            await self.cmd_help(interaction, game)
+
+        @group.command(name=ls("dm", "dc.cmd.dm.name"), description=ls("Get your hand by DM", "dc.cmd.dm.desc"))
+        @app_commands.rename(mode=ls("mode", "dc.opt.mode.name"))
+        @app_commands.describe(mode=ls("on or off", "dc.opt.mode.desc"))
+        @app_commands.choices(mode=[app_commands.Choice(name=ls("on", "tg.on"), value="on"),
+                                    app_commands.Choice(name=ls("off", "tg.off"), value="off")])
+        async def dm(interaction: discord.Interaction, mode: str) -> None:
+            await self.cmd_dm(interaction, mode == "on")
+
+        self._stats_commands(group)
+        return group
+
+    def _stats_commands(self, group: app_commands.Group) -> None:
+        """Issue 9's commands: the standings answer publicly in the channel; bad input privately."""
+
+        def words(name: str, desc: str, arg: str, arg_desc: str) -> Any:
+            def wrap(func: Any) -> Any:
+                func = app_commands.describe(**{arg: ls(arg_desc, f"dc.opt.{name}_{arg}.desc")})(func)
+                func = app_commands.rename(**{arg: ls(arg, f"dc.opt.{name}_{arg}.name")})(func)
+                return group.command(name=ls(name, f"dc.cmd.{name}.name"),
+                                     description=ls(desc, f"dc.cmd.{name}.desc"))(func)
+            return wrap
+
+        @words("leaderboard", "The chat's standings", "args", "[game] [all|month|week] [global]")
+        async def leaderboard(interaction: discord.Interaction, args: str = "") -> None:
+            await self.cmd_stats(interaction, "leaderboard", args)
+
+        @words("stats", "A player's record per game", "player", "Whose (default: you)")
+        async def stats(interaction: discord.Interaction, player: str = "") -> None:
+            await self.cmd_stats(interaction, "stats", player)
+
+        @words("teams", "Team records", "game", "Which game (default: the latest)")
+        async def teams(interaction: discord.Interaction, game: str = "") -> None:
+            await self.cmd_stats(interaction, "teams", game)
+
+        @words("team", "Name your team: name <name>", "text", "name <name>")
+        async def team(interaction: discord.Interaction, text: str) -> None:
+            await self.cmd_stats(interaction, "team", text)
+
+        @words("history", "Recent matches here", "count", "How many (default 10)")
+        async def history(interaction: discord.Interaction, count: str = "") -> None:
+            await self.cmd_stats(interaction, "history", count)
+
+        @group.command(name=ls("rematch", "dc.cmd.rematch.name"),
+                       description=ls("Same seats and options, new deal", "dc.cmd.rematch.desc"))
+        async def rematch(interaction: discord.Interaction) -> None:
+            await self.cmd_rematch(interaction)
+
+    async def cmd_stats(self, interaction: discord.Interaction, command: str, text: str) -> None:
+        async def work() -> None:
+            lang = self._ulang(interaction)
+            chat = str(interaction.channel_id)
+            me = player_of(interaction.user)
+            args = text.split()
+            standings = self.service.standings
+            try:
+                if command == "leaderboard":
+                    reply = await standings.leaderboard(PLATFORM, chat, args, lang, me)
+                elif command == "stats":
+                    reply = await standings.stats(PLATFORM, chat, me, args, lang)
+                elif command == "teams":
+                    reply = await standings.teams(PLATFORM, chat, args, lang)
+                elif command == "team":
+                    reply = await standings.name_team(PLATFORM, chat, me, args, lang)
+                else:
+                    reply = await standings.history(PLATFORM, chat, args, lang)
+            except StatsError as err:
+                await self._say(interaction, err.render(lang))
+                return
+            await interaction.response.send_message(ui.code_block(reply, 1900))
+        await self._guarded(interaction, work())
+
+    async def cmd_rematch(self, interaction: discord.Interaction) -> None:
+        async def work() -> None:
+            lang = self._ulang(interaction)
+            rec = await self.service.rematch(PLATFORM, str(interaction.channel_id), player_of(interaction.user))
+            await self._set_ref(rec.id, "lang", lang_of(interaction.guild_locale) or lang)
+            await self._say(interaction, t("stats.rematch_opened", lang))
+            await self._set_ref(rec.id, "channel", str(interaction.channel_id))
+            await self.render_lobby(rec)
+        await self._guarded(interaction, work())
+
+    async def _table_here(self, interaction: discord.Interaction) -> TableRecord | None:
+        """The channel's active table; inside a table's thread, the table of its parent channel."""
+        if interaction.channel_id is None:
+            return None
+        rec = await self.store.active_table_for_chat(PLATFORM, str(interaction.channel_id))
+        parent = getattr(interaction.channel, "parent_id", None)
+        if rec is None and parent:
+            rec = await self.store.active_table_for_chat(PLATFORM, str(parent))
+        return rec
+
+    async def _need_table(self, interaction: discord.Interaction) -> TableRecord:
+        rec = await self._table_here(interaction)
+        if rec is None:
+            raise ServiceError("E_NO_TABLE")
+        return rec
+
+    async def _guarded(self, interaction: discord.Interaction, work: Awaitable[None], game: str | None = None) -> None:
+        try:
+            await work
+        except (ServiceError, IllegalAction) as err:
+            await self._refuse(interaction, render_error(err, self._ulang(interaction), game))
+        except discord.HTTPException as err:
+            self.errors.append(err)
+            log.exception("a command's reply failed")
+        finally:
+            await self._mark_processed(interaction)
+
+    async def cmd_new(self, interaction: discord.Interaction, game: str, thread: bool, options: str = "") -> None:
+        async def work() -> None:
+            lang = self._ulang(interaction)
+            if interaction.guild_id is None or interaction.channel_id is None:
+                await self._say(interaction, t("dc.guild_only", lang))
+                return
+            opts: dict[str, str] = {}
+            for word in options.split():  # turn_timer_s=120 match_games=3, as Telegram's /new takes them
+                key, sep, value = word.partition("=")
+                if not sep or not key:
+                    await self._say(interaction, t("dc.options_usage", lang))
+                    return
+                opts[key] = value
+            rec = await self.service.open_table(game, PLATFORM, str(interaction.channel_id), player_of(interaction.user),
+                                                options=opts)
+            await self._set_ref(rec.id, "lang", lang_of(interaction.guild_locale) or lang)
+            await self._say(interaction, t("dc.opened", lang, game=t(f"game.{rec.game}", lang)))  # answer first
+            target = interaction.channel_id
+            if thread and isinstance(interaction.channel, discord.TextChannel):
+                created = await interaction.channel.create_thread(
+                    name=t("dc.thread_name", lang, game=t(f"game.{rec.game}", lang)),
+                    type=discord.ChannelType.public_thread, auto_archive_duration=1440)
+                target = created.id
+            await self._set_ref(rec.id, "channel", str(target))
+            await self.render_lobby(rec)
+        await self._guarded(interaction, work())
+
+    async def cmd_lobby(self, interaction: discord.Interaction, verb: str) -> None:
+        async def work() -> None:
+            rec = await self._need_table(interaction)
+            await self._lobby_action(interaction, rec, verb, from_button=False)
+        await self._guarded(interaction, work())
+
+    async def _lobby_action(self, interaction: discord.Interaction, rec: TableRecord, verb: str,
+                            from_button: bool) -> None:
+        me = player_of(interaction.user)
+        lang = self._ulang(interaction)
+        if rec.status != "lobby":
+            raise ServiceError("E_NOT_PLAYING" if verb == "cancel" else "E_NOT_IN_LOBBY")
+        note: str | None = None
+        if verb == "join":
+            rec = await self.service.join(rec.id, me)
+            note = t("tg.joined", lang)
+        elif verb == "leave":
+            rec = await self.service.leave(rec.id, me)
+            note = t("tg.left", lang)
+        elif verb == "addai":
+            rec = await self.service.add_ai(rec.id, me)
+        elif verb == "rmai":
+            rec = await self.service.remove_ai(rec.id, me)
+        elif verb == "cancel":
+            rec = await self.service.end_table(rec.id, me, is_admin=self._is_admin(interaction, rec))
+            await self.render_closed(rec, "lobby.abandoned", interaction if from_button else None)
+            if not from_button:
+                await self._say(interaction, t("lobby.abandoned", lang))
+            return
+        elif verb == "start":
+            outcome = await self._within(interaction, self.service.start(rec.id, me), update=from_button)
+            if not from_button:
+                await self._say(interaction, t("dc.started", lang))
+            await self.render_outcome(outcome, interaction=interaction if from_button else None)
+            return
+        if from_button:
+            await self.render_lobby(rec, interaction)
+        else:
+            await self._say(interaction, note or "✓")
+            await self.render_lobby(rec)
+
+    @staticmethod
+    def _is_admin(interaction: discord.Interaction, rec: TableRecord) -> bool:
+        perms = interaction.permissions
+        return rec.host_user_id != str(interaction.user.id) and bool(perms.manage_guild or perms.administrator)
+
+    async def cmd_hand(self, interaction: discord.Interaction) -> None:
+        async def work() -> None:
+            rec = await self._need_table(interaction)
+            await self._show_hand(interaction, rec)
+        await self._guarded(interaction, work())
+
+    async def _show_hand(self, interaction: discord.Interaction, rec: TableRecord) -> None:
+        lang = self._ulang(interaction)
+        if rec.status != "playing":
+            raise ServiceError("E_NOT_PLAYING")
+        seat = self.service.seat_of(rec, player_of(interaction.user))
+        if seat is None:
+            raise ServiceError("E_NOT_SEATED")
+        embed, view = self.hand_payload(rec, seat, lang)
+        if await self._dm_on(str(interaction.user.id)):
+            try:
+                await self._within(interaction, interaction.user.send(embed=embed, view=view), update=False)
+            except discord.Forbidden:
+                await self._say(interaction, t("dc.dm_closed", lang), embed=embed, view=view)
+                return
+            await self._say(interaction, t("dc.dm_sent", lang))
+            return
+        await self._say(interaction, embed=embed, view=view)
+
+    async def cmd_play(self, interaction: discord.Interaction, text: str) -> None:
+        async def work() -> None:
+            rec = await self._need_table(interaction)
+            if rec.status != "playing":
+                raise ServiceError("E_NOT_PLAYING")
+            me = player_of(interaction.user)
+            seat = self.service.seat_of(rec, me)
+            if seat is None:
+                raise ServiceError("E_NOT_SEATED")
+            await self._act(interaction, rec, me, seat, text.strip(), None, update=False)
+        await self._guarded(interaction, work())
+
+    async def complete_play(self, interaction: discord.Interaction, current: str) -> list[app_commands.Choice[str]]:
+        """Suggestions from the legal verbs of the game and the player's own hand."""
+        rec = await self._table_here(interaction)
+        if rec is None or rec.status != "playing" or rec.state is None:
+            return []
+        seat = self.service.seat_of(rec, player_of(interaction.user))
+        if seat is None:
+            return []
+        engine = get_engine(rec.game)
+        words = current.lstrip().split(" ")
+        if len(words) <= 1:
+            verbs = sorted({example.split()[0] for example, _ in engine.help_text()})
+            found = [v for v in verbs if v.startswith(words[0].lower())]
+        else:
+            head, last = " ".join(words[:-1]), words[-1].lower()
+            items = hand_items(engine.view(rec.state, seat))
+            used = [w.lower() for w in words[1:-1]]
+            found, seen = [], set()
+            for item in items:
+                if item.lower().startswith(last) and (used.count(item.lower()) < items.count(item)) and item not in seen:
+                    seen.add(item)
+                    found.append(f"{head} {item}")
+            if not found:
+                found = [current]
+        return [app_commands.Choice(name=s[:100], value=s[:100]) for s in found[:25]]
+
+    async def cmd_end(self, interaction: discord.Interaction) -> None:
+        async def work() -> None:
+            rec = await self._need_table(interaction)
+            rec = await self.service.end_table(rec.id, player_of(interaction.user),
+                                               is_admin=self._is_admin(interaction, rec))
+            await self._say(interaction, t("lobby.abandoned", self._ulang(interaction)))
+            await self.render_closed(rec, "lobby.abandoned")
+        await self._guarded(interaction, work())
+
+    async def cmd_away(self, interaction: discord.Interaction, away: bool) -> None:
+        async def work() -> None:
+            rec = await self._need_table(interaction)
+            engine = get_engine(rec.game)
+            before = (rec.log_seq, engine.current_seat(rec.state) if rec.state is not None else None)
+            rec = await self._within(interaction, self.service.set_away(rec.id, player_of(interaction.user), away),
+                                     update=False)
+            await self._say(interaction, t("tg.away_on" if away else "tg.away_off", self._ulang(interaction)))
+            await self.render_record(rec)
+            turn = engine.current_seat(rec.state) if rec.state is not None and rec.status == "playing" else None
+            if turn is not None and (rec.log_seq, turn) != before:
+                await self._ping(rec, turn)
+        await self._guarded(interaction, work())
+
+    async def cmd_help(self, interaction: discord.Interaction, game: str | None) -> None:
+        await self._guarded(interaction, self._help(interaction, game))
+
+    async def _help(self, interaction: discord.Interaction, game: str | None) -> None:
+        lang = self._ulang(interaction)
+        text = t("dc.help", lang, games=", ".join(engine_names()))
+        if game is None:
+            rec = await self._table_here(interaction)
+            game = rec.game if rec is not None else None
+        if game is not None:
+            text += "\n" + ui.code_block(render_help(game, lang), 1800)
+        await self._say(interaction, text[:2000])
+
+    async def cmd_dm(self, interaction: discord.Interaction, on: bool) -> None:
+        await self._guarded(interaction, self._dm(interaction, on))
+
+    async def _dm(self, interaction: discord.Interaction, on: bool) -> None:
+        lang = self._ulang(interaction)
+        key = f"user:{interaction.user.id}"
+        settings = dict(await self.store.chat_settings(PLATFORM, key))
+        if on:
+            try:
+                await interaction.user.send(t("dc.dm_hello", lang))
+            except discord.Forbidden:
+                await self._say(interaction, t("dc.dm_closed", lang))
+                return
+        settings["dm"] = on
+        await self.store.set_chat_settings(PLATFORM, key, settings)
+        await self._say(interaction, t("dc.dm_on" if on else "dc.dm_off", lang))
+
+    # ---- components -----------------------------------------------------------------------------
+
+    async def on_component(self, interaction: discord.Interaction, custom_id: str, values: list[str]) -> None:
+        lang = self._ulang(interaction)
+        game: str | None = None
+        try:
+            data = decode(custom_id)
+            rec = await self.store.get_table(data.table_id)
+            if rec is None or rec.platform != PLATFORM:
+                raise ServiceError("E_NO_TABLE")
+            game = rec.game
+            await self._component(interaction, rec, data, values, lang)
+        except (ServiceError, IllegalAction) as err:
+            await self._refuse(interaction, render_error(err, lang, game))
+        except CodecError:
+            await self._refuse(interaction, t("error.E_BAD_BUTTON", lang))
+        except Exception as err:  # a broken handler must still answer, or Discord shows "failed"
+            self.errors.append(err)
+            log.exception("component %s failed", custom_id)
+            await self._refuse(interaction, t("tg.error", lang))
+        finally:
+            await self._mark_processed(interaction)
+
+    async def _component(self, interaction: discord.Interaction, rec: TableRecord, data: ButtonData,
+                         values: list[str], lang: str) -> None:
+        verb = data.verb
+        if verb in _LOBBY_VERBS:
+            await self._lobby_action(interaction, rec, verb, from_button=True)
+            return
+        if verb not in ("hand", "sort", "pick", "cmd", "mvt", "mv", "back"):
+            raise CodecError("unknown action")
+        if rec.status != "playing":
+            raise ServiceError("E_NOT_PLAYING")
+        me = player_of(interaction.user)
+        seat = self.service.seat_of(rec, me)
+        if seat is None:
+            raise ServiceError("E_NOT_SEATED")
+        if verb == "hand" and not data.args:  # "My hand" on the table message: a new ephemeral hand
+            await self._show_hand(interaction, rec)
+            return
+        if not data.args or not data.args[0].isdigit():
+            raise CodecError("bad seat")
+        if int(data.args[0]) != seat:
+            await self._say(interaction, t("dc.not_your_buttons", lang))
+            return
+        if verb == "hand":
+            await self.update_hand(interaction, rec, seat, lang)
+            return
+        if verb == "sort":
+            self._by_number[(rec.id, seat)] = not self._by_number.get((rec.id, seat), False)
+            await self.update_hand(interaction, rec, seat, lang)
+            return
+        if data.version != rec.version:
+            await self.update_hand(interaction, rec, seat, lang, content=render_error(ServiceError("E_STALE"), lang))
+            return
+        view = get_engine(rec.game).view(rec.state or {}, seat)
+        items = hand_items(view)
+        if verb in ("mvt", "mv", "back"):
+            await self._move_component(interaction, rec, me, seat, view, data, values, lang)
+            return
+        if verb == "pick":
+            picked = sorted({int(v) for v in values if v.isdigit()})
+            if len(picked) != len(values) or any(i >= len(items) for i in picked):
+                raise CodecError("bad pick")
+            self._selection[(rec.id, seat)] = picked
+            await self.update_hand(interaction, rec, seat, lang)
+            return
+        # cmd <seat> <template> [<mask> [<meld>]]
+        tpls = {tpl.index: tpl for tpl in templates(get_engine(rec.game))}
+        if len(data.args) < 2 or not data.args[1].isdigit() or int(data.args[1]) not in tpls:
+            raise CodecError("bad command")
+        tpl = tpls[int(data.args[1])]
+        picked_items = [items[i] for i in indices_of(data.args[2], len(items))] if len(data.args) > 2 else []
+        meld = int(data.args[3]) if len(data.args) > 3 and data.args[3].isdigit() else None
+        if tpl.kind != "plain" and not picked_items or tpl.kind == "meld_items" and meld is None:
+            raise CodecError("bad command")
+        await self._act(interaction, rec, me, seat, compose(tpl, picked_items, meld), data.version, update=True)
+
+    async def _move_component(self, interaction: discord.Interaction, rec: TableRecord, me: Player, seat: int,
+                              view: dict[str, Any], data: ButtonData, values: list[str], lang: str) -> None:
+        """Moving a table item (the grammar's `move` verb): pick it in the select, then its target."""
+        melds = melds_of(view)
+        key = (rec.id, seat)
+
+        def item_at(n: int, pos: int) -> str:
+            if not (1 <= n <= len(melds) and 0 <= pos < len(melds[n - 1])):
+                raise CodecError("bad move")
+            return melds[n - 1][pos]
+
+        if data.verb == "back":
+            self._moving.pop(key, None)
+        elif data.verb == "mvt":
+            n_text, _, pos_text = (values[0] if len(values) == 1 else "").partition(".")
+            if not (n_text.isdigit() and pos_text.isdigit()):
+                raise CodecError("bad move")
+            item_at(int(n_text), int(pos_text))
+            self._moving[key] = (int(n_text), int(pos_text))
+        else:  # mv <seat> <template> <meld> <pos> <target meld or 0 for new>
+            nums = [int(a) for a in data.args[1:] if a.isdigit()]
+            tpls = {tpl.index: tpl for tpl in templates(get_engine(rec.game)) if tpl.kind == "move"}
+            if len(nums) != 4 or len(data.args) != 5 or nums[0] not in tpls or nums[3] > len(melds) \
+                    or nums[3] == nums[1]:
+                raise CodecError("bad move")
+            command = compose(tpls[nums[0]], [item_at(nums[1], nums[2])], nums[1], nums[3])
+            self._moving.pop(key, None)
+            await self._act(interaction, rec, me, seat, command, data.version, update=True)
+            return
+        await self.update_hand(interaction, rec, seat, lang)
+
+    async def _act(self, interaction: discord.Interaction, rec: TableRecord, me: Player, seat: int, command: str,
+                   version: int | None, *, update: bool) -> None:
+        """Apply a move; answer the mover with the fresh hand (in place for a button), then the table."""
+        lang = self._ulang(interaction)
+        engine = get_engine(rec.game)
+        prev_turn = engine.current_seat(rec.state) if rec.state is not None else None
+        try:
+            outcome = await self._within(interaction, self.service.act(rec.id, me, command, expected_version=version),
+                                         update=update)
+        except (IllegalAction, ServiceError) as err:
+            text = render_error(err, lang, rec.game)
+            if update:
+                await self.update_hand(interaction, await self.service.get(rec.id), seat, lang, content=text)
+            else:
+                await self._say(interaction, text)
+            return
+        self._selection.pop((rec.id, seat), None)
+        self._moving.pop((rec.id, seat), None)
+        new = outcome.table
+        lines = render_events(new, [e for e in outcome.events if e.seat == seat or e.seat is None], seat, lang)
+        note = "\n".join([f"✓ `{command}`", *lines[-4:]])
+        if update:
+            await self.update_hand(interaction, new, seat, lang, content=note[:2000])
+        else:
+            embed, view = self.hand_payload(new, seat, lang)
+            await self._say(interaction, note[:2000], embed=embed, view=view)
+        await self.render_outcome(outcome, prev_turn=prev_turn)
+
+    # ---- hands ----------------------------------------------------------------------------------
+
+    def hand_payload(self, rec: TableRecord, seat: int, lang: str) -> tuple[discord.Embed, discord.ui.View]:
+        engine = get_engine(rec.game)
+        view = engine.view(rec.state or {}, seat)
+        items = hand_items(view)
+        selected = [i for i in self._selection.get((rec.id, seat), []) if i < len(items)]
+        extra = t("tg.selected", lang, items=" ".join(items[i] for i in selected)) if selected else ""
+        if rec.status == "finished":
+            extra = (extra + "\n" + t("tg.match_over", lang)).strip()
+        body = render_hand(rec, view, lang, self._by_number.get((rec.id, seat), False))
+        title = t("dc.hand_header", lang, game=t(f"game.{rec.game}", lang))
+        moving = self._moving.get((rec.id, seat))
+        if moving is not None:
+            extra = (extra + "\n" + t("dc.moving", lang, meld=moving[0],
+                                       item=_item_at(view, moving))).strip()
+        return ui.embed(title, body, extra), ui.hand_view(rec, view, seat, selected, lang, moving)
+
+    async def update_hand(self, interaction: discord.Interaction, rec: TableRecord, seat: int, lang: str,
+                          content: str | None = None) -> None:
+        embed, view = self.hand_payload(rec, seat, lang)
+        await self._edit_here(interaction, content=content, embed=embed, view=view)
+
+    # ---- the table message ---------------------------------------------------------------------
+
+    async def _put_table(self, rec: TableRecord, embed: discord.Embed, view: discord.ui.View | None,
+                         interaction: discord.Interaction | None = None) -> None:
+        """Edit the table's one message: through the interaction when a button on it was pressed
+        (one request), else by id; send it (and remember it) the first time."""
+        refs = await self._refs_of(rec.id)
+        mid = refs.get("message")
+        if interaction is not None and interaction.message is not None and mid and interaction.message.id == int(mid):
+            await self._edit_here(interaction, embed=embed, view=view)
+            return
+        assert self.client is not None
+        channel = self.client.get_partial_messageable(int(refs.get("channel") or rec.chat_id))
+        if mid:
+            try:
+                await channel.get_partial_message(int(mid)).edit(embed=embed, view=view)
+                return
+            except discord.NotFound:
+                pass  # deleted by someone: post it again
+        msg = await channel.send(embed=embed, view=view)
+        await self._set_ref(rec.id, "message", str(msg.id))
+
+    async def _post(self, rec: TableRecord, content: str) -> None:
+        assert self.client is not None
+        refs = await self._refs_of(rec.id)
+        channel = self.client.get_partial_messageable(int(refs.get("channel") or rec.chat_id))
+        await channel.send(content[:2000], allowed_mentions=discord.AllowedMentions(users=True, everyone=False,
+                                                                                      roles=False))
+
+    async def render_lobby(self, rec: TableRecord, interaction: discord.Interaction | None = None) -> None:
+        lang = await self._table_lang(rec)
+        engine = get_engine(rec.game)
+        text = render_lobby(rec, lang, engine.max_seats)
+        embed = ui.embed(t(f"game.{rec.game}", lang), text, t("tg.lobby_hint", lang))
+        await self._put_table(rec, embed, ui.lobby_view(rec, lang), interaction)
+
+    async def render_closed(self, rec: TableRecord, key: str, interaction: discord.Interaction | None = None) -> None:
+        lang = await self._table_lang(rec)
+        body = t(key, lang)
+        if rec.state is not None:
+            body = render_table(rec, get_engine(rec.game).view(rec.state, None), lang) + "\n\n" + body
+        await self._put_table(rec, ui.embed(t(f"game.{rec.game}", lang), body), None, interaction)
+
+    async def render_table_message(self, rec: TableRecord, view: dict[str, Any] | None, lines: list[str],
+                                   restored: bool = False, interaction: discord.Interaction | None = None) -> None:
+        if rec.status == "lobby":
+            await self.render_lobby(rec, interaction)
+            return
+        if rec.state is None:
+            return
+        lang = await self._table_lang(rec)
+        view = view or get_engine(rec.game).view(rec.state, None)
+        body = render_table(rec, view, lang, now=self.service.clock.now())
+        extra = "\n".join(lines[-6:])
+        turn = view.get("turn")
+        if rec.status == "playing" and turn is not None:
+            s = rec.seats[turn]
+            extra += "\n" + t("dc.turn_line", lang, name=_mention(s.user_id if s.kind == "human" else None, s.name))
+        if restored:
+            extra = t("lobby.restored", lang) + "\n" + extra
+        markup = ui.table_view(rec, lang) if rec.status == "playing" else None
+        await self._put_table(rec, ui.embed(t(f"game.{rec.game}", lang), body, extra.strip()), markup, interaction)
+
+    async def render_record(self, rec: TableRecord) -> None:
+        if rec.status == "lobby":
+            await self.render_lobby(rec)
+        else:
+            await self.render_table_message(rec, None, [])
+
+    async def render_outcomes(self, outcomes: list[Outcome]) -> None:
+        """What the scheduler produced: timeouts and expired lobbies."""
+        for outcome in outcomes:
+            if outcome.table.platform != PLATFORM:
+                continue
+            try:
+                if outcome.table.status == "abandoned" and outcome.table.state is None:
+                    await self.render_closed(outcome.table, "tg.lobby_expired")
+                else:
+                    await self.render_outcome(outcome)
+            except discord.HTTPException:
+                log.exception("rendering table %s failed", outcome.table.id)
+
+    async def render_outcome(self, outcome: Outcome, prev_turn: int | None = None, restored: bool = False,
+                             interaction: discord.Interaction | None = None) -> None:
+        rec = outcome.table
+        if rec.state is None:
+            await self.render_record(rec)
+            return
+        lang = await self._table_lang(rec)
+        public = self._public_lines(rec, outcome, lang)
+        summaries = [line for e, line in public if e in _ANNOUNCED]
+        lines = [line for e, line in public if e not in _ANNOUNCED]
+        await self.render_table_message(rec, outcome.public_view, lines, restored=restored, interaction=interaction)
+        if summaries:
+            await self._post(rec, "\n\n".join(summaries))
+        for seat, s in enumerate(rec.seats):
+            if s.kind == "human" and s.user_id and await self._dm_on(s.user_id):
+                await self._dm_hand(rec, seat)
+        turn = (outcome.public_view or {}).get("turn")
+        if rec.status == "playing" and turn is not None and not restored:
+            others_moved = any(e.data.get("seat") not in (None, turn) for e in outcome.events)
+            if turn != prev_turn or others_moved:
+                await self._ping(rec, turn)
+
+    async def _dm_hand(self, rec: TableRecord, seat: int) -> None:
+        """With `/rummy dm on`, the hand lives in one DM message, edited after each move."""
+        assert self.client is not None
+        s = rec.seats[seat]
+        assert s.user_id is not None
+        embed, view = self.hand_payload(rec, seat, await self._table_lang(rec))
+        key = f"dm:{s.user_id}"
+        refs = await self._refs_of(rec.id)
+        try:
+            if key in refs:
+                channel_id, mid = refs[key].split(":")
+                await self.client.get_partial_messageable(int(channel_id)).get_partial_message(int(mid)).edit(
+                    embed=embed, view=view)
+            else:
+                channel = await self.client.create_dm(discord.Object(int(s.user_id)))
+                msg = await channel.send(embed=embed, view=view)
+                await self._set_ref(rec.id, key, f"{msg.channel.id}:{msg.id}")
+        except discord.HTTPException:
+            log.info("DM hand for %s not delivered", s.user_id)
+
+    async def _ping(self, rec: TableRecord, turn: int) -> None:
+        """A short new message, so a human whose turn starts gets notified (edits do not notify)."""
+        s = rec.seats[turn]
+        if s.kind != "human" or s.away:
+            return
+        await self._post(rec, t("dc.your_turn", await self._table_lang(rec), name=_mention(s.user_id, s.name)))
+
+    @staticmethod
+    def _public_lines(rec: TableRecord, outcome: Outcome, lang: str) -> list[tuple[str, str]]:
+        from bot.core.render import renderer
+        from bot.core.render.common import names
+
+        mod = renderer(rec.game)
+        out = []
+        for event in outcome.events:
+            if event.seat is not None:
+                continue
+            line = mod.render_event(event, names(rec), None, lang)
+            if line:
+                out.append((event.type, line))
+        return out
+
+
+def _item_at(view: dict[str, Any], at: tuple[int, int]) -> str:
+    melds = melds_of(view)
+    n, pos = at
+    return melds[n - 1][pos] if 1 <= n <= len(melds) and 0 <= pos < len(melds[n - 1]) else "?"
+
+
+def build_client(adapter: DiscordBot, *, intents: discord.Intents | None = None) -> discord.Client:
+    """A Client (or an AutoShardedClient) whose setup hook installs the adapter."""
+    base: type[discord.Client] = discord.AutoShardedClient if adapter.config.sharded else discord.Client
+
+    class RummyClient(base):  # type: ignore[valid-type,misc]
+        def __init__(self) -> None:
+            super().__init__(intents=intents or discord.Intents.default(),
+                             guild_ready_timeout=adapter.config.guild_ready_timeout)
+            self.ready_event = asyncio.Event()
+
+        async def setup_hook(self) -> None:
+            await adapter.setup()
+
+        async def on_ready(self) -> None:
+            self.ready_event.set()
+
+        async def close(self) -> None:
+            await adapter.shutdown()
+            await super().close()
+
+    client = RummyClient()
+    adapter.attach(client)
+    return client
+
+
+__all__ = ["PLATFORM", "DiscordBot", "DiscordConfig", "build_client", "player_of"]

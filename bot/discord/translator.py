@@ -1,0 +1,34 @@
+"""Localised command names and descriptions through discord.py's translator (catalog keys `dc.cmd.*`)."""
+
+from __future__ import annotations
+
+import discord
+from discord import app_commands
+
+from bot.core.i18n import available_languages, has, t
+
+
+def lang_of(locale: discord.Locale | str | None) -> str | None:
+    """Our language for a Discord locale (`ru` → ru, `en-US` → en), None when we have none for it."""
+    if locale is None:
+        return None
+    short = str(locale.value if isinstance(locale, discord.Locale) else locale).split("-")[0].lower()
+    return short if short in available_languages() else None
+
+
+def ls(message: str, key: str) -> app_commands.locale_str:
+    """A command string with the catalog key that translates it."""
+    return app_commands.locale_str(message, key=key)
+
+
+class CatalogTranslator(app_commands.Translator):
+    """Discord asks for every locale at sync; we answer for the catalogs we have and leave the rest
+    to the English defaults written in the code."""
+
+    async def translate(self, string: app_commands.locale_str, locale: discord.Locale,
+                        context: app_commands.TranslationContextTypes) -> str | None:
+        lang = lang_of(locale)
+        key = string.extras.get("key")
+        if lang is None or lang == "en" or not key or not has(key, lang):
+            return None
+        return t(key, lang)

@@ -1,0 +1,170 @@
+"""Embeds and components for Discord, built from the table record, the view and the engine grammar.
+
+Every button and select carries a custom id written by the shared codec (`v1:<table>:<version>:…`,
+≤ 100 characters), wrapped in one `DynamicItem` class: discord.py routes any component whose id
+matches the template to it, with or without a view in memory, so buttons survive a restart.
+No game rule lives here: hand buttons come from the view's items and the engine's `help_text`.
+"""
+
+from __future__ import annotations
+
+import re
+from typing import Any
+
+import discord
+
+from bot.core.codec import DISCORD_MAX_CHARS, encode, mask_of
+from bot.core.grammar import hand_items, meld_count, melds_of, templates
+from bot.core.i18n import t
+from rules import get_engine
+from storage import TableRecord
+
+CUSTOM_ID = re.compile(r"v1:[0-9A-Za-z_-]{1,32}:(?:0|[1-9][0-9]{0,8}):[\x21-\x7e][\x20-\x7e]{0,80}")
+MAX_OPTIONS = 25  # a select menu holds 25 options; a bigger hand's rest is typed with /rummy play
+MAX_ACTIONS = 15  # three rows of five; row 0 is the select, row 4 refresh and sort
+EMBED_MAX = 4000
+COLOUR = 0x2E8B57
+
+class CodecItem(discord.ui.DynamicItem[discord.ui.Item[Any]], template=CUSTOM_ID):
+    """Any of our buttons or selects. discord.py matches the custom id against the template, so a
+    message sent before a restart still reaches the adapter (found through the client)."""
+
+    def __init__(self, item: discord.ui.Item[Any]) -> None:
+        super().__init__(item)
+
+    @classmethod
+    async def from_custom_id(cls, interaction: discord.Interaction, item: discord.ui.Item[Any],
+                             match: re.Match[str], /) -> CodecItem:
+        return cls(item)
+
+    async def callback(self, interaction: discord.Interaction) -> None:
+        values = list(getattr(self.item, "values", []) or [])
+        await interaction.client.rummy.on_component(interaction, self.custom_id, values)  # type: ignore[attr-defined]
+
+
+def cid(table_id: str, version: int, verb: str, *args: str | int) -> str:
+    return encode(table_id, version, verb, *args, max_bytes=DISCORD_MAX_CHARS)
+
+
+def button(label: str, custom_id: str, style: discord.ButtonStyle = discord.ButtonStyle.secondary,
+           row: int | None = None) -> CodecItem:
+    return CodecItem(discord.ui.Button(label=label[:80], custom_id=custom_id, style=style, row=row))
+
+
+def new_view(items: list[CodecItem]) -> discord.ui.View:
+    """Only a layout: stopped at once, so discord.py never keeps it in its view store (nor runs the
+    15-minute timeout of ephemeral views, whose removal could drop the dynamic item). Presses reach
+    the adapter through the `CodecItem` registered on the client."""
+    view = discord.ui.View(timeout=None)
+    for item in items:
+        view.add_item(item)
+    view.stop()
+    return view
+
+
+def code_block(text: str, limit: int = EMBED_MAX) -> str:
+    text = text.replace("```", "'''")
+    if len(text) > limit - 8:
+        text = text[: limit - 9] + "…"
+    return f"```\n{text}\n```"
+
+
+def embed(title: str, body: str, extra: str = "") -> discord.Embed:
+    desc = code_block(body, EMBED_MAX - len(extra) - 1)
+    if extra:
+        desc += "\n" + extra
+    return discord.Embed(title=title[:250], description=desc[:4096], colour=COLOUR)
+
+
+# ---- lobby and table --------------------------------------------------------------------------
+
+
+def lobby_view(rec: TableRecord, lang: str) -> discord.ui.View:
+    v = rec.version
+    return new_view([
+        button(t("tg.btn.join", lang), cid(rec.id, v, "join"), discord.ButtonStyle.success, row=0),
+        button(t("tg.btn.leave", lang), cid(rec.id, v, "leave"), row=0),
+        button(t("tg.btn.add_ai", lang), cid(rec.id, v, "addai"), row=0),
+        button(t("tg.btn.remove_ai", lang), cid(rec.id, v, "rmai"), row=0),
+        button(t("tg.btn.start", lang), cid(rec.id, v, "start"), discord.ButtonStyle.primary, row=1),
+        button(t("tg.btn.cancel", lang), cid(rec.id, v, "cancel"), discord.ButtonStyle.danger, row=1),
+    ])
+
+
+def table_view(rec: TableRecord, lang: str) -> discord.ui.View:
+    # Version 0: the button acts for whoever presses it, so it never goes out of date.
+    return new_view([button(t("dc.btn.my_hand", lang), cid(rec.id, 0, "hand"), discord.ButtonStyle.primary)])
+
+
+# ---- hands ------------------------------------------------------------------------------------
+
+
+def _verb_label(verb: str, lang: str) -> str:
+    key = f"tg.verb.{verb}"
+    text = t(key, lang)
+    return verb if text == key else text
+
+
+def _move_targets(rec: TableRecord, view: dict[str, Any], seat: int, source: tuple[int, int],
+                  lang: str) -> list[CodecItem]:
+    """Where the table item picked for a move goes: a new meld or another meld."""
+    tpl = next(tpl for tpl in templates(get_engine(rec.game)) if tpl.kind == "move")
+    n, pos = source
+    out = [button(t("tg.btn.to_new", lang), cid(rec.id, rec.version, "mv", seat, tpl.index, n, pos, 0),
+                  discord.ButtonStyle.primary)]
+    out += [button(f"→{k}", cid(rec.id, rec.version, "mv", seat, tpl.index, n, pos, k))
+            for k in range(1, len(melds_of(view)) + 1) if k != n]
+    out = out[:MAX_ACTIONS - 1]
+    out.append(button(t("tg.btn.back", lang), cid(rec.id, rec.version, "back", seat)))
+    for i, item in enumerate(out):
+        item.row = 1 + i // 5
+    return out
+
+
+def hand_view(rec: TableRecord, view: dict[str, Any], seat: int, selected: list[int], lang: str,
+              moving: tuple[int, int] | None = None) -> discord.ui.View:
+    """A select menu of the hand's items (what a move acts on), the moves the grammar offers for
+    the pick, a select of the table's items when the grammar can move them, and Refresh/Sort.
+    Off turn only Refresh and Sort. `moving`: the table item picked to move, whose targets show."""
+    v = rec.version
+    items: list[CodecItem] = []
+    tail = [
+        button(t("dc.btn.refresh", lang), cid(rec.id, 0, "hand", seat), row=4),
+        button(t("tg.btn.sort", lang), cid(rec.id, 0, "sort", seat), row=4),
+    ]
+    if rec.status != "playing" or view.get("turn") != seat:
+        return new_view(tail)
+    has_move = any(tpl.kind == "move" for tpl in templates(get_engine(rec.game)))
+    if moving is not None and has_move:
+        return new_view(_move_targets(rec, view, seat, moving, lang) + tail)
+    hand = hand_items(view)[:MAX_OPTIONS]
+    if hand:
+        options = [discord.SelectOption(label=item, value=str(i), default=i in selected) for i, item in enumerate(hand)]
+        select = discord.ui.Select(custom_id=cid(rec.id, v, "pick", seat), placeholder=t("dc.pick", lang),
+                                   min_values=0, max_values=len(options), options=options, row=0)
+        items.append(CodecItem(select))
+    mask = mask_of(selected)
+    actions: list[CodecItem] = []
+    for tpl in templates(get_engine(rec.game)):
+        label = _verb_label(tpl.verb, lang)
+        if tpl.kind == "plain":
+            actions.append(button(label, cid(rec.id, v, "cmd", seat, tpl.index), discord.ButtonStyle.primary))
+        elif selected and tpl.kind == "items":
+            actions.append(button(f"{label} ✓", cid(rec.id, v, "cmd", seat, tpl.index, mask),
+                                  discord.ButtonStyle.success))
+        elif selected and tpl.kind == "meld_items":
+            for n in range(1, meld_count(view) + 1):
+                actions.append(button(f"{label} →{n}", cid(rec.id, v, "cmd", seat, tpl.index, mask, n)))
+    first_row = 1
+    melds = melds_of(view)
+    if has_move and melds and not selected:
+        table_items = [(n, pos, item) for n, meld in enumerate(melds, start=1) for pos, item in enumerate(meld)]
+        options = [discord.SelectOption(label=f"{n}: {item}", value=f"{n}.{pos}")
+                   for n, pos, item in table_items[:MAX_OPTIONS]]
+        items.append(CodecItem(discord.ui.Select(custom_id=cid(rec.id, v, "mvt", seat), options=options, row=1,
+                                                 placeholder=t("dc.move_pick", lang), min_values=1, max_values=1)))
+        first_row = 2
+    for i, act in enumerate(actions[:(4 - first_row) * 5]):
+        act.row = first_row + i // 5
+        items.append(act)
+    return new_view(items + tail)

@@ -1,0 +1,106 @@
+"""Autocomplete of /rummy play, Russian, hands by DM, a thread per table, AutoShardedClient."""
+
+from __future__ import annotations
+
+from bot.core.i18n import t
+from rules import get_engine
+from tests.discord.conftest import Harness, components, is_hand
+from tests.discord.fake_discord import EPHEMERAL
+
+
+async def _started(h: Harness, game: str = "rummikub") -> None:
+    await h.open_lobby(game, users=(h.bob,))
+    await h.press(await h.table_message(), h.alice, "start")
+
+
+async def test_play_autocomplete_from_verbs_and_hand(h: Harness) -> None:
+    await _started(h)
+    rec = await h.table()
+    seat = rec.state["turn"]
+    user = h.user_of(rec, seat)
+    verbs = [c["value"] for c in await h.autocomplete("d", user)]
+    assert "draw" in verbs and all(v.startswith("d") for v in verbs)
+    rack = get_engine("rummikub").view(rec.state, seat)["rack"]
+    first = rack[0]
+    got = [c["value"] for c in await h.autocomplete(f"new {first[0]}", user)]
+    assert f"new {first}" in got and all(g.split()[1] in rack for g in got)
+    assert await h.autocomplete("dr", h.carol) == []  # no seat, no suggestions
+
+
+async def test_russian_locale(h: Harness) -> None:
+    h.fake.locale = "ru"
+    await _started(h)
+    rec = await h.table()
+    user = h.user_of(rec, rec.state["turn"])
+    hand = await h.hand(user)
+    assert hand["embeds"][0]["title"].endswith("ваша рука")
+    labels = [c.get("label") for c in components(hand)]
+    assert t("dc.btn.refresh", "ru") in labels
+    bad = await h.slash("play", user, text="fly away")
+    assert h.callback(bad)["data"]["content"] == h.callback(bad)["data"]["content"].strip()
+    assert any("\u0400" <= ch <= "\u04ff" for ch in h.callback(bad)["data"]["content"])
+
+
+async def test_hand_by_dm_and_closed_dms(h: Harness) -> None:
+    h.fake.dm_closed.add(h.bob["id"])
+    refused = await h.slash("dm", h.bob, mode="on")
+    assert "cannot send you a DM" in h.callback(refused)["data"]["content"]
+    ok = await h.slash("dm", h.alice, mode="on")
+    assert h.callback(ok)["data"]["content"] == t("dc.dm_on")
+    await _started(h)
+    dms = [r for r in h.fake.requests if r.method == "POST" and r.path.startswith("/channels/")
+           and int(r.path.split("/")[2]) in h.fake.dm_channels and is_hand(r.json)]
+    assert dms  # Alice's hand went to her DM when the game started
+    asked = await h.slash("hand", h.alice)
+    assert h.callback(asked)["data"]["content"] == t("dc.dm_sent")
+    h.fake.dm_closed.add(h.alice["id"])  # she closes her DMs: the hand comes ephemeral, with the notice
+    asked = await h.slash("hand", h.alice)
+    cb = h.callback(asked)
+    assert cb["data"]["flags"] & EPHEMERAL and "cannot send you a DM" in cb["data"]["content"] and cb["data"]["embeds"]
+
+
+async def test_table_in_its_own_thread(h: Harness) -> None:
+    await h.slash("new", h.alice, game="rummy101", thread=True)
+    assert len(h.fake.threads) == 1
+    lobby = await h.table_message()
+    assert int(lobby["channel_id"]) == h.fake.threads[0]
+    await h.press(lobby, h.bob, "join")
+    assert len((await h.table()).seats) == 2
+
+
+async def test_auto_sharded_client(h: Harness) -> None:
+    await h.stop()
+    h.sharded = True
+    await h.start()
+    assert ("GET", "/gateway/bot") in [(r.method, r.path) for r in h.fake.requests]
+    assert h.fake.identifies[-1]["shard"] == [0, 1]
+    await _started(h)
+    assert (await h.table()).status == "playing"
+
+
+async def test_table_options_in_new(h: Harness) -> None:
+    bad = await h.slash("new", h.alice, game="rummikub", options="turn_timer_s")
+    assert "key=value" in h.callback(bad)["data"]["content"]
+    wrong = await h.slash("new", h.alice, game="rummikub", options="no_such_option=1")
+    assert h.callback(wrong)["data"]["flags"] & EPHEMERAL
+    assert not await h.store.list_tables(["lobby"])
+    await h.slash("new", h.alice, game="rummikub", options="turn_timer_s=120")
+    assert (await h.table()).options["turn_timer_s"] == 120
+
+
+async def test_rate_limited_edit_is_retried_by_discord_py(h: Harness) -> None:
+    await h.open_lobby("rummikub")
+    rec = await h.table()
+    h.fake.fail_next("PATCH", rf"/channels/{h.fake.channel_id}/messages/\d+")
+    await h.slash("join", h.bob)  # answered, then the lobby edit meets a 429 and is sent again
+    edits = h.fake.requests_to("PATCH", rf"/channels/{h.fake.channel_id}/messages/\d+")
+    assert len(edits) == 2 and edits[0].json == edits[1].json
+    assert "Bob" in (await h.table_message(rec))["embeds"][0]["description"]
+
+
+def test_catalogs_have_the_same_discord_keys() -> None:
+    from bot.core.i18n import catalog
+
+    en = {k for k in catalog("en") if k.startswith("dc.")}
+    ru = {k for k in catalog("ru") if k.startswith("dc.")}
+    assert en == ru and len(en) > 40

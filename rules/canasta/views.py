@@ -12,15 +12,7 @@ from rules.canasta.ai import best_opening, take_option
 from rules.canasta.scoring import TEAMS, team_of
 from rules.canasta.stock import stock_count
 from rules.core.engine import State
-
-
-def _clone(value: Any) -> Any:
-    """Deep copy of JSON-native data (views never share lists with the state)."""
-    if isinstance(value, dict):
-        return {k: _clone(v) for k, v in value.items()}
-    if isinstance(value, list):
-        return [_clone(v) for v in value]
-    return value
+from rules.core.state import clone
 
 
 def build_view(state: State, seat: int | None, hints: bool = True) -> dict[str, Any]:
@@ -47,7 +39,7 @@ def build_view(state: State, seat: int | None, hints: bool = True) -> dict[str, 
         "opened": list(state["opened"]),
         "thresholds": list(state["thresholds"]),
         "totals": list(state["totals"]),
-        "history": _clone(state["history"]),
+        "history": clone(state["history"]),
         "top": state["pile"][-1] if state["pile"] else None,
         "pile_size": len(state["pile"]),
         "stock": stock_count(state),
@@ -55,7 +47,7 @@ def build_view(state: State, seat: int | None, hints: bool = True) -> dict[str, 
         "hand_sizes": [len(h) for h in state["hands"]],
         "joker_button": state["options"]["joker_button"] == "on",
         "joker_used": list(state["joker_used"]),
-        "round_over": _clone(over) if over else None,
+        "round_over": clone(over) if over else None,
         "match_over": state["match_over"],
         "match_winners": list(state["match_winners"]),
         "ledger": list(state["ledger"]),

@@ -12,6 +12,7 @@ from typing import Any
 from rules.core.deck import build_deck, deal_blocks, rng_for
 from rules.core.engine import Action, Event, RoundResult, State
 from rules.core.errors import IllegalAction, SetupError
+from rules.core.state import clone
 from rules.core.tiles import number_key, parse_tile, sorted_tiles, tile_set
 from rules.rummikub import draft as drafting
 from rules.rummikub.actions import (
@@ -35,15 +36,6 @@ from rules.rummikub.scoring import match_leaders, rack_value, score_empty_pool, 
 from rules.rummikub.validate import meld_tiles, validate_play
 
 RACK_SIZE = 14
-
-
-def _clone(value: Any) -> Any:
-    """Deep copy of JSON-native data; much faster than `copy.deepcopy` on these small trees."""
-    if isinstance(value, dict):
-        return {k: _clone(v) for k, v in value.items()}
-    if isinstance(value, list):
-        return [_clone(v) for v in value]
-    return value
 
 
 class RummikubEngine:
@@ -117,7 +109,7 @@ class RummikubEngine:
             raise IllegalAction("E_ROUND_IN_PLAY")
         if state["match_over"]:
             raise IllegalAction("E_MATCH_OVER")
-        new = _clone(state)
+        new = clone(state)
         self._deal(new, round_number=state["round"] + 1, starter=(state["starter"] + 1) % state["seats"])
         return new
 
@@ -160,7 +152,7 @@ class RummikubEngine:
     def apply(self, state: State, seat: int, action: Action) -> tuple[State, list[Event]]:
         if self.current_seat(state) != seat:
             raise IllegalAction("E_NOT_YOUR_TURN", seat=seat)
-        new = _clone(state)
+        new = clone(state)
         events: list[Event] = []
         match action:
             case Play(melds=melds):
@@ -339,7 +331,7 @@ class RummikubEngine:
                 else None
             ),
             "turns_left": state["turns_left"],
-            "round_over": _clone(over) if over else None,
+            "round_over": clone(over) if over else None,
             "match_over": state["match_over"],
             "match_winners": list(state["match_winners"]),
             "you": seat,

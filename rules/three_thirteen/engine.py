@@ -13,6 +13,7 @@ from rules.core.cards import card_deck, parse_card, sorted_cards
 from rules.core.deck import build_deck, deal_blocks, rng_for
 from rules.core.engine import Action, Event, RoundResult, State
 from rules.core.errors import IllegalAction, SetupError
+from rules.core.state import clone
 from rules.three_thirteen.actions import Discard, DrawStock, TakeDiscard, Timeout, format_action, parse
 from rules.three_thirteen.ai import choose_action
 from rules.three_thirteen.deadwood import (
@@ -29,20 +30,8 @@ from rules.three_thirteen.options import ThreeThirteenOptions
 DECKS = 2  # T13-01 / D-01
 
 
-def _clone(value: Any) -> Any:
-    """Deep copy of JSON-native data; much faster than `copy.deepcopy` on these small trees."""
-    if isinstance(value, dict):
-        return {k: _clone(v) for k, v in value.items()}
-    if isinstance(value, list):
-        # State lists are homogeneous: all containers (hands, history, melds) or all scalars (cards).
-        if value and isinstance(value[0], dict | list):
-            return [_clone(v) for v in value]
-        return list(value)
-    return value
-
-
 def _clone_state(state: State) -> State:
-    """`_clone` for a whole state, spelled out for the big card lists that every action copies."""
+    """`clone` for a whole state, spelled out for the big card lists that every action copies."""
     new = dict(state)
     new["hands"] = [list(h) for h in state["hands"]]
     new["stock"] = list(state["stock"])
@@ -52,7 +41,7 @@ def _clone_state(state: State) -> State:
     new["history"] = [list(h) for h in state["history"]]
     new["match_winners"] = list(state["match_winners"])
     new["deck"] = None if state["deck"] is None else list(state["deck"])
-    new["round_over"] = None if state["round_over"] is None else _clone(state["round_over"])
+    new["round_over"] = None if state["round_over"] is None else clone(state["round_over"])
     return new
 
 
@@ -343,7 +332,7 @@ class ThreeThirteenEngine:
                     "wild_rank": wild,
                     "scores": scores,
                     "deadwood": dead,
-                    "revealed": _clone(revealed),
+                    "revealed": clone(revealed),
                     "totals": list(state["totals"]),
                 },
             )
@@ -393,7 +382,7 @@ class ThreeThirteenEngine:
             "last_turns_left": state["last_turns"],
             "totals": list(state["totals"]),
             "history": [list(h) for h in state["history"]],
-            "round_over": _clone(over) if over else None,
+            "round_over": clone(over) if over else None,
             "match_over": state["match_over"],
             "match_winners": list(state["match_winners"]),
             "you": seat,

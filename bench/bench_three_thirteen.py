@@ -5,7 +5,9 @@ Figures only (p50, p95, max), never assertions: they go into the issue note with
   two decks, and "dense" hands from a narrow rank window of two suits (many melds to choose from);
 - AI decision time over the positions of seeded 4-player matches;
 - AI vs the greedy baseline over seeded 4-player matches (2 AI + 2 greedy seats, swapped every
-  other seed): average match total per seat (lower is better) and the share of matches won.
+  other seed): average match total per seat (lower is better) and the share of matches won; then
+  the same seeds with four greedy seats, so the paired difference (AI side - greedy side, minus the
+  same seats' gap among greedy players) cancels deal and seat luck, with a rough 95% interval.
 """
 
 from __future__ import annotations
@@ -99,14 +101,26 @@ def bench_decisions(matches: int) -> None:
     )
 
 
-def ai_vs_greedy(matches: int, first_seed: int = 0) -> dict[str, float]:
+def _side_means(totals: Sequence[int], ai_seats: set[int]) -> tuple[float, float]:
+    ai = [t for s, t in enumerate(totals) if s in ai_seats]
+    rest = [t for s, t in enumerate(totals) if s not in ai_seats]
+    return statistics.mean(ai), statistics.mean(rest)
+
+
+def ai_vs_greedy(matches: int, first_seed: int = 0, policy: Policy = choose_action,
+                 paired: bool = True) -> dict[str, float]:
+    """`matches` seeded 4-player matches, the AI in seats {0, 2} on even seeds and {1, 3} on odd ones,
+    the greedy baseline in the others. With `paired`, each seed is also played by four greedy seats:
+    the same deals, so (AI side - greedy side) minus the same seats' gap among four greedy players
+    cancels the luck of the deal and the seat; its mean and a 95% interval are returned."""
     ai_totals: list[int] = []
     greedy_totals: list[int] = []
+    diffs: list[float] = []
     ai_wins = greedy_wins = draws = 0
     for i in range(matches):
         seed = first_seed + i
         ai_seats = {0, 2} if seed % 2 == 0 else {1, 3}
-        policies = [choose_action if s in ai_seats else choose_greedy_action for s in range(4)]
+        policies = [policy if s in ai_seats else choose_greedy_action for s in range(4)]
         final = play_match(seed, policies)
         for s, total in enumerate(final["totals"]):
             (ai_totals if s in ai_seats else greedy_totals).append(total)
@@ -117,10 +131,18 @@ def ai_vs_greedy(matches: int, first_seed: int = 0) -> dict[str, float]:
             ai_wins += 1
         else:
             greedy_wins += 1
-    return {
+        if paired:
+            mixed = _side_means(final["totals"], ai_seats)
+            base = _side_means(play_match(seed, [choose_greedy_action] * 4)["totals"], ai_seats)
+            diffs.append((mixed[0] - mixed[1]) - (base[0] - base[1]))
+    out: dict[str, float] = {
         "ai_avg": statistics.mean(ai_totals), "greedy_avg": statistics.mean(greedy_totals),
         "ai_wins": ai_wins, "greedy_wins": greedy_wins, "draws": draws, "matches": matches,
     }
+    if len(diffs) > 1:
+        out["paired_diff"] = statistics.mean(diffs)
+        out["paired_ci95"] = 1.96 * statistics.stdev(diffs) / len(diffs) ** 0.5
+    return out
 
 
 def bench_win_rate(matches: int) -> None:
@@ -132,6 +154,12 @@ def bench_win_rate(matches: int) -> None:
         f"(lower is better); matches won AI {r['ai_wins']}, greedy {r['greedy_wins']}, no winner {r['draws']} "
         f"| {time.perf_counter() - t:.1f} s"
     )
+    if "paired_diff" in r:
+        print(
+            f"  paired against greedy-vs-greedy on the same seeds (same deals and seats): AI side minus greedy "
+            f"side {r['paired_diff']:+.2f} points per match total, 95% CI +/- {r['paired_ci95']:.2f} "
+            f"(negative = the AI scores less)"
+        )
 
 
 def main(argv: Sequence[str] | None = None) -> None:

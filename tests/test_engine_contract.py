@@ -49,10 +49,18 @@ def check_view_shape(engine: Engine, view: dict) -> None:
     assert not isinstance(view.get(stock_key), list), "the stock order is secret"
 
 
+# Options varied by seed, for coverage; Three-Thirteen's match length also keeps the 200 games
+# (each up to 11 rounds with an expected-deadwood AI) within the CI budget.
+VARIED_OPTIONS: dict[str, Any] = {
+    "three_thirteen": lambda seed: {"rounds": 1 + seed % 11, "jokers": (0, 2, 4)[seed % 3], "ace_high": seed % 2 == 0},
+}
+
+
 def play_one(engine: Engine, seed: int) -> None:
     rng = Random(seed)
     seats = engine.min_seats + seed % (engine.max_seats - engine.min_seats + 1)
-    state = engine.new_game(seats, seed=seed)
+    options = VARIED_OPTIONS[engine.name](seed) if engine.name in VARIED_OPTIONS else None
+    state = engine.new_game(seats, options=options, seed=seed)
     full_set = sorted(engine.all_items(state))
     log: list[tuple[int | None, str]] = []
     for step in range(MAX_ACTIONS):
@@ -87,7 +95,7 @@ def play_one(engine: Engine, seed: int) -> None:
         assert json.loads(json.dumps(state)) == state
     else:
         raise AssertionError(f"seed {seed}: no end after {MAX_ACTIONS} actions")
-    replayed = engine.new_game(seats, seed=seed)
+    replayed = engine.new_game(seats, options=options, seed=seed)
     for seat, text in log:
         replayed = engine.next_round(replayed) if seat is None else engine.apply(replayed, seat, engine.parse(text))[0]
     assert snapshot(replayed) == snapshot(state)

@@ -3,12 +3,21 @@ wilds, taking useful discards."""
 
 from __future__ import annotations
 
+import time
 from random import Random
 
 import pytest
 
+from rules.core.cards import card_deck
 from rules.three_thirteen.actions import Discard, DrawStock, TakeDiscard
-from rules.three_thirteen.ai import choose_action, choose_greedy_action
+from rules.three_thirteen.ai import (
+    _expected_discards,
+    _stock_expectation,
+    _unseen,
+    choose_action,
+    choose_greedy_action,
+)
+from rules.three_thirteen.deadwood import arrange, deadwood, is_wild
 from tests.rules.three_thirteen_scenario import ENG, act, cards, scenario
 
 POLICIES = [choose_action, choose_greedy_action]
@@ -84,3 +93,74 @@ def test_ai_uses_only_the_view() -> None:
 def test_stand_in_is_the_ai() -> None:  # an away player's turns: the AI (the spec names no other policy)
     state = scenario(hands={0: "2C 7D KS"}, discard="3H", turn=0)
     assert ENG.stand_in_action(state, 0, Random(1)) == ENG.ai_action(state, 0, Random(1)) == TakeDiscard()
+
+
+def test_ai_last_turn_minimises_deadwood_now() -> None:  # T13-25: no later draw to hope for
+    state = scenario(round_number=3, hands={0: "9H 9S 2C 7D KS QD"}, turn=0, phase="discard")
+    state["out"], state["last_turns"] = 1, 2
+    action = choose_action(ENG.view(state, 0), Random(1))
+    assert action in (Discard(card="KS"), Discard(card="QD"))
+
+
+def test_ai_takes_a_card_that_beats_the_stock_on_average() -> None:
+    # Round 1 (3s wild): KS KD + QC; the pile offers KC (a set: then throw QC, deadwood 0 = out next).
+    state = scenario(hands={0: "KS KD QC"}, discard="KC", turn=0)
+    assert choose_action(ENG.view(state, 0), Random(1)) == TakeDiscard()
+    # A low loose card that lets it throw a king beats a stock draw on average only late in a hand.
+    state = scenario(hands={0: "KS QD 9C"}, discard="AH", turn=0)
+    view = ENG.view(state, 0)
+    stock = _stock_expectation(view, _unseen(view))
+    take = view["deadwood"] + 1 - 10  # AH joins the loose cards, KS goes
+    assert choose_action(view, Random(1)) == (TakeDiscard() if take < stock else DrawStock())
+
+
+def test_unseen_cards_come_from_the_view_only() -> None:
+    state = scenario(round_number=2, hands={0: "4S 9H 9H KC"}, discard="KD", turn=0)  # 4s wild
+    unseen = dict(_unseen(ENG.view(state, 0)))
+    assert "9H" not in unseen  # both copies held
+    assert unseen["KC"] == 1 and unseen["KD"] == 1  # one held, one on the pile
+    assert sum(unseen.values()) == 104 - 4 - 1
+    assert sum(1 for c in unseen if c[:-1] == "4") == 1  # the wild rank is one entry: 7 copies left
+    assert unseen[next(c for c in unseen if c[:-1] == "4")] == 7
+
+
+def test_expected_discards_bound_the_exact_expectation() -> None:
+    """`_expected_discards` assumes the next discard is the costliest loose card: never below the exact
+    expectation (best discard of any card), and equal to it on most hands."""
+    rng = Random(5)
+    deck = card_deck(2, 2)
+    equal = checked = 0
+    for _ in range(40):
+        n = rng.choice([3, 4, 5, 6])
+        hand = rng.sample(deck, n + 1)
+        top = rng.choice([c for c in deck if c not in hand])
+        view = {"wild_rank": n, "hand": hand, "discard_top": top, "jokers": 2}
+        unseen = _unseen(view)
+        cands = sorted({c for c in arrange(hand, n).deadwood_cards if not is_wild(c, n)})
+        got = _expected_discards(hand, cands, unseen, n, False)
+        for c in cands:
+            kept = list(hand)
+            kept.remove(c)
+            exact = 0.0
+            for y, w in unseen:
+                s = [*kept, y]
+                exact += w * min(deadwood(s[:i] + s[i + 1 :], n) for i in range(len(s)))
+            exact /= sum(w for _, w in unseen)
+            checked += 1
+            assert got[c] >= exact - 1e-9
+            equal += abs(got[c] - exact) < 1e-9
+    assert equal >= 0.8 * checked
+
+
+def test_ai_decides_fast_on_big_hands() -> None:
+    rng = Random(7)
+    deck = card_deck(2, 4)
+    worst = 0.0
+    for _ in range(20):
+        hand = " ".join(rng.sample(deck, 14))
+        state = scenario(round_number=11, hands={0: hand}, turn=0, phase="discard", options={"jokers": 4})
+        view = ENG.view(state, 0)
+        t = time.perf_counter()
+        choose_action(view, Random(1))
+        worst = max(worst, time.perf_counter() - t)
+    assert worst < 1.0  # "well under a second"; the bench reports ~20 ms p95

@@ -24,6 +24,7 @@ from bot.core.codec import ButtonData, CodecError, decode, indices_of
 from bot.core.grammar import compose, hand_items, melds_of, templates
 from bot.core.i18n import t
 from bot.core.models import Outcome, Player, ServiceError
+from bot.core.options_ui import option_choices
 from bot.core.render import render_error, render_events, render_hand, render_help, render_lobby, render_table
 from bot.core.scheduler import Scheduler
 from bot.core.service import TableService
@@ -432,6 +433,40 @@ class DiscordBot:
             await self._say(interaction, note or "✓")
             await self.render_lobby(rec)
 
+    async def _options_action(self, interaction: discord.Interaction, rec: TableRecord, data: ButtonData,
+                              values: list[str], lang: str) -> None:
+        """The host's option screen: Options opens it (only the host sees it), the first select picks an
+        option, the second sets its value through the service (which validates it)."""
+        me = player_of(interaction.user)
+        if rec.status != "lobby":
+            raise ServiceError("E_NOT_IN_LOBBY")
+        if not self.service.is_host(rec, me):
+            raise ServiceError("E_NOT_HOST")
+        if data.version != rec.version:
+            raise ServiceError("E_STALE")
+        engine = get_engine(rec.game)
+        keys = list(engine.options_model.model_fields)[:25]
+        if data.verb == "options":
+            await self._say(interaction, t("dc.options_title", lang), view=ui.options_view(rec, lang, None))
+            return
+        if len(values) != 1 or not values[0].isdigit():
+            raise CodecError("bad option choice")
+        if data.verb == "optkey":
+            index = int(values[0])
+            if index >= len(keys):
+                raise CodecError("bad option")
+            await self._edit_here(interaction, view=ui.options_view(rec, lang, index))
+            return
+        if not data.args or not data.args[0].isdigit() or int(data.args[0]) >= len(keys):
+            raise CodecError("bad option")
+        index = int(data.args[0])
+        choices = option_choices(engine.options_model, rec.options, keys[index], engine.max_seats)[:25]
+        if int(values[0]) >= len(choices):
+            raise CodecError("bad option value")
+        rec = await self.service.set_option(rec.id, me, keys[index], choices[int(values[0])])
+        await self._edit_here(interaction, view=ui.options_view(rec, lang, index))
+        await self.render_lobby(rec)
+
     @staticmethod
     def _is_admin(interaction: discord.Interaction, rec: TableRecord) -> bool:
         perms = interaction.permissions
@@ -580,6 +615,9 @@ class DiscordBot:
         verb = data.verb
         if verb in _LOBBY_VERBS:
             await self._lobby_action(interaction, rec, verb, from_button=True)
+            return
+        if verb in ("options", "optkey", "setopt"):
+            await self._options_action(interaction, rec, data, values, lang)
             return
         if verb not in ("hand", "sort", "pick", "cmd", "mvt", "mv", "back"):
             raise CodecError("unknown action")

@@ -16,6 +16,7 @@ import discord
 from bot.core.codec import DISCORD_MAX_CHARS, encode, mask_of
 from bot.core.grammar import hand_items, meld_count, melds_of, templates
 from bot.core.i18n import t
+from bot.core.options_ui import option_choices, show_value
 from rules import get_engine
 from storage import TableRecord
 
@@ -86,9 +87,36 @@ def lobby_view(rec: TableRecord, lang: str) -> discord.ui.View:
         button(t("tg.btn.leave", lang), cid(rec.id, v, "leave"), row=0),
         button(t("tg.btn.add_ai", lang), cid(rec.id, v, "addai"), row=0),
         button(t("tg.btn.remove_ai", lang), cid(rec.id, v, "rmai"), row=0),
+        button(t("tg.btn.options", lang), cid(rec.id, v, "options"), row=1),
         button(t("tg.btn.start", lang), cid(rec.id, v, "start"), discord.ButtonStyle.primary, row=1),
         button(t("tg.btn.cancel", lang), cid(rec.id, v, "cancel"), discord.ButtonStyle.danger, row=1),
     ])
+
+
+def options_view(rec: TableRecord, lang: str, key_index: int | None) -> discord.ui.View:
+    """The host's option screen (ephemeral): pick an option, then one of the values its game's
+    options model accepts. Built from the model, so every option of every game is reachable."""
+    engine = get_engine(rec.game)
+    model = engine.options_model
+    keys = list(model.model_fields)[:25]  # a select holds 25 entries
+    v = rec.version
+    key_options = [
+        discord.SelectOption(label=f"{key}: {show_value(rec.options.get(key), lang)}"[:100], value=str(i),
+                             default=i == key_index)
+        for i, key in enumerate(keys)
+    ]
+    items = [CodecItem(discord.ui.Select(custom_id=cid(rec.id, v, "optkey"), options=key_options, row=0,
+                                         placeholder=t("dc.pick_option", lang)))]
+    if key_index is not None:
+        key = keys[key_index]
+        choices = option_choices(model, rec.options, key, engine.max_seats)[:25]
+        value_options = [
+            discord.SelectOption(label=show_value(c, lang)[:100], value=str(j), default=c == rec.options.get(key))
+            for j, c in enumerate(choices)
+        ]
+        items.append(CodecItem(discord.ui.Select(custom_id=cid(rec.id, v, "setopt", key_index),
+                                                 options=value_options, row=1, placeholder=key)))
+    return new_view(items)
 
 
 def table_view(rec: TableRecord, lang: str) -> discord.ui.View:

@@ -9,23 +9,20 @@ arguments (`draw`, `done`) a plain button. Everything else is typed in the DM.
 
 from __future__ import annotations
 
-import types
-import typing
-from typing import Any, Literal
+from typing import Any
 
-from pydantic.fields import FieldInfo
 from telegram import InlineKeyboardButton, InlineKeyboardMarkup
 
 from bot.core.codec import encode, mask_of
 from bot.core.grammar import Template, compose, hand_items, meld_count, melds_of, templates
 from bot.core.i18n import t
-from rules import GameOptions, SetupError, get_engine
+from bot.core.options_ui import option_choices, show_value
+from rules import get_engine
 from storage import TableRecord
 
 TILES_PER_ROW = 7
 MAX_ITEM_BUTTONS = 60  # Telegram allows 100 buttons; the rest of a huge hand is typed
 MAX_MELD_BUTTONS = 24
-INT_PRESETS = (0, 15, 30, 45, 60, 90, 120, 180, 300, 600, 1800, 3600, 7200, 14400, 43200, 86400)
 
 
 def _b(text: str, data: str) -> InlineKeyboardButton:
@@ -49,64 +46,6 @@ def lobby_keyboard(rec: TableRecord, lang: str) -> InlineKeyboardMarkup:
          _b(t("tg.btn.start", lang), encode(rec.id, v, "start")),
          _b(t("tg.btn.cancel", lang), encode(rec.id, v, "cancel"))],
     ])
-
-
-def _candidates(annotation: Any, info: FieldInfo, max_seats: int) -> list[Any]:
-    origin = typing.get_origin(annotation)
-    if origin is Literal:
-        return list(typing.get_args(annotation))
-    if origin in (typing.Union, types.UnionType):
-        out: list[Any] = []
-        for arg in typing.get_args(annotation):
-            out += [c for c in _candidates(arg, info, max_seats) if c not in out]
-        return out
-    if annotation is bool:
-        return [False, True]
-    if annotation is int:
-        lo = hi = None
-        for m in info.metadata:
-            lo = getattr(m, "ge", lo) if getattr(m, "ge", None) is not None else lo
-            hi = getattr(m, "le", hi) if getattr(m, "le", None) is not None else hi
-        if lo is not None and hi is not None:
-            if hi - lo <= 20:
-                return list(range(lo, hi + 1))
-            step = max(1, (hi - lo) // 10)
-            return sorted({lo, hi, *range(lo, hi + 1, step)})
-        hint = f"{info.description or ''} {info.title or ''}".lower()
-        if "seat" in hint or "dealer" in hint or lo is not None and 1 <= lo <= max_seats and hi is None:
-            return list(range(1, max_seats + 1))  # a seat number
-        return list(INT_PRESETS)
-    return []
-
-
-def option_choices(model: type[GameOptions], current: dict[str, Any], key: str, max_seats: int) -> list[Any]:
-    """Every value the options model accepts for `key` among the candidates its type suggests:
-    Literal choices, booleans, an int range (stepped when long), or presets for a free int."""
-    info = model.model_fields[key]
-    default = info.default
-    found = _candidates(info.annotation, info, max_seats)
-    if default not in found and default is not None:
-        found.append(default)
-    if current.get(key) not in found:
-        found.append(current.get(key))
-    valid = []
-    for value in found:
-        try:
-            model.parse_options({**current, key: value})
-        except SetupError:
-            continue
-        valid.append(value)
-    return _ordered(valid)
-
-
-def _ordered(values: list[Any]) -> list[Any]:
-    return sorted(values, key=lambda v: (not isinstance(v, str), isinstance(v, int | float) and v, str(v)))
-
-
-def show_value(value: Any, lang: str) -> str:
-    if isinstance(value, bool):
-        return t("tg.on" if value else "tg.off", lang)
-    return str(value)
 
 
 def options_keyboard(rec: TableRecord, lang: str) -> InlineKeyboardMarkup:

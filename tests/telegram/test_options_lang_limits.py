@@ -33,7 +33,7 @@ async def test_every_option_is_reachable_with_buttons(h: Harness) -> None:
 
 
 async def test_timer_choices_cover_the_whole_range(h: Harness) -> None:
-    from bot.telegram.keyboards import option_choices
+    from bot.core.options_ui import option_choices
 
     model = get_engine("rummikub").options_model
     timers = option_choices(model, model().model_dump(), "turn_timer_s", 4)

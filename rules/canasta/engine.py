@@ -33,7 +33,7 @@ from rules.canasta.scoring import TEAMS, leading_team, match_decision, score_rou
 from rules.canasta.stock import pop_stock, split_stock, stock_count
 from rules.canasta.views import build_view
 from rules.core.deck import build_deck, deal_blocks, rng_for
-from rules.core.engine import Action, Event, RoundResult, State
+from rules.core.engine import Action, Event, MatchEngine, RoundResult, State
 from rules.core.errors import IllegalAction, SetupError
 from rules.core.state import clone
 from rules.core.tiles import parse_tile, tile_set
@@ -69,8 +69,9 @@ def _remove(hand: list[str], tiles: Any) -> None:
         hand.remove(t)
 
 
-class CanastaEngine:
+class CanastaEngine(MatchEngine):
     name = "canasta"
+    title = "Tile Canasta"
     min_seats = SEATS
     max_seats = SEATS
     options_model = CanastaOptions
@@ -156,18 +157,12 @@ class CanastaEngine:
         )
 
     def next_round(self, state: State) -> State:
-        if state["round_over"] is None:
-            raise IllegalAction("E_ROUND_IN_PLAY")
-        if state["match_over"]:
-            raise IllegalAction("E_MATCH_OVER")
+        self.check_next_round(state)
         new = clone(state)
         self._deal(new, state["round"] + 1, (state["dealer"] + 1) % SEATS)  # CAN-63
         return new
 
     # ---- queries -----------------------------------------------------------------------------
-
-    def current_seat(self, state: State) -> int | None:
-        return None if state["round_over"] else state["turn"]
 
     def parse(self, text: str) -> Action:
         return parse(text)

@@ -13,7 +13,7 @@ from typing import Any, ClassVar, Protocol, runtime_checkable
 
 from pydantic import BaseModel, ConfigDict, ValidationError
 
-from rules.core.errors import SetupError
+from rules.core.errors import IllegalAction, SetupError
 
 State = dict[str, Any]
 
@@ -131,3 +131,27 @@ class Engine(Protocol):
     def help_text(self) -> list[tuple[str, str]]:
         """The text grammar: (command, meaning key) pairs for `help`."""
         ...
+
+
+class MatchEngine:
+    """The shell every engine here shares: a match of rounds whose JSON state holds `turn`,
+    `round_over` and `match_over`. Engines inherit it and keep their rules to themselves."""
+
+    title: str  # the game's name in setup errors
+    min_seats: int
+    max_seats: int
+
+    def current_seat(self, state: State) -> int | None:
+        return None if state["round_over"] else state["turn"]
+
+    def check_seats(self, seats: object) -> None:
+        if not isinstance(seats, int) or not self.min_seats <= seats <= self.max_seats:
+            raise SetupError(f"seats: {self.title} takes {self.min_seats} to {self.max_seats} players, not {seats}")
+
+    @staticmethod
+    def check_next_round(state: State) -> None:
+        """`next_round` is for a finished round of a match still going on."""
+        if state["round_over"] is None:
+            raise IllegalAction("E_ROUND_IN_PLAY")
+        if state["match_over"]:
+            raise IllegalAction("E_MATCH_OVER")

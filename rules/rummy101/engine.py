@@ -12,7 +12,7 @@ from random import Random
 from typing import Any
 
 from rules.core.deck import build_deck, deal_blocks, rng_for
-from rules.core.engine import Action, Event, RoundResult, State
+from rules.core.engine import Action, Event, MatchEngine, RoundResult, State
 from rules.core.errors import IllegalAction, SetupError
 from rules.core.state import clone
 from rules.core.tiles import JOKER, number_key, parse_tile, sorted_tiles, tile_set
@@ -62,8 +62,9 @@ def _canonical(tokens: tuple[str, ...] | list[str]) -> None:
             raise IllegalAction("E_PARSE", token=str(tok), expected="tile")
 
 
-class Rummy101Engine:
+class Rummy101Engine(MatchEngine):
     name = "rummy101"
+    title = "Rummy 101"
     min_seats = 2
     max_seats = 4
     options_model = Rummy101Options
@@ -78,8 +79,7 @@ class Rummy101Engine:
         seed: int = 0,
         deck: list[str] | None = None,
     ) -> State:
-        if not isinstance(seats, int) or not self.min_seats <= seats <= self.max_seats:
-            raise SetupError(f"seats: Rummy 101 takes {self.min_seats} to {self.max_seats} players, not {seats}")
+        self.check_seats(seats)
         opts = Rummy101Options.parse_options(options)
         if isinstance(opts.first_player, int) and opts.first_player > seats:
             raise SetupError(f"bad option first_player: seat {opts.first_player} but only {seats} players")
@@ -134,19 +134,13 @@ class Rummy101Engine:
         )
 
     def next_round(self, state: State) -> State:
-        if state["round_over"] is None:
-            raise IllegalAction("E_ROUND_IN_PLAY")
-        if state["match_over"]:
-            raise IllegalAction("E_MATCH_OVER")
+        self.check_next_round(state)
         new = clone(state)
         # R101-55: everything but the scoreboard resets; the starter moves one seat on.
         self._deal(new, round_number=state["round"] + 1, starter=(state["starter"] + 1) % state["seats"])
         return new
 
     # ---- queries -----------------------------------------------------------------------------
-
-    def current_seat(self, state: State) -> int | None:
-        return None if state["round_over"] else state["turn"]
 
     def parse(self, text: str) -> Action:
         return parse(text)

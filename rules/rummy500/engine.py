@@ -14,7 +14,7 @@ from typing import Any
 
 from rules.core.cards import JOKER, card_deck, parse_card, sort_key, sorted_cards
 from rules.core.deck import build_deck, deal_blocks, rng_for
-from rules.core.engine import Action, Event, RoundResult, State
+from rules.core.engine import Action, Event, MatchEngine, RoundResult, State
 from rules.core.errors import IllegalAction, SetupError
 from rules.core.state import clone
 from rules.rummy500 import melds
@@ -42,8 +42,9 @@ def auto_discard(hand: list[str], drawn: str | None) -> str | None:
     return min(naturals, key=lambda c: (-melds.card_value(c), -melds.rank_of(c), sort_key(c)[0]))
 
 
-class Rummy500Engine:
+class Rummy500Engine(MatchEngine):
     name = "rummy500"
+    title = "Rummy 500"
     min_seats = 2
     max_seats = 4
     options_model = Rummy500Options
@@ -58,8 +59,7 @@ class Rummy500Engine:
         seed: int = 0,
         deck: list[str] | None = None,
     ) -> State:
-        if not isinstance(seats, int) or not self.min_seats <= seats <= self.max_seats:
-            raise SetupError(f"seats: Rummy 500 takes {self.min_seats} to {self.max_seats} players, not {seats}")
+        self.check_seats(seats)
         opts = Rummy500Options.parse_options(options)
         if isinstance(opts.first_dealer, int) and opts.first_dealer > seats:
             raise SetupError(f"bad option first_dealer: seat {opts.first_dealer} but only {seats} players")
@@ -112,18 +112,12 @@ class Rummy500Engine:
         )
 
     def next_round(self, state: State) -> State:
-        if state["round_over"] is None:
-            raise IllegalAction("E_ROUND_IN_PLAY")
-        if state["match_over"]:
-            raise IllegalAction("E_MATCH_OVER")
+        self.check_next_round(state)
         new = clone(state)
         self._deal(new, state["round"] + 1, (state["dealer"] + 1) % state["seats"])  # R500-11/73
         return new
 
     # ---- queries -----------------------------------------------------------------------------
-
-    def current_seat(self, state: State) -> int | None:
-        return None if state["round_over"] else state["turn"]
 
     def parse(self, text: str) -> Action:
         return parse(text)

@@ -11,7 +11,7 @@ from typing import Any
 
 from rules.core.cards import card_deck, parse_card, sorted_cards
 from rules.core.deck import build_deck, deal_blocks, rng_for
-from rules.core.engine import Action, Event, RoundResult, State
+from rules.core.engine import Action, Event, MatchEngine, RoundResult, State
 from rules.core.errors import IllegalAction, SetupError
 from rules.core.state import clone
 from rules.three_thirteen.actions import Discard, DrawStock, TakeDiscard, Timeout, format_action, parse
@@ -65,8 +65,9 @@ def standings(totals: list[int]) -> list[int]:
     return [1 + sum(1 for other in totals if other < mine) for mine in totals]
 
 
-class ThreeThirteenEngine:
+class ThreeThirteenEngine(MatchEngine):
     name = "three_thirteen"
+    title = "Three-Thirteen"
     min_seats = 2
     max_seats = 6
     options_model = ThreeThirteenOptions
@@ -81,8 +82,7 @@ class ThreeThirteenEngine:
         seed: int = 0,
         deck: list[str] | None = None,
     ) -> State:
-        if not isinstance(seats, int) or not self.min_seats <= seats <= self.max_seats:
-            raise SetupError(f"seats: Three-Thirteen takes {self.min_seats} to {self.max_seats} players, not {seats}")
+        self.check_seats(seats)
         opts = ThreeThirteenOptions.parse_options(options)
         if isinstance(opts.first_dealer, int) and opts.first_dealer > seats:
             raise SetupError(f"bad option first_dealer: seat {opts.first_dealer} but only {seats} players")
@@ -134,18 +134,12 @@ class ThreeThirteenEngine:
         )
 
     def next_round(self, state: State) -> State:
-        if state["round_over"] is None:
-            raise IllegalAction("E_ROUND_IN_PLAY")
-        if state["match_over"]:
-            raise IllegalAction("E_MATCH_OVER")
+        self.check_next_round(state)
         new = _clone_state(state)
         self._deal(new, round_number=state["round"] + 1, dealer=(state["dealer"] + 1) % state["seats"])
         return new
 
     # ---- queries -----------------------------------------------------------------------------
-
-    def current_seat(self, state: State) -> int | None:
-        return None if state["round_over"] else state["turn"]
 
     def parse(self, text: str) -> Action:
         return parse(text)

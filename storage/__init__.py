@@ -9,7 +9,9 @@ from storage.memory import MemoryStore
 from storage.models import (
     ACTIVE_STATUSES,
     GLOBAL_SCOPE,
+    ActionKeyRecord,
     BoardRow,
+    DuplicateAction,
     LogEntry,
     MatchPlayerRecord,
     MatchResultRecord,
@@ -47,7 +49,7 @@ def open_store(url: str) -> Store:
 
 
 __all__ = [
-    "ACTIVE_STATUSES", "GLOBAL_SCOPE", "BoardRow", "LogEntry", "MatchPlayerRecord", "MatchResultRecord", "MemoryStore",
+    "ACTIVE_STATUSES", "ActionKeyRecord", "DuplicateAction", "GLOBAL_SCOPE", "BoardRow", "LogEntry", "MatchPlayerRecord", "MatchResultRecord", "MemoryStore",
     "PlayerRecord", "RateFn", "RatingKey", "RatingRecord", "SeatRecord",
     "SqliteStore", "Store", "TableExists", "TableNotFound", "TableRecord", "TableStatus", "VersionConflict",
     "open_store",

@@ -12,7 +12,9 @@ from pydantic import BaseModel
 from storage.models import (
     ACTIVE_STATUSES,
     GLOBAL_SCOPE,
+    ActionKeyRecord,
     BoardRow,
+    DuplicateAction,
     LogEntry,
     MatchPlayerRecord,
     MatchResultRecord,
@@ -52,6 +54,7 @@ class MemoryStore:
         self._results: dict[str, MatchResultRecord] = {}  # insertion order breaks finished_at ties
         self._chat_settings: dict[tuple[str, str], str] = {}
         self._updates: dict[tuple[str, str], float] = {}
+        self._keys: dict[str, ActionKeyRecord] = {}
         self._refs: dict[tuple[str, str], str] = {}
         self._rated: set[str] = set()
         self._match_players: dict[tuple[str, int], MatchPlayerRecord] = {}
@@ -68,13 +71,43 @@ class MemoryStore:
         return any(t.id != rec.id and t.status in ACTIVE_STATUSES and chat_key(t) == chat_key(rec)
                    for t in self._tables.values())
 
-    async def create_table(self, rec: TableRecord) -> None:
+    def _check_key(self, key: str | None) -> None:
+        if key is not None and key in self._keys:
+            raise DuplicateAction(_out(self._keys[key]))
+
+    def _new_key(self, key: str | None, table_id: str, version: int,
+                 reply: dict[str, Any] | None) -> ActionKeyRecord | None:
+        """Built (and JSON-checked) before anything is written, so a bad reply fails the whole change."""
+        if key is None:
+            return None
+        return _stored(ActionKeyRecord(key=key, table_id=table_id, version=version, reply=reply or {},
+                                       at=self._clock()))
+
+    def _keep_key(self, record: ActionKeyRecord | None) -> None:
+        if record is not None:
+            self._keys[record.key] = record
+
+    async def action_key(self, key: str) -> ActionKeyRecord | None:
+        found = self._keys.get(key)
+        return _out(found) if found is not None else None
+
+    async def prune_action_keys(self, before: float) -> int:
+        old = [k for k, r in self._keys.items() if r.at < before]
+        for k in old:
+            del self._keys[k]
+        return len(old)
+
+    async def create_table(self, rec: TableRecord, key: str | None = None,
+                           reply: dict[str, Any] | None = None) -> None:
+        self._check_key(key)
         if rec.id in self._tables:
             raise TableExists(f"table {rec.id!r} already exists")
         if rec.status in ACTIVE_STATUSES and self._chat_taken(rec):
             raise TableExists(f"chat {chat_key(rec)} already has an active table")
+        keyed = self._new_key(key, rec.id, rec.version, reply)
         self._tables[rec.id] = _stored(rec)
         self._logs[rec.id] = []
+        self._keep_key(keyed)
 
     async def get_table(self, table_id: str) -> TableRecord | None:
         rec = self._tables.get(table_id)
@@ -103,7 +136,10 @@ class MemoryStore:
         expected_version: int,
         entries: Sequence[LogEntry] = (),
         result: MatchResultRecord | None = None,
+        key: str | None = None,
+        reply: dict[str, Any] | None = None,
     ) -> TableRecord:
+        self._check_key(key)  # first: a repeat is not a stale writer
         current = self._tables.get(rec.id)
         if current is None:
             raise TableNotFound(rec.id)
@@ -113,11 +149,13 @@ class MemoryStore:
                                         "log_seq": next_log_seq(rec.id, current.log_seq, entries)})
         if stored.status in ACTIVE_STATUSES and self._chat_taken(stored):
             raise TableExists(f"chat {chat_key(stored)} already has an active table")
+        keyed = self._new_key(key, rec.id, stored.version, reply)
         # Every check is done; from here on nothing can fail half way.
         self._logs[rec.id].extend(_stored(e) for e in entries)
         self._tables[rec.id] = _stored(stored)
         if result is not None and result.table_id not in self._results:
             self._results[result.table_id] = _stored(result)
+        self._keep_key(keyed)
         return _out(self._tables[rec.id])
 
     async def log(self, table_id: str, after_seq: int = 0) -> list[LogEntry]:
@@ -239,6 +277,9 @@ class MemoryStore:
             return False
         self._updates[(platform, update_id)] = now
         return True
+
+    async def update_claimed(self, platform: str, update_id: str) -> bool:
+        return (platform, update_id) in self._updates
 
     async def prune_updates(self, platform: str, before: float) -> int:
         old = [k for k, at in self._updates.items() if k[0] == platform and at < before]

@@ -139,6 +139,25 @@ class VersionConflict(Exception):
         self.actual = actual
 
 
+class ActionKeyRecord(BaseModel):
+    """A change made under a platform's idempotency key (an update id, an interaction id). It is
+    stored in the same transaction as the change, so a redelivery is answered, never applied again."""
+
+    key: str
+    table_id: str
+    version: int  # the table version the keyed change produced
+    reply: dict[str, Any] = Field(default_factory=dict)  # what the service answers a repeat with
+    at: float
+
+
+class DuplicateAction(Exception):
+    """A keyed change whose key was already used: nothing was written; `record` is the first one."""
+
+    def __init__(self, record: ActionKeyRecord) -> None:
+        super().__init__(f"key {record.key!r} was already applied to table {record.table_id!r}")
+        self.record = record
+
+
 class TableNotFound(Exception):
     def __init__(self, table_id: str) -> None:
         super().__init__(f"table {table_id!r} not found")

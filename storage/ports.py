@@ -6,6 +6,7 @@ from collections.abc import Callable, Sequence
 from typing import Any, Protocol
 
 from storage.models import (
+    ActionKeyRecord,
     BoardRow,
     LogEntry,
     MatchPlayerRecord,
@@ -29,9 +30,11 @@ class Store(Protocol):
     async def close(self) -> None:
         """Release the connection; safe to call twice."""
 
-    async def create_table(self, rec: TableRecord) -> None:
+    async def create_table(self, rec: TableRecord, key: str | None = None,
+                           reply: dict[str, Any] | None = None) -> None:
         """Store a new table as given. `TableExists` when the id is taken or the chat/topic
-        already has an active (lobby or playing) table."""
+        already has an active (lobby or playing) table. With `key`, the key is recorded in the same
+        transaction (version 0); `DuplicateAction` (nothing written) if the key was used before."""
 
     async def get_table(self, table_id: str) -> TableRecord | None: ...
 
@@ -52,10 +55,16 @@ class Store(Protocol):
         expected_version: int,
         entries: Sequence[LogEntry] = (),
         result: MatchResultRecord | None = None,
+        key: str | None = None,
+        reply: dict[str, Any] | None = None,
     ) -> TableRecord:
         """Atomically: check the version, append `entries` to the log, write `rec` as the new snapshot,
         and store `result` (the match's result, once per table as in `record_result`) in the same
         transaction, so a finished or abandoned table never lacks its result.
+
+        `key` is the platform's idempotency key of the change (with the JSON `reply` to give a
+        repeat): recorded in the same transaction, with the new version. `DuplicateAction` if the key
+        was used before — checked first, so a repeat is told apart from a stale writer.
 
         `VersionConflict` if the stored version is not `expected_version`; `ValueError` if the
         entries do not continue the log densely (first seq == stored log_seq + 1) or name another
@@ -66,6 +75,12 @@ class Store(Protocol):
 
     async def log(self, table_id: str, after_seq: int = 0) -> list[LogEntry]:
         """Entries with seq > after_seq, in order."""
+
+    async def action_key(self, key: str) -> ActionKeyRecord | None:
+        """The change recorded under `key`, if any (see `commit`)."""
+
+    async def prune_action_keys(self, before: float) -> int:
+        """Forget keys recorded before `before` (platforms redeliver within hours); returns how many."""
 
     async def upsert_player(self, platform: str, user_id: str, name: str) -> None:
         """Create the player or update the name; created_at is kept from the first call."""
@@ -123,6 +138,9 @@ class Store(Protocol):
     async def claim_update(self, platform: str, update_id: str, now: float) -> bool:
         """True the first time an update id is claimed, False for a duplicate (exactly once across
         processes sharing the store)."""
+
+    async def update_claimed(self, platform: str, update_id: str) -> bool:
+        """Whether `claim_update` was called for this update id (a finished update, seen again)."""
 
     async def prune_updates(self, platform: str, before: float) -> int:
         """Forget update ids claimed before `before`; returns how many were dropped."""

@@ -16,7 +16,9 @@ import aiosqlite
 from storage.models import (
     ACTIVE_STATUSES,
     GLOBAL_SCOPE,
+    ActionKeyRecord,
     BoardRow,
+    DuplicateAction,
     LogEntry,
     MatchPlayerRecord,
     MatchResultRecord,
@@ -191,14 +193,40 @@ class SqliteStore:
                                          (*chat_key(rec), rec.id))
         return bool(rows)
 
-    async def create_table(self, rec: TableRecord) -> None:
+    async def create_table(self, rec: TableRecord, key: str | None = None,
+                           reply: dict[str, Any] | None = None) -> None:
         row = _to_row(rec.model_dump(mode="json"), _TABLE_JSON)
         async with self._write() as db:
+            await self._check_key(db, key)
             if await db.execute_fetchall("SELECT 1 FROM game_tables WHERE id = ?", (rec.id,)):
                 raise TableExists(f"table {rec.id!r} already exists")
             if rec.status in ACTIVE_STATUSES and await self._chat_taken(db, rec):
                 raise TableExists(f"chat {chat_key(rec)} already has an active table")
             await db.execute(_insert_sql("game_tables", row), tuple(row.values()))
+            await self._record_key(db, key, rec.id, rec.version, reply)
+
+    @staticmethod
+    async def _key_row(db: aiosqlite.Connection, key: str) -> ActionKeyRecord | None:
+        rows = list(await db.execute_fetchall("SELECT * FROM action_keys WHERE key = ?", (key,)))
+        return ActionKeyRecord.model_validate(_from_row(rows[0], ("reply",))) if rows else None
+
+    async def _check_key(self, db: aiosqlite.Connection, key: str | None) -> None:
+        if key is not None and (found := await self._key_row(db, key)) is not None:
+            raise DuplicateAction(found)
+
+    async def _record_key(self, db: aiosqlite.Connection, key: str | None, table_id: str, version: int,
+                          reply: dict[str, Any] | None) -> None:
+        if key is not None:
+            await db.execute("INSERT INTO action_keys VALUES (?, ?, ?, ?, ?)",
+                             (key, table_id, version, json.dumps(reply or {}, ensure_ascii=False), self._clock()))
+
+    async def action_key(self, key: str) -> ActionKeyRecord | None:
+        async with self._read() as db:
+            return await self._key_row(db, key)
+
+    async def prune_action_keys(self, before: float) -> int:
+        async with self._write() as db, db.execute("DELETE FROM action_keys WHERE at < ?", (before,)) as cur:
+            return cur.rowcount
 
     async def get_table(self, table_id: str) -> TableRecord | None:
         async with self._read() as db:
@@ -236,8 +264,11 @@ class SqliteStore:
         expected_version: int,
         entries: Sequence[LogEntry] = (),
         result: MatchResultRecord | None = None,
+        key: str | None = None,
+        reply: dict[str, Any] | None = None,
     ) -> TableRecord:
         async with self._write() as db:
+            await self._check_key(db, key)  # first: a repeat is not a stale writer
             rows = list(await db.execute_fetchall(
                 "SELECT version, log_seq, created_at FROM game_tables WHERE id = ?", (rec.id,)))
             if not rows:
@@ -256,6 +287,7 @@ class SqliteStore:
             await db.execute(f"UPDATE game_tables SET {assignments} WHERE id = :id", row)
             if result is not None:
                 await self._insert_result(db, result)
+            await self._record_key(db, key, rec.id, stored.version, reply)
         # Rebuilt from the row as written, so the caller holds what get_table would return.
         return _table(row)
 
@@ -391,6 +423,11 @@ class SqliteStore:
         sql = "INSERT INTO processed_updates VALUES (?, ?, ?) ON CONFLICT (platform, update_id) DO NOTHING"
         async with self._write() as db, db.execute(sql, (platform, update_id, now)) as cur:
             return cur.rowcount == 1
+
+    async def update_claimed(self, platform: str, update_id: str) -> bool:
+        async with self._read() as db:
+            return bool(await db.execute_fetchall(
+                "SELECT 1 FROM processed_updates WHERE platform = ? AND update_id = ?", (platform, update_id)))
 
     async def prune_updates(self, platform: str, before: float) -> int:
         sql = "DELETE FROM processed_updates WHERE platform = ? AND at < ?"

@@ -33,6 +33,8 @@ class Outcome:
 
     `events` are tagged with visibility (`Event.seat`); `private_views` holds the view of every
     human seat so each adapter can refresh hands; `results` lists the rounds that ended.
+    `repeated` marks the answer to a platform's redelivery of an action already applied under the
+    same idempotency key: the events are that first application's, the table and views are current.
     """
 
     table: TableRecord
@@ -40,6 +42,7 @@ class Outcome:
     public_view: dict[str, Any] | None = None
     private_views: dict[int, dict[str, Any]] = field(default_factory=dict)
     results: list[RoundResult] = field(default_factory=list)
+    repeated: bool = False
 
     @property
     def version(self) -> int:

@@ -4,6 +4,12 @@ Every accepted action is appended to the table's log and the new snapshot writte
 transaction *before* the caller gets anything back, so nothing a player was told about can be lost.
 One asyncio lock per table serialises work in this process; the stored version guards across
 processes (a stale writer gets `VersionConflict` and retries on fresh data).
+
+Exactly once: a player's action may carry the platform's idempotency key (an update id, an
+interaction id). The key is written in the action's own transaction, so when the platform delivers
+the same press again — after a crash right after the COMMIT, or to a second process at the same
+moment — it is answered with the first application (`Outcome.repeated`) and never applied twice.
+The lobby half (seats, options, opening and ending tables) is in `lobby.py`.
 """
 
 from __future__ import annotations
@@ -16,11 +22,20 @@ from collections.abc import Callable
 from typing import Any
 
 from bot.core.clock import Clock, SystemClock
+from bot.core.lobby import RETRIES, Lobby
 from bot.core.models import Outcome, Player, ServiceError
 from bot.core.stats import Standings
-from rules import Action, Engine, Event, IllegalAction, SetupError, State, engine_names, get_engine
+from rules import Action, Engine, Event, IllegalAction, RoundResult, SetupError, State, get_engine
 from rules.core.deck import rng_for
-from storage import LogEntry, MatchResultRecord, SeatRecord, Store, TableExists, TableRecord, VersionConflict
+from storage import (
+    ActionKeyRecord,
+    DuplicateAction,
+    LogEntry,
+    MatchResultRecord,
+    Store,
+    TableRecord,
+    VersionConflict,
+)
 
 log = logging.getLogger(__name__)
 
@@ -32,7 +47,7 @@ def _new_table_id() -> str:
     return uuid.uuid4().hex[:12]
 
 
-class TableService:
+class TableService(Lobby):
     def __init__(
         self,
         store: Store,
@@ -65,206 +80,53 @@ class TableService:
     def engine_for(rec: TableRecord) -> Engine:
         return get_engine(rec.game)
 
-    @staticmethod
-    def seat_of(rec: TableRecord, user: Player) -> int | None:
-        for i, seat in enumerate(rec.seats):
-            if seat.kind == "human" and seat.platform == user.platform and seat.user_id == user.user_id:
-                return i
-        return None
+    async def start(self, table_id: str, by: Player, *, key: str | None = None) -> Outcome:
+        async with self._lock(table_id):
+            for _ in range(RETRIES):
+                if (done := await self._done(key)) is not None:
+                    return await self._repeat(done)
+                rec = await self.get(table_id)
+                try:
+                    state = self._deal(rec, by)
+                    rec.status = "playing"
+                    entry = self._entry(rec, "start", None, "start", offset=0)
+                    rec = await self._commit(rec, state, [entry], acted_seat=None, prev_turn=None, key=key)
+                except DuplicateAction as dup:
+                    return await self._repeat(dup.record)
+                except VersionConflict:
+                    continue
+                except ServiceError:
+                    if (done := await self._done(key)) is not None:
+                        return await self._repeat(done)
+                    raise
+                return await self._run_automatic(rec, state, Outcome(table=rec))
+            raise ServiceError("E_CONFLICT")
 
-    @staticmethod
-    def _is_host(rec: TableRecord, user: Player) -> bool:
-        return rec.host_platform == user.platform and rec.host_user_id == user.user_id
-
-    @staticmethod
-    def is_host(rec: TableRecord, user: Player) -> bool:
-        """Whether `user` hosts the table (adapters show host-only controls by it)."""
-        return TableService._is_host(rec, user)
-
-    async def _save_seats(self, rec: TableRecord) -> TableRecord:
-        """Store a change outside the game state (seats, options, status): no log entry.
-        A table that ends here (ended early, lobby expired) gets its abandoned result in the same
-        transaction."""
-        rec.updated_at = self.clock.now()
-        if rec.status == "abandoned":
-            return await self.store.commit(rec, expected_version=rec.version, result=self._result_record(rec, None))
-        return await self.store.commit(rec, expected_version=rec.version)
-
-    def _lobby(self, rec: TableRecord, user: Player | None = None, host_only: bool = False) -> None:
-        if rec.status != "lobby":
-            raise ServiceError("E_NOT_IN_LOBBY")
-        if host_only and user is not None and not self._is_host(rec, user):
-            raise ServiceError("E_NOT_HOST")
-
-    # ---- lobby -------------------------------------------------------------------------------
-
-    async def open_table(
-        self,
-        game: str,
-        platform: str,
-        chat_id: str,
-        host: Player,
-        *,
-        topic_id: str | None = None,
-        options: dict[str, Any] | None = None,
-        seed: int | None = None,
-        deck: list[str] | None = None,
-        meta: dict[str, Any] | None = None,
-        seat_host: bool = True,
-    ) -> TableRecord:
-        """Open a lobby in a chat. The host takes seat 1 unless `seat_host` is off (AI-only tables)."""
+    def _deal(self, rec: TableRecord, by: Player) -> State:
+        self._in_lobby(rec, by, host_only=True)
+        engine = self.engine_for(rec)
+        if len(rec.seats) < engine.min_seats:
+            raise ServiceError("E_TOO_FEW_PLAYERS", game=engine.name, min=engine.min_seats)
         try:
-            engine = get_engine(game)
-        except KeyError:
-            raise ServiceError("E_UNKNOWN_GAME", game=game, known=", ".join(engine_names())) from None
-        try:
-            opts = engine.options_model.parse_options(options).model_dump()
+            return engine.new_game(len(rec.seats), options=rec.options, seed=rec.seed, deck=rec.deck)
         except SetupError as err:
             raise ServiceError("E_BAD_OPTION", detail=str(err)) from None
-        if await self.store.active_table_for_chat(platform, chat_id, topic_id) is not None:
-            raise ServiceError("E_TABLE_EXISTS")
-        now = self.clock.now()
-        await self.store.upsert_player(host.platform, host.user_id, host.name)
-        rec = TableRecord(
-            id=self._new_table_id(),
-            game=engine.name,
-            platform=platform,
-            chat_id=chat_id,
-            topic_id=topic_id,
-            status="lobby",
-            host_platform=host.platform,
-            host_user_id=host.user_id,
-            options=opts,
-            seed=self._new_seed() if seed is None else seed,
-            deck=deck,
-            seats=[SeatRecord(kind="human", platform=host.platform, user_id=host.user_id, name=host.name)]
-            if seat_host
-            else [],
-            created_at=now,
-            updated_at=now,
-            meta={"lobby_expires": now + self.lobby_ttl_s, **(meta or {})},
-        )
-        try:
-            await self.store.create_table(rec)
-        except TableExists:  # another process opened one in the same moment
-            raise ServiceError("E_TABLE_EXISTS") from None
-        return rec
 
-    async def join(self, table_id: str, user: Player) -> TableRecord:
-        async with self._lock(table_id):
-            rec = await self.get(table_id)
-            self._lobby(rec)
-            if self.seat_of(rec, user) is not None:
-                raise ServiceError("E_ALREADY_SEATED")
-            engine = self.engine_for(rec)
-            if len(rec.seats) >= engine.max_seats:
-                raise ServiceError("E_TABLE_FULL", seats=engine.max_seats)
-            await self.store.upsert_player(user.platform, user.user_id, user.name)
-            rec.seats.append(SeatRecord(kind="human", platform=user.platform, user_id=user.user_id, name=user.name))
-            return await self._save_seats(rec)
-
-    async def leave(self, table_id: str, user: Player) -> TableRecord:
-        async with self._lock(table_id):
-            rec = await self.get(table_id)
-            self._lobby(rec)
-            seat = self.seat_of(rec, user)
-            if seat is None:
-                raise ServiceError("E_NOT_SEATED")
-            del rec.seats[seat]
-            if self._is_host(rec, user):
-                humans = [s for s in rec.seats if s.kind == "human"]
-                if humans:  # the host role passes to the next human in join order
-                    rec.host_platform, rec.host_user_id = humans[0].platform, humans[0].user_id
-                else:
-                    rec.status = "abandoned"
-            return await self._save_seats(rec)
-
-    async def add_ai(self, table_id: str, by: Player) -> TableRecord:
-        async with self._lock(table_id):
-            rec = await self.get(table_id)
-            self._lobby(rec, by, host_only=True)
-            engine = self.engine_for(rec)
-            if len(rec.seats) >= engine.max_seats:
-                raise ServiceError("E_TABLE_FULL", seats=engine.max_seats)
-            n = 1 + sum(1 for s in rec.seats if s.kind == "ai")
-            rec.seats.append(SeatRecord(kind="ai", platform=None, user_id=None, name=f"AI {n}"))
-            return await self._save_seats(rec)
-
-    async def remove_ai(self, table_id: str, by: Player) -> TableRecord:
-        async with self._lock(table_id):
-            rec = await self.get(table_id)
-            self._lobby(rec, by, host_only=True)
-            ai_seats = [i for i, s in enumerate(rec.seats) if s.kind == "ai"]
-            if not ai_seats:
-                raise ServiceError("E_NO_AI")
-            del rec.seats[ai_seats[-1]]
-            return await self._save_seats(rec)
-
-    async def swap_seats(self, table_id: str, by: Player, a: int, b: int) -> TableRecord:
-        """The host reorders seats before the start (0-based); in team games this picks partners,
-        since partners sit opposite each other."""
-        async with self._lock(table_id):
-            rec = await self.get(table_id)
-            self._lobby(rec, by, host_only=True)
-            if not (0 <= a < len(rec.seats) and 0 <= b < len(rec.seats)) or a == b:
-                raise ServiceError("E_BAD_SEAT", seats=len(rec.seats))
-            rec.seats[a], rec.seats[b] = rec.seats[b], rec.seats[a]
-            return await self._save_seats(rec)
-
-    async def set_option(self, table_id: str, by: Player, key: str, value: Any) -> TableRecord:
-        async with self._lock(table_id):
-            rec = await self.get(table_id)
-            self._lobby(rec, by, host_only=True)
-            engine = self.engine_for(rec)
-            try:
-                opts = engine.options_model.parse_options({**rec.options, key: value}).model_dump()
-            except SetupError as err:
-                raise ServiceError("E_BAD_OPTION", detail=str(err)) from None
-            rec.options = opts
-            return await self._save_seats(rec)
-
-    async def start(self, table_id: str, by: Player) -> Outcome:
-        async with self._lock(table_id):
-            rec = await self.get(table_id)
-            self._lobby(rec, by, host_only=True)
-            engine = self.engine_for(rec)
-            if len(rec.seats) < engine.min_seats:
-                raise ServiceError("E_TOO_FEW_PLAYERS", game=engine.name, min=engine.min_seats)
-            try:
-                state = engine.new_game(len(rec.seats), options=rec.options, seed=rec.seed, deck=rec.deck)
-            except SetupError as err:
-                raise ServiceError("E_BAD_OPTION", detail=str(err)) from None
-            rec.status = "playing"
-            outcome = Outcome(table=rec)
-            entry = self._entry(rec, "start", None, "start", offset=0)
-            rec = await self._commit(rec, state, [entry], acted_seat=None, prev_turn=None)
-            outcome.table = rec
-            return await self._run_automatic(rec, state, outcome)
-
-    async def end_table(self, table_id: str, by: Player, *, is_admin: bool = False) -> TableRecord:
-        """The host or a chat admin ends a table at any time; it is stored as abandoned."""
-        async with self._lock(table_id):
-            rec = await self.get(table_id)
-            if rec.status not in ("lobby", "playing"):
-                raise ServiceError("E_NOT_PLAYING")
-            if not (is_admin or self._is_host(rec, by)):
-                raise ServiceError("E_NOT_HOST")
-            rec.status = "abandoned"
-            rec.deadline = None
-            return await self._save_seats(rec)
-
-    async def set_away(self, table_id: str, user: Player, away: bool) -> TableRecord:
+    async def set_away(self, table_id: str, user: Player, away: bool, *, key: str | None = None) -> TableRecord:
         """`/away`: the AI plays this seat until `/back` or the player's next action."""
-        async with self._lock(table_id):
-            rec = await self.get(table_id)
+        async def change(rec: TableRecord) -> None:
             seat = self.seat_of(rec, user)
             if seat is None:
                 raise ServiceError("E_NOT_SEATED")
             rec.seats[seat].away = away
-            if rec.status != "playing":
-                return await self._save_seats(rec)
-            outcome = await self._run_automatic(await self._save_seats(rec), self._state(rec), Outcome(table=rec))
-            return outcome.table
+
+        rec = await self._change(table_id, change, key)
+        if rec.status != "playing":
+            return rec
+        async with self._lock(table_id):
+            rec = await self.get(table_id)
+            outcome = await self._run_automatic(rec, self._state(rec), Outcome(table=rec))
+        return outcome.table
 
     # ---- play --------------------------------------------------------------------------------
 
@@ -274,23 +136,34 @@ class TableService:
         user: Player,
         action: str | Action,
         expected_version: int | None = None,
+        *,
+        key: str | None = None,
     ) -> Outcome:
         """Apply a player's action. Raises `IllegalAction` (game rules) or `ServiceError` (table);
-        on either, nothing is stored and the table is unchanged."""
+        on either, nothing is stored and the table is unchanged. With `key` (the platform's id of
+        the message or press), a repeat of an action already applied returns `Outcome.repeated`."""
         async with self._lock(table_id):
-            for attempt in range(2):
+            for _ in range(RETRIES):
+                if (done := await self._done(key)) is not None:
+                    return await self._repeat(done)
                 rec = await self.get(table_id)
                 try:
-                    return await self._act_once(rec, user, action, expected_version)
+                    return await self._act_once(rec, user, action, expected_version, key)
+                except DuplicateAction as dup:
+                    return await self._repeat(dup.record)
                 except VersionConflict:
-                    # Another process wrote first. Buttons carry a version and are now stale;
-                    # a typed command is simply judged again on the fresh table.
-                    if expected_version is not None or attempt:
-                        raise ServiceError("E_CONFLICT") from None
-            raise AssertionError("unreachable")
+                    # Another process wrote first. A button carries a version and is now judged
+                    # stale; a typed command is simply judged again on the fresh table.
+                    continue
+                except (IllegalAction, ServiceError):
+                    # Refused on the fresh table — unless our own first delivery is what changed it.
+                    if (done := await self._done(key)) is not None:
+                        return await self._repeat(done)
+                    raise
+            raise ServiceError("E_CONFLICT")
 
     async def _act_once(
-        self, rec: TableRecord, user: Player, action: str | Action, expected_version: int | None
+        self, rec: TableRecord, user: Player, action: str | Action, expected_version: int | None, key: str | None
     ) -> Outcome:
         if rec.status != "playing":
             raise ServiceError("E_NOT_PLAYING")
@@ -311,11 +184,30 @@ class TableService:
         prev_turn = engine.current_seat(state)
         state, events = engine.apply(state, seat, parsed)
         outcome = Outcome(table=rec, events=list(events))
-        entries = [self._entry(rec, "action", seat, engine.format(parsed), offset=0)]
+        command = engine.format(parsed)
+        entries = [self._entry(rec, "action", seat, command, offset=0)]
         state, entries = self._maybe_next_round(engine, rec, state, entries, outcome)
-        rec = await self._commit(rec, state, entries, acted_seat=seat, prev_turn=prev_turn)
+        # What a repeat of this press is answered with: this application's own events and results.
+        reply = {"command": command, "events": [e.to_json() for e in outcome.events],
+                 "results": [r.model_dump(mode="json") for r in outcome.results]}
+        rec = await self._commit(rec, state, entries, acted_seat=seat, prev_turn=prev_turn, key=key, reply=reply)
         outcome.table = rec
         return await self._run_automatic(rec, state, outcome)
+
+    async def _repeat(self, done: ActionKeyRecord) -> Outcome:
+        """The answer to a redelivered action: its first application's events, today's table."""
+        rec = await self.get(done.table_id)
+        events = [Event(e["type"], e.get("data", {}), e.get("seat")) for e in done.reply.get("events", [])]
+        results = [RoundResult.model_validate(r) for r in done.reply.get("results", [])]
+        return self._with_views(Outcome(table=rec, events=events, results=results, repeated=True))
+
+    def _with_views(self, outcome: Outcome) -> Outcome:
+        rec = outcome.table
+        if rec.state is not None:
+            engine = self.engine_for(rec)
+            outcome.public_view = engine.view(rec.state, None)
+            outcome.private_views = {i: engine.view(rec.state, i) for i, s in enumerate(rec.seats) if s.kind == "human"}
+        return outcome
 
     async def tick(self, now: float | None = None) -> list[Outcome]:
         """Apply every passed deadline (the game's timeout rule) and expire old lobbies."""
@@ -326,14 +218,20 @@ class TableService:
                 rec = await self.get(table_id)
                 if rec.status != "playing" or rec.deadline is None or rec.deadline > now:
                     continue  # someone acted in time after all
-                outcomes.append(await self._timeout(rec))
+                try:
+                    outcomes.append(await self._timeout(rec))
+                except VersionConflict:
+                    continue  # another process applied this timeout (or a move) first
         for rec in await self.store.list_tables(["lobby"]):
             if rec.meta.get("lobby_expires", float("inf")) <= now:
                 async with self._lock(rec.id):
                     fresh = await self.get(rec.id)
                     if fresh.status == "lobby":
                         fresh.status = "abandoned"
-                        outcomes.append(Outcome(table=await self._save_seats(fresh)))
+                        try:
+                            outcomes.append(Outcome(table=await self._save_seats(fresh)))
+                        except VersionConflict:
+                            continue  # someone joined or started it this very moment
         return outcomes
 
     async def _timeout(self, rec: TableRecord) -> Outcome:
@@ -423,11 +321,7 @@ class TableService:
             state, entries = self._maybe_next_round(engine, rec, state, entries, outcome)
             rec = await self._commit(rec, state, entries, acted_seat=seat, prev_turn=seat, force_new_deadline=True)
         outcome.table = rec
-        outcome.public_view = engine.view(state, None)
-        outcome.private_views = {
-            i: engine.view(state, i) for i, s in enumerate(rec.seats) if s.kind == "human"
-        }
-        return outcome
+        return self._with_views(outcome)
 
     async def _commit(
         self,
@@ -438,6 +332,8 @@ class TableService:
         acted_seat: int | None,
         prev_turn: int | None,
         force_new_deadline: bool = False,
+        key: str | None = None,
+        reply: dict[str, Any] | None = None,
     ) -> TableRecord:
         now = self.clock.now()
         engine = self.engine_for(rec)
@@ -454,9 +350,9 @@ class TableService:
         # The commit that finishes the match carries its result: one transaction, so a crash can
         # neither lose the result nor store it for a match that did not end.
         if rec.status != "finished":
-            return await self.store.commit(rec, expected_version=rec.version, entries=stamped)
+            return await self.store.commit(rec, expected_version=rec.version, entries=stamped, key=key, reply=reply)
         saved = await self.store.commit(rec, expected_version=rec.version, entries=stamped,
-                                        result=self._result_record(rec, state))
+                                        result=self._result_record(rec, state), key=key, reply=reply)
         await self._rate()
         return saved
 
@@ -486,49 +382,6 @@ class TableService:
             await self.standings.catch_up()
         except Exception:
             log.exception("rating caught up later")
-
-    async def rematch(
-        self, platform: str, chat_id: str, by: Player, *, topic_id: str | None = None,
-        meta: dict[str, Any] | None = None,
-    ) -> TableRecord:
-        """`/rematch`: a lobby with the seats and options of the chat's last match, and a new seed.
-        Anyone who sat at that match (or hosted it) may ask; they host the new one."""
-        if await self.store.active_table_for_chat(platform, chat_id, topic_id) is not None:
-            raise ServiceError("E_TABLE_EXISTS")
-        old: TableRecord | None = None
-        for res in await self.store.results(platform, chat_id, limit=20):
-            found = await self.store.get_table(res.table_id)
-            if found is not None and (found.topic_id or None) == (topic_id or None) and found.seats:
-                old = found
-                break
-        if old is None:
-            raise ServiceError("E_NO_TABLE")
-        if self.seat_of(old, by) is None and not self._is_host(old, by):
-            raise ServiceError("E_NOT_SEATED")
-        now = self.clock.now()
-        await self.store.upsert_player(by.platform, by.user_id, by.name)
-        rec = TableRecord(
-            id=self._new_table_id(),
-            game=old.game,
-            platform=platform,
-            chat_id=chat_id,
-            topic_id=topic_id,
-            status="lobby",
-            host_platform=by.platform,
-            host_user_id=by.user_id,
-            options=dict(old.options),
-            seed=self._new_seed(),
-            deck=None,
-            seats=[s.model_copy(update={"away": False}) for s in old.seats],
-            created_at=now,
-            updated_at=now,
-            meta={"lobby_expires": now + self.lobby_ttl_s, "rematch_of": old.id, **(meta or {})},
-        )
-        try:
-            await self.store.create_table(rec)
-        except TableExists:
-            raise ServiceError("E_TABLE_EXISTS") from None
-        return rec
 
     async def replay(self, table_id: str) -> State:
         """Rebuild a table's state from seed + options + deck + log (the source of truth)."""

@@ -57,6 +57,11 @@ def player_of(user: discord.abc.User) -> Player:
     return Player(PLATFORM, str(user.id), user.display_name or user.name)
 
 
+def _key(interaction: discord.Interaction) -> str:
+    """The idempotency key of a command or press: its interaction id, unique and never reused."""
+    return f"{PLATFORM}:i:{interaction.id}"
+
+
 def _mention(user_id: str | None, name: str) -> str:
     return f"<@{int(user_id)}>" if user_id else discord.utils.escape_markdown(name)
 
@@ -331,7 +336,8 @@ class DiscordBot:
     async def cmd_rematch(self, interaction: discord.Interaction) -> None:
         async def work() -> None:
             lang = self._ulang(interaction)
-            rec = await self.service.rematch(PLATFORM, str(interaction.channel_id), player_of(interaction.user))
+            rec = await self.service.rematch(PLATFORM, str(interaction.channel_id), player_of(interaction.user),
+                                             key=_key(interaction))
             await self._set_ref(rec.id, "lang", lang_of(interaction.guild_locale) or lang)
             await self._say(interaction, t("stats.rematch_opened", lang))
             await self._set_ref(rec.id, "channel", str(interaction.channel_id))
@@ -379,7 +385,7 @@ class DiscordBot:
                     return
                 opts[key] = value
             rec = await self.service.open_table(game, PLATFORM, str(interaction.channel_id), player_of(interaction.user),
-                                                options=opts)
+                                                options=opts, key=_key(interaction))
             await self._set_ref(rec.id, "lang", lang_of(interaction.guild_locale) or lang)
             await self._say(interaction, t("dc.opened", lang, game=t(f"game.{rec.game}", lang)))  # answer first
             target = interaction.channel_id
@@ -405,24 +411,25 @@ class DiscordBot:
         if rec.status != "lobby":
             raise ServiceError("E_NOT_PLAYING" if verb == "cancel" else "E_NOT_IN_LOBBY")
         note: str | None = None
+        key = _key(interaction)
         if verb == "join":
-            rec = await self.service.join(rec.id, me)
+            rec = await self.service.join(rec.id, me, key=key)
             note = t("tg.joined", lang)
         elif verb == "leave":
-            rec = await self.service.leave(rec.id, me)
+            rec = await self.service.leave(rec.id, me, key=key)
             note = t("tg.left", lang)
         elif verb == "addai":
-            rec = await self.service.add_ai(rec.id, me)
+            rec = await self.service.add_ai(rec.id, me, key=key)
         elif verb == "rmai":
-            rec = await self.service.remove_ai(rec.id, me)
+            rec = await self.service.remove_ai(rec.id, me, key=key)
         elif verb == "cancel":
-            rec = await self.service.end_table(rec.id, me, is_admin=self._is_admin(interaction, rec))
+            rec = await self.service.end_table(rec.id, me, is_admin=self._is_admin(interaction, rec), key=key)
             await self.render_closed(rec, "lobby.abandoned", interaction if from_button else None)
             if not from_button:
                 await self._say(interaction, t("lobby.abandoned", lang))
             return
         elif verb == "start":
-            outcome = await self._within(interaction, self.service.start(rec.id, me), update=from_button)
+            outcome = await self._within(interaction, self.service.start(rec.id, me, key=key), update=from_button)
             if not from_button:
                 await self._say(interaction, t("dc.started", lang))
             await self.render_outcome(outcome, interaction=interaction if from_button else None)
@@ -463,7 +470,7 @@ class DiscordBot:
         choices = option_choices(engine.options_model, rec.options, keys[index], engine.max_seats)[:25]
         if int(values[0]) >= len(choices):
             raise CodecError("bad option value")
-        rec = await self.service.set_option(rec.id, me, keys[index], choices[int(values[0])])
+        rec = await self.service.set_option(rec.id, me, keys[index], choices[int(values[0])], key=_key(interaction))
         await self._edit_here(interaction, view=ui.options_view(rec, lang, index))
         await self.render_lobby(rec)
 
@@ -538,7 +545,7 @@ class DiscordBot:
         async def work() -> None:
             rec = await self._need_table(interaction)
             rec = await self.service.end_table(rec.id, player_of(interaction.user),
-                                               is_admin=self._is_admin(interaction, rec))
+                                               is_admin=self._is_admin(interaction, rec), key=_key(interaction))
             await self._say(interaction, t("lobby.abandoned", self._ulang(interaction)))
             await self.render_closed(rec, "lobby.abandoned")
         await self._guarded(interaction, work())
@@ -548,8 +555,8 @@ class DiscordBot:
             rec = await self._need_table(interaction)
             engine = get_engine(rec.game)
             before = (rec.log_seq, engine.current_seat(rec.state) if rec.state is not None else None)
-            rec = await self._within(interaction, self.service.set_away(rec.id, player_of(interaction.user), away),
-                                     update=False)
+            rec = await self._within(interaction, self.service.set_away(rec.id, player_of(interaction.user), away,
+                                                                        key=_key(interaction)), update=False)
             await self._say(interaction, t("tg.away_on" if away else "tg.away_off", self._ulang(interaction)))
             await self.render_record(rec)
             turn = engine.current_seat(rec.state) if rec.state is not None and rec.status == "playing" else None
@@ -706,8 +713,8 @@ class DiscordBot:
         engine = get_engine(rec.game)
         prev_turn = engine.current_seat(rec.state) if rec.state is not None else None
         try:
-            outcome = await self._within(interaction, self.service.act(rec.id, me, command, expected_version=version),
-                                         update=update)
+            outcome = await self._within(interaction, self.service.act(rec.id, me, command, expected_version=version,
+                                                                       key=_key(interaction)), update=update)
         except (IllegalAction, ServiceError) as err:
             text = render_error(err, lang, rec.game)
             if update:

@@ -15,7 +15,7 @@ from collections.abc import Awaitable, Callable
 from dataclasses import dataclass
 from typing import Any
 
-from telegram import BotCommand, CallbackQuery, Chat, InlineKeyboardMarkup, Update, User
+from telegram import BotCommand, CallbackQuery, Chat, InlineKeyboardMarkup, Message, Update, User
 from telegram.constants import ChatMemberStatus, ChatType
 from telegram.error import TelegramError
 from telegram.ext import (
@@ -162,16 +162,23 @@ class TelegramBot:
             self._processed_cond.notify_all()
 
     async def _dedupe(self, update: Update, context: ContextTypes.DEFAULT_TYPE) -> None:
-        if await self.store.claim_update(PLATFORM, str(update.update_id), self.service.clock.now()):
+        """Drop an update handled to the end before (Telegram redelivers what it was not told of).
+
+        The update id is claimed only once its handling is over (`_done`): a process killed half
+        way leaves it unclaimed, and the redelivery runs again. What that cannot protect — a change
+        made just before the kill — is protected by the idempotency key each change carries
+        (`_msg_key`, `_press_key`), written in the change's own transaction: the repeat is answered
+        with the first outcome and applies nothing. Nothing is answered here: the first delivery
+        answered its button already."""
+        if not await self.store.update_claimed(PLATFORM, str(update.update_id)):
             return
-        log.info("duplicate update %s ignored", update.update_id)
-        if update.callback_query is not None:
-            await self._answer(update.callback_query, None)
+        log.info("update %s was handled before: ignored", update.update_id)
         await self._mark_processed(update)
         raise ApplicationHandlerStop
 
     async def _done(self, update: object, context: ContextTypes.DEFAULT_TYPE) -> None:
         if isinstance(update, Update):
+            await self.store.claim_update(PLATFORM, str(update.update_id), self.service.clock.now())
             await self._mark_processed(update)
 
     async def on_error(self, update: object, context: ContextTypes.DEFAULT_TYPE) -> None:
@@ -268,7 +275,7 @@ class TelegramBot:
         user = update.effective_user
         assert user is not None
         try:
-            rec = await self.service.join(table_id, player_of(user))
+            rec = await self.service.join(table_id, player_of(user), key=_msg_key(update.effective_message))
         except ServiceError as err:
             await self._reply(update, html.escape(render_error(err, lang)))
             return
@@ -315,7 +322,7 @@ class TelegramBot:
         try:
             rec = await self.service.open_table(
                 context.args[0], PLATFORM, str(chat.id), host, topic_id=topic, options=options,
-                seat_host=await self.dm_ok(user.id))
+                seat_host=await self.dm_ok(user.id), key=_msg_key(msg))
         except ServiceError as err:
             await self._reply(update, html.escape(render_error(err, lang)))
             return
@@ -386,7 +393,7 @@ class TelegramBot:
         engine = get_engine(rec.game)
         before = (rec.log_seq, engine.current_seat(rec.state) if rec.state is not None else None)
         try:
-            rec = await self.service.set_away(rec.id, player_of(user), away)
+            rec = await self.service.set_away(rec.id, player_of(user), away, key=_msg_key(update.effective_message))
         except ServiceError as err:
             await self._reply(update, html.escape(render_error(err, lang)))
             return
@@ -413,7 +420,8 @@ class TelegramBot:
         is_admin = chat.type != ChatType.PRIVATE and rec.host_user_id != str(user.id) and \
             await self._is_admin(chat, user)
         try:
-            rec = await self.service.end_table(rec.id, player_of(user), is_admin=is_admin)
+            rec = await self.service.end_table(rec.id, player_of(user), is_admin=is_admin,
+                                               key=_msg_key(update.effective_message))
         except ServiceError as err:
             await self._reply(update, html.escape(render_error(err, lang)))
             return
@@ -490,7 +498,8 @@ class TelegramBot:
             return
         topic = _topic(update)
         try:
-            rec = await self.service.rematch(PLATFORM, str(chat.id), player_of(user), topic_id=topic)
+            rec = await self.service.rematch(PLATFORM, str(chat.id), player_of(user), topic_id=topic,
+                                             key=_msg_key(update.effective_message))
         except ServiceError as err:
             await self._reply(update, html.escape(render_error(err, lang)))
             return
@@ -532,7 +541,7 @@ class TelegramBot:
         if word in ("hand", "rack", "table"):
             await self.put_hand(rec, seat, fresh=True)
             return
-        await self._act(rec, me, seat, text, None, lambda m: self._reply(update, html.escape(m)))
+        await self._act(rec, me, seat, text, None, lambda m: self._reply(update, html.escape(m)), _msg_key(msg))
 
     async def _act(
         self,
@@ -542,12 +551,13 @@ class TelegramBot:
         command: str,
         version: int | None,
         refuse: Callable[[str], Awaitable[None]],
+        key: str,
     ) -> bool:
         lang = await self.chat_lang(me.user_id)
         engine = get_engine(rec.game)
         prev_turn = engine.current_seat(rec.state) if rec.state is not None else None
         try:
-            outcome = await self.service.act(rec.id, me, command, expected_version=version)
+            outcome = await self.service.act(rec.id, me, command, expected_version=version, key=key)
         except (IllegalAction, ServiceError) as err:
             await refuse(render_error(err, lang, rec.game))
             if getattr(err, "code", "") == "E_STALE":
@@ -612,7 +622,7 @@ class TelegramBot:
             await self._answer(query, None)
             await self.put_hand(rec, seat)
             return
-        if data.version != rec.version:
+        if data.version != rec.version and not await self._pressed_before(_press_key(query)):
             await self._answer(query, render_error(ServiceError("E_STALE"), lang))
             await self.put_hand(rec, seat)
             return
@@ -642,8 +652,12 @@ class TelegramBot:
         async def refuse(text: str) -> None:
             await self._answer(query, text, alert=len(text) > 60)
 
-        if await self._act(rec, me, seat, command, data.version, refuse):
+        if await self._act(rec, me, seat, command, data.version, refuse, _press_key(query)):
             await self._answer(query, command)
+
+    async def _pressed_before(self, key: str) -> bool:
+        """A redelivered press made the button stale itself: it gets its first answer, not "stale"."""
+        return await self.store.action_key(key) is not None
 
     async def _move_button(self, query: CallbackQuery, me: Player, rec: TableRecord, seat: int,
                            view: dict[str, Any], data: ButtonData) -> None:
@@ -675,7 +689,7 @@ class TelegramBot:
                 await self._answer(query, text, alert=len(text) > 60)
 
             self._moving.pop((rec.id, seat), None)
-            if await self._act(rec, me, seat, command, data.version, refuse):
+            if await self._act(rec, me, seat, command, data.version, refuse, _press_key(query)):
                 await self._answer(query, command)
             return
         else:
@@ -695,25 +709,26 @@ class TelegramBot:
     async def _lobby_button(self, query: CallbackQuery, user: User, me: Player, rec: TableRecord, data: ButtonData,
                             lang: str) -> None:
         verb = data.verb
+        key = _press_key(query)
         if verb == "join":
             if not await self.dm_ok(user.id):
                 # No working DM yet: one tap opens the bot and joins (the seat waits for the DM).
                 await self._answer(query, t("tg.open_dm_first", lang),
                                    url=kb.deep_link(self.bot_username, f"j{rec.id}"))
                 return
-            rec = await self.service.join(rec.id, me)
+            rec = await self.service.join(rec.id, me, key=key)
             await self._answer(query, t("tg.joined", lang))
         elif verb == "leave":
-            rec = await self.service.leave(rec.id, me)
+            rec = await self.service.leave(rec.id, me, key=key)
             await self._answer(query, t("tg.left", lang))
         elif verb == "addai":
-            rec = await self.service.add_ai(rec.id, me)
+            rec = await self.service.add_ai(rec.id, me, key=key)
             await self._answer(query, None)
         elif verb == "rmai":
-            rec = await self.service.remove_ai(rec.id, me)
+            rec = await self.service.remove_ai(rec.id, me, key=key)
             await self._answer(query, None)
         elif verb == "cancel":
-            rec = await self.service.end_table(rec.id, me, is_admin=await self._is_admin_id(rec, user))
+            rec = await self.service.end_table(rec.id, me, is_admin=await self._is_admin_id(rec, user), key=key)
             await self._answer(query, None)
             await self.render_closed(rec, "lobby.abandoned")
             return
@@ -726,13 +741,13 @@ class TelegramBot:
                 self._options_open.discard(rec.id)
             await self._answer(query, None)
         elif verb == "setopt":
-            rec = await self._set_option(rec, me, data)
+            rec = await self._set_option(rec, me, data, key)
             await self._answer(query, None)
         elif verb == "start":
             missing = [s.name for s in rec.seats if s.kind == "human" and not await self.dm_ok(s.user_id or "")]
             if missing:
                 raise ServiceError("E_NO_DM", names=", ".join(missing))
-            outcome = await self.service.start(rec.id, me)
+            outcome = await self.service.start(rec.id, me, key=key)
             self._options_open.discard(rec.id)
             await self._answer(query, None)
             await self.render_outcome(outcome, prev_turn=None)
@@ -749,8 +764,8 @@ class TelegramBot:
             return False
         return member.status in (ChatMemberStatus.ADMINISTRATOR, ChatMemberStatus.OWNER)
 
-    async def _set_option(self, rec: TableRecord, me: Player, data: ButtonData) -> TableRecord:
-        if data.version != rec.version:
+    async def _set_option(self, rec: TableRecord, me: Player, data: ButtonData, key: str) -> TableRecord:
+        if data.version != rec.version and not await self._pressed_before(key):
             raise ServiceError("E_STALE")
         if not self.service.is_host(rec, me):
             raise ServiceError("E_NOT_HOST")
@@ -758,11 +773,11 @@ class TelegramBot:
         keys = list(engine.options_model.model_fields)
         if len(data.args) != 2 or not all(a.isdigit() for a in data.args) or int(data.args[0]) >= len(keys):
             raise CodecError("bad option")
-        key = keys[int(data.args[0])]
-        choices = kb.option_choices(engine.options_model, rec.options, key, engine.max_seats)
+        option = keys[int(data.args[0])]
+        choices = kb.option_choices(engine.options_model, rec.options, option, engine.max_seats)
         if int(data.args[1]) >= len(choices):
             raise CodecError("bad option")
-        return await self.service.set_option(rec.id, me, key, choices[int(data.args[1])])
+        return await self.service.set_option(rec.id, me, option, choices[int(data.args[1])], key=key)
 
     # ---- rendering ------------------------------------------------------------------------------
 
@@ -938,6 +953,16 @@ def _topic(update: Update) -> str | None:
     if msg is not None and msg.is_topic_message and msg.message_thread_id:
         return str(msg.message_thread_id)
     return None
+
+
+def _msg_key(msg: Message | None) -> str | None:
+    """The idempotency key of a typed message: Telegram redelivers it with the same ids."""
+    return None if msg is None else f"{PLATFORM}:m:{msg.chat_id}:{msg.message_id}"
+
+
+def _press_key(query: CallbackQuery) -> str:
+    """The idempotency key of a button press: the callback query's id, the same on redelivery."""
+    return f"{PLATFORM}:q:{query.id}"
 
 
 def _hand_key(user_id: str) -> str:

@@ -177,11 +177,11 @@ class CrashingStore:
     def __getattr__(self, name):
         return getattr(self.inner, name)
 
-    async def commit(self, rec, expected_version, entries=()):
+    async def commit(self, rec, expected_version, entries=(), **kwargs):
         self.commits += 1
         if self.commits == self.crash_at:
             raise RuntimeError("killed")
-        return await self.inner.commit(rec, expected_version, entries)
+        return await self.inner.commit(rec, expected_version, entries, **kwargs)
 
 
 async def test_a_crash_between_moves_loses_nothing_and_resume_plays_on(store, clock) -> None:

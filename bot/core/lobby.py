@@ -1,0 +1,271 @@
+"""The lobby half of the table service: opening a table, seats, options, ending, rematches.
+
+Every change here is judged on fresh data and retried when another process wrote the table first
+(`VersionConflict`), so five people pressing Join at once are all seated or told why — never an
+error for the race itself. A change may carry the platform's idempotency key: it is stored with the
+change, and a redelivery of the same press returns the table as it is instead of acting twice.
+"""
+
+from __future__ import annotations
+
+import asyncio
+from collections.abc import Awaitable, Callable
+from typing import Any
+
+from bot.core.clock import Clock
+from bot.core.models import Player, ServiceError
+from rules import SetupError, engine_names, get_engine
+from storage import (
+    ActionKeyRecord,
+    DuplicateAction,
+    MatchResultRecord,
+    SeatRecord,
+    Store,
+    TableExists,
+    TableRecord,
+    VersionConflict,
+)
+
+# A lost race costs one fresh read and another try; this many losses in a row is a table so busy
+# that the player is asked to try again (a sentence, E_CONFLICT).
+RETRIES = 8
+
+Change = Callable[[TableRecord], Awaitable[None]]
+
+
+class Lobby:
+    """Mixed into `TableService`, which provides the attributes and helpers declared here."""
+
+    store: Store
+    clock: Clock
+    lobby_ttl_s: float
+    _new_table_id: Callable[[], str]
+    _new_seed: Callable[[], int]
+
+    def _lock(self, table_id: str) -> asyncio.Lock: ...  # noqa: D102 - provided by TableService
+    async def get(self, table_id: str) -> TableRecord: ...  # noqa: D102
+    def _result_record(self, rec: TableRecord, state: Any) -> MatchResultRecord: ...  # noqa: D102
+
+    @staticmethod
+    def seat_of(rec: TableRecord, user: Player) -> int | None:
+        for i, seat in enumerate(rec.seats):
+            if seat.kind == "human" and seat.platform == user.platform and seat.user_id == user.user_id:
+                return i
+        return None
+
+    @staticmethod
+    def is_host(rec: TableRecord, user: Player) -> bool:
+        """Whether `user` hosts the table (adapters show host-only controls by it)."""
+        return rec.host_platform == user.platform and rec.host_user_id == user.user_id
+
+    # ---- keyed, retried changes ------------------------------------------------------------------
+
+    async def _done(self, key: str | None) -> ActionKeyRecord | None:
+        """The change already made under this key (a redelivery), if any."""
+        return None if key is None else await self.store.action_key(key)
+
+    async def _save_seats(self, rec: TableRecord, key: str | None = None) -> TableRecord:
+        """Store a change outside the game state (seats, options, status): no log entry.
+        A table that ends here (ended early, lobby expired) gets its abandoned result in the same
+        transaction."""
+        rec.updated_at = self.clock.now()
+        result = self._result_record(rec, None) if rec.status == "abandoned" else None
+        return await self.store.commit(rec, expected_version=rec.version, result=result, key=key)
+
+    async def _change(self, table_id: str, change: Change, key: str | None) -> TableRecord:
+        """Run `change` on a fresh copy of the table and store it; on a lost race, again on what the
+        winner wrote. `change` refuses with ServiceError — unless this very press was applied by
+        an earlier delivery, in which case the table as it is now is the answer."""
+        async with self._lock(table_id):
+            for _ in range(RETRIES):
+                if (done := await self._done(key)) is not None:
+                    return await self.get(done.table_id)
+                rec = await self.get(table_id)
+                try:
+                    await change(rec)
+                    return await self._save_seats(rec, key)
+                except DuplicateAction as dup:
+                    return await self.get(dup.record.table_id)
+                except VersionConflict:
+                    continue
+                except ServiceError:
+                    if (done := await self._done(key)) is not None:
+                        return await self.get(done.table_id)
+                    raise
+            raise ServiceError("E_CONFLICT")
+
+    @staticmethod
+    def _in_lobby(rec: TableRecord, user: Player | None = None, host_only: bool = False) -> None:
+        if rec.status != "lobby":
+            raise ServiceError("E_NOT_IN_LOBBY")
+        if host_only and user is not None and not Lobby.is_host(rec, user):
+            raise ServiceError("E_NOT_HOST")
+
+    # ---- opening ---------------------------------------------------------------------------------
+
+    async def open_table(
+        self,
+        game: str,
+        platform: str,
+        chat_id: str,
+        host: Player,
+        *,
+        topic_id: str | None = None,
+        options: dict[str, Any] | None = None,
+        seed: int | None = None,
+        deck: list[str] | None = None,
+        meta: dict[str, Any] | None = None,
+        seat_host: bool = True,
+        key: str | None = None,
+    ) -> TableRecord:
+        """Open a lobby in a chat. The host takes seat 1 unless `seat_host` is off (AI-only tables)."""
+        if (done := await self._done(key)) is not None:
+            return await self.get(done.table_id)
+        try:
+            engine = get_engine(game)
+        except KeyError:
+            raise ServiceError("E_UNKNOWN_GAME", game=game, known=", ".join(engine_names())) from None
+        try:
+            opts = engine.options_model.parse_options(options).model_dump()
+        except SetupError as err:
+            raise ServiceError("E_BAD_OPTION", detail=str(err)) from None
+        if await self.store.active_table_for_chat(platform, chat_id, topic_id) is not None:
+            raise ServiceError("E_TABLE_EXISTS")
+        now = self.clock.now()
+        await self.store.upsert_player(host.platform, host.user_id, host.name)
+        seats = [SeatRecord(kind="human", platform=host.platform, user_id=host.user_id, name=host.name)]
+        rec = TableRecord(
+            id=self._new_table_id(), game=engine.name, platform=platform, chat_id=chat_id, topic_id=topic_id,
+            status="lobby", host_platform=host.platform, host_user_id=host.user_id, options=opts,
+            seed=self._new_seed() if seed is None else seed, deck=deck, seats=seats if seat_host else [],
+            created_at=now, updated_at=now, meta={"lobby_expires": now + self.lobby_ttl_s, **(meta or {})},
+        )
+        return await self._create(rec, key)
+
+    async def _create(self, rec: TableRecord, key: str | None) -> TableRecord:
+        try:
+            await self.store.create_table(rec, key=key)
+        except DuplicateAction as dup:  # another process took this very /new first
+            return await self.get(dup.record.table_id)
+        except TableExists:  # another process opened one in the same moment
+            raise ServiceError("E_TABLE_EXISTS") from None
+        return rec
+
+    async def rematch(
+        self, platform: str, chat_id: str, by: Player, *, topic_id: str | None = None,
+        meta: dict[str, Any] | None = None, key: str | None = None,
+    ) -> TableRecord:
+        """`/rematch`: a lobby with the seats and options of the chat's last match, and a new seed.
+        Anyone who sat at that match (or hosted it) may ask; they host the new one."""
+        if (done := await self._done(key)) is not None:
+            return await self.get(done.table_id)
+        if await self.store.active_table_for_chat(platform, chat_id, topic_id) is not None:
+            raise ServiceError("E_TABLE_EXISTS")
+        old: TableRecord | None = None
+        for res in await self.store.results(platform, chat_id, limit=20):
+            found = await self.store.get_table(res.table_id)
+            if found is not None and (found.topic_id or None) == (topic_id or None) and found.seats:
+                old = found
+                break
+        if old is None:
+            raise ServiceError("E_NO_TABLE")
+        if self.seat_of(old, by) is None and not self.is_host(old, by):
+            raise ServiceError("E_NOT_SEATED")
+        now = self.clock.now()
+        await self.store.upsert_player(by.platform, by.user_id, by.name)
+        rec = TableRecord(
+            id=self._new_table_id(), game=old.game, platform=platform, chat_id=chat_id, topic_id=topic_id,
+            status="lobby", host_platform=by.platform, host_user_id=by.user_id, options=dict(old.options),
+            seed=self._new_seed(), deck=None, seats=[s.model_copy(update={"away": False}) for s in old.seats],
+            created_at=now, updated_at=now,
+            meta={"lobby_expires": now + self.lobby_ttl_s, "rematch_of": old.id, **(meta or {})},
+        )
+        return await self._create(rec, key)
+
+    # ---- seats and options -----------------------------------------------------------------------
+
+    async def join(self, table_id: str, user: Player, *, key: str | None = None) -> TableRecord:
+        async def change(rec: TableRecord) -> None:
+            self._in_lobby(rec)
+            if self.seat_of(rec, user) is not None:
+                raise ServiceError("E_ALREADY_SEATED")
+            engine = get_engine(rec.game)
+            if len(rec.seats) >= engine.max_seats:
+                raise ServiceError("E_TABLE_FULL", seats=engine.max_seats)
+            await self.store.upsert_player(user.platform, user.user_id, user.name)
+            rec.seats.append(SeatRecord(kind="human", platform=user.platform, user_id=user.user_id, name=user.name))
+
+        return await self._change(table_id, change, key)
+
+    async def leave(self, table_id: str, user: Player, *, key: str | None = None) -> TableRecord:
+        async def change(rec: TableRecord) -> None:
+            self._in_lobby(rec)
+            seat = self.seat_of(rec, user)
+            if seat is None:
+                raise ServiceError("E_NOT_SEATED")
+            del rec.seats[seat]
+            if self.is_host(rec, user):
+                humans = [s for s in rec.seats if s.kind == "human"]
+                if humans:  # the host role passes to the next human in join order
+                    rec.host_platform, rec.host_user_id = humans[0].platform, humans[0].user_id
+                else:
+                    rec.status = "abandoned"
+
+        return await self._change(table_id, change, key)
+
+    async def add_ai(self, table_id: str, by: Player, *, key: str | None = None) -> TableRecord:
+        async def change(rec: TableRecord) -> None:
+            self._in_lobby(rec, by, host_only=True)
+            engine = get_engine(rec.game)
+            if len(rec.seats) >= engine.max_seats:
+                raise ServiceError("E_TABLE_FULL", seats=engine.max_seats)
+            n = 1 + sum(1 for s in rec.seats if s.kind == "ai")
+            rec.seats.append(SeatRecord(kind="ai", platform=None, user_id=None, name=f"AI {n}"))
+
+        return await self._change(table_id, change, key)
+
+    async def remove_ai(self, table_id: str, by: Player, *, key: str | None = None) -> TableRecord:
+        async def change(rec: TableRecord) -> None:
+            self._in_lobby(rec, by, host_only=True)
+            ai_seats = [i for i, s in enumerate(rec.seats) if s.kind == "ai"]
+            if not ai_seats:
+                raise ServiceError("E_NO_AI")
+            del rec.seats[ai_seats[-1]]
+
+        return await self._change(table_id, change, key)
+
+    async def swap_seats(self, table_id: str, by: Player, a: int, b: int, *, key: str | None = None) -> TableRecord:
+        """The host reorders seats before the start (0-based); in team games this picks partners,
+        since partners sit opposite each other."""
+        async def change(rec: TableRecord) -> None:
+            self._in_lobby(rec, by, host_only=True)
+            if not (0 <= a < len(rec.seats) and 0 <= b < len(rec.seats)) or a == b:
+                raise ServiceError("E_BAD_SEAT", seats=len(rec.seats))
+            rec.seats[a], rec.seats[b] = rec.seats[b], rec.seats[a]
+
+        return await self._change(table_id, change, key)
+
+    async def set_option(self, table_id: str, by: Player, option: str, value: Any, *,
+                         key: str | None = None) -> TableRecord:
+        async def change(rec: TableRecord) -> None:
+            self._in_lobby(rec, by, host_only=True)
+            model = get_engine(rec.game).options_model
+            try:
+                rec.options = model.parse_options({**rec.options, option: value}).model_dump()
+            except SetupError as err:
+                raise ServiceError("E_BAD_OPTION", detail=str(err)) from None
+
+        return await self._change(table_id, change, key)
+
+    async def end_table(self, table_id: str, by: Player, *, is_admin: bool = False,
+                        key: str | None = None) -> TableRecord:
+        """The host or a chat admin ends a table at any time; it is stored as abandoned."""
+        async def change(rec: TableRecord) -> None:
+            if rec.status not in ("lobby", "playing"):
+                raise ServiceError("E_NOT_PLAYING")
+            if not (is_admin or self.is_host(rec, by)):
+                raise ServiceError("E_NOT_HOST")
+            rec.status = "abandoned"
+            rec.deadline = None
+
+        return await self._change(table_id, change, key)

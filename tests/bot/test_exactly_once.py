@@ -1,0 +1,224 @@
+"""Exactly once: an action under a platform's idempotency key is applied once, however often it
+is delivered — again after it was applied, after the table moved on, to two services at once, and
+after a crash at any point of its handling."""
+
+from __future__ import annotations
+
+import asyncio
+import inspect
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+from bot.core.clock import FakeClock
+from bot.core.models import ServiceError
+from bot.core.service import TableService
+from rules import IllegalAction
+from storage import SqliteStore, Store
+from tests.bot.conftest import ALICE, BOB
+from tests.bot.test_service import ALICE_RACK, BOB_RACK
+
+
+async def ai_table(service: TableService, **options: Any) -> str:
+    """Alice against one AI, Alice on turn: every action of hers is answered by an AI move."""
+    rec = await service.open_table("rummikub", "test", "chat1", ALICE, options=options, deck=ALICE_RACK + BOB_RACK)
+    await service.add_ai(rec.id, ALICE)
+    await service.start(rec.id, ALICE)
+    return rec.id
+
+
+def keyed_moves(log: list, text: str, seat: int = 0) -> int:
+    return sum(1 for e in log if e.kind == "action" and e.seat == seat and e.text == text)
+
+
+async def test_a_repeat_is_answered_with_the_first_outcome_and_changes_nothing(service: TableService) -> None:
+    table = await ai_table(service)
+    first = await service.act(table, ALICE, "draw", key="tg:1")
+    assert not first.repeated
+    after = await service.get(table)
+    again = await service.act(table, ALICE, "draw", key="tg:1")
+    assert again.repeated
+    assert await service.get(table) == after
+    mine = [e for e in first.events if e.seat == 0]
+    assert mine and [e.type for e in again.events] == [e.type for e in first.events[: len(again.events)]]
+    assert again.private_views[0] == first.private_views[0]  # the views are the table as it is
+    assert keyed_moves(await service.store.log(table), "draw") == 1
+
+
+async def test_a_repeat_after_the_table_moved_on_is_not_applied_to_the_new_turn(service: TableService) -> None:
+    table = await ai_table(service)
+    await service.act(table, ALICE, "draw", key="tg:1")
+    await service.act(table, ALICE, "draw", key="tg:2")  # Alice's next turn (after the AI's)
+    moved = await service.get(table)
+    # The first "draw" arrives once more: legal on this turn too, yet it was applied already.
+    repeat = await service.act(table, ALICE, "draw", key="tg:1")
+    assert repeat.repeated and await service.get(table) == moved
+    assert keyed_moves(await service.store.log(table), "draw") == 2
+
+
+async def test_a_repeated_button_press_is_not_called_stale(service: TableService) -> None:
+    table = await ai_table(service)
+    version = (await service.get(table)).version
+    await service.act(table, ALICE, "draw", expected_version=version, key="q1")
+    again = await service.act(table, ALICE, "draw", expected_version=version, key="q1")
+    assert again.repeated
+    with pytest.raises(ServiceError) as err:  # an unkeyed press of the same old button is stale
+        await service.act(table, ALICE, "draw", expected_version=version, key="q2")
+    assert err.value.code == "E_STALE"
+
+
+async def test_a_refused_action_leaves_its_key_free(service: TableService) -> None:
+    table = await ai_table(service)
+    with pytest.raises(IllegalAction):
+        await service.act(table, ALICE, "play k1 k2 k4", key="tg:1")
+    assert await service.store.action_key("tg:1") is None
+    assert not (await service.act(table, ALICE, "draw", key="tg:2")).repeated
+
+
+async def test_lobby_presses_are_applied_once(service: TableService) -> None:
+    rec = await service.open_table("rummikub", "test", "chat1", ALICE, key="m1")
+    assert (await service.open_table("rummikub", "test", "chat1", ALICE, key="m1")).id == rec.id
+    await service.add_ai(rec.id, ALICE, key="q1")
+    rec = await service.add_ai(rec.id, ALICE, key="q1")  # redelivered: still one AI
+    assert [s.kind for s in rec.seats] == ["human", "ai"]
+    await service.join(rec.id, BOB, key="q2")
+    rec = await service.join(rec.id, BOB, key="q2")  # not "already seated": it is the same press
+    assert [s.name for s in rec.seats] == ["Alice", "AI 1", "Bob"]
+    first = await service.start(rec.id, ALICE, key="q3")
+    again = await service.start(rec.id, ALICE, key="q3")
+    assert again.repeated and again.table.version == first.table.version
+
+
+# ---- two processes -----------------------------------------------------------------------------
+
+
+async def two_services(path: Path, clock: FakeClock) -> tuple[TableService, TableService, list[Store]]:
+    stores: list[Store] = [SqliteStore(str(path)), SqliteStore(str(path))]
+    for s in stores:
+        await s.open()
+    return TableService(stores[0], clock, new_table_id=lambda: "t1"), TableService(stores[1], clock), stores
+
+
+async def test_two_services_given_the_same_keyed_action_apply_it_once(tmp_path: Path) -> None:
+    clock = FakeClock()
+    one, two, stores = await two_services(tmp_path / "shared.db", clock)
+    try:
+        table = await ai_table(one)
+        for n in range(12):  # both receive every one of Alice's moves, at the same moment
+            rec = await one.get(table)
+            assert rec.state is not None and rec.state["turn"] == 0
+            results = await asyncio.gather(one.act(table, ALICE, "draw", key=f"tg:{n}"),
+                                           two.act(table, ALICE, "draw", key=f"tg:{n}"))
+            assert sorted(r.repeated for r in results) == [False, True]
+        log = await stores[0].log(table)
+        assert keyed_moves(log, "draw") == 12
+        assert (await one.get(table)).state == await one.replay(table)
+    finally:
+        for s in stores:
+            await s.close()
+
+
+async def test_five_people_pressing_join_at_once_are_all_answered(tmp_path: Path) -> None:
+    from bot.core.models import Player
+
+    clock = FakeClock()
+    stores = [SqliteStore(str(tmp_path / "lobby.db")) for _ in range(5)]
+    for s in stores:
+        await s.open()
+    try:
+        services = [TableService(s, clock, new_table_id=lambda: "t1") for s in stores]
+        rec = await services[0].open_table("rummikub", "test", "chat1", ALICE)  # 4 seats: Alice + 3
+        people = [Player("test", str(10 + i), f"P{i}") for i in range(5)]
+        results = await asyncio.gather(*(svc.join(rec.id, p) for svc, p in zip(services, people, strict=True)),
+                                       return_exceptions=True)
+        seated = [r for r in results if not isinstance(r, BaseException)]
+        refused = [r for r in results if isinstance(r, BaseException)]
+        assert len(seated) == 3 and all(isinstance(r, ServiceError) and r.code == "E_TABLE_FULL" for r in refused)
+        final = await services[0].get(rec.id)
+        assert len(final.seats) == 4 and len({s.user_id for s in final.seats}) == 4
+    finally:
+        for s in stores:
+            await s.close()
+
+
+# ---- a crash at every step ---------------------------------------------------------------------
+
+
+class Died(Exception):
+    """The process is gone: raised by the dying store at its chosen call and by every call after."""
+
+
+class DyingStore:
+    """Forwards to a real store. Call number `at` dies before it runs (`after=False`) or just after
+    it took effect (`after=True`, the COMMIT happened but nobody heard of it); every later call dies
+    too, so nothing more is written — as if the process had been killed at that point."""
+
+    def __init__(self, inner: Store, at: int, after: bool) -> None:
+        self.inner, self.at, self.after = inner, at, after
+        self.calls = 0
+        self.dead = False
+
+    def __getattr__(self, name: str) -> Any:
+        attr = getattr(self.inner, name)
+        if not inspect.iscoroutinefunction(attr):
+            return attr
+
+        async def call(*args: Any, **kwargs: Any) -> Any:
+            self.calls += 1
+            if self.dead or (self.calls == self.at and not self.after):
+                self.dead = True
+                raise Died(name)
+            result = await attr(*args, **kwargs)
+            if self.calls == self.at:
+                self.dead = True
+                raise Died(name)
+            return result
+
+        return call
+
+
+async def handle_draw(store: Store, clock: FakeClock, table: str) -> None:
+    """One platform delivery of Alice's `draw` (key tg:77), then the AI's answer, as a process does."""
+    service = TableService(store, clock)
+    await service.act(table, ALICE, "draw", key="tg:77")
+
+
+@pytest.mark.parametrize("after", [False, True], ids=["before", "after"])
+async def test_a_crash_at_any_step_then_redelivery_applies_the_action_once(tmp_path: Path, after: bool) -> None:
+    clock = FakeClock()
+    # How many store calls one delivery makes: a crash is injected before and after each of them.
+    probe = SqliteStore(str(tmp_path / "probe.db"))
+    await probe.open()
+    table = await ai_table(TableService(probe, clock))
+    counter = DyingStore(probe, at=0, after=False)
+    await handle_draw(counter, clock, table)  # type: ignore[arg-type]
+    await probe.close()
+    steps = counter.calls
+    assert steps >= 4  # the key check, the read, the action's commit, the AI's commit at least
+
+    for at in range(1, steps + 1):
+        path = str(tmp_path / f"crash-{at}.db")
+        setup = SqliteStore(path)
+        await setup.open()
+        table = await ai_table(TableService(setup, clock))
+        await setup.close()
+
+        dying_inner = SqliteStore(path)
+        await dying_inner.open()
+        with pytest.raises(Died):
+            await handle_draw(DyingStore(dying_inner, at, after), clock, table)  # type: ignore[arg-type]
+        await dying_inner.close()
+
+        # The restarted process resumes its tables, then the platform delivers the update again.
+        restarted = SqliteStore(path)
+        await restarted.open()
+        service = TableService(restarted, clock)
+        await service.resume_all()
+        await service.act(table, ALICE, "draw", key="tg:77")
+        log = await restarted.log(table)
+        assert keyed_moves(log, "draw") == 1, (at, after, [e.text for e in log])
+        rec = await service.get(table)
+        assert rec.state == await service.replay(table), (at, after)
+        assert rec.state is not None and rec.state["turn"] == 0  # the AI answered: Alice is on turn
+        await restarted.close()

@@ -17,6 +17,7 @@ from typing import Any
 
 from bot.core.clock import Clock, SystemClock
 from bot.core.models import Outcome, Player, ServiceError
+from bot.core.options_text import bad_option
 from bot.core.stats import Standings
 from rules import Action, Engine, Event, IllegalAction, SetupError, State, engine_names, get_engine
 from rules.core.deck import rng_for
@@ -120,7 +121,7 @@ class TableService:
         try:
             opts = engine.options_model.parse_options(options).model_dump()
         except SetupError as err:
-            raise ServiceError("E_BAD_OPTION", detail=str(err)) from None
+            raise bad_option(err, engine) from None
         if await self.store.active_table_for_chat(platform, chat_id, topic_id) is not None:
             raise ServiceError("E_TABLE_EXISTS")
         now = self.clock.now()
@@ -219,7 +220,7 @@ class TableService:
             try:
                 opts = engine.options_model.parse_options({**rec.options, key: value}).model_dump()
             except SetupError as err:
-                raise ServiceError("E_BAD_OPTION", detail=str(err)) from None
+                raise bad_option(err, engine) from None
             rec.options = opts
             return await self._save_seats(rec)
 
@@ -233,7 +234,7 @@ class TableService:
             try:
                 state = engine.new_game(len(rec.seats), options=rec.options, seed=rec.seed, deck=rec.deck)
             except SetupError as err:
-                raise ServiceError("E_BAD_OPTION", detail=str(err)) from None
+                raise bad_option(err, engine) from None
             rec.status = "playing"
             outcome = Outcome(table=rec)
             entry = self._entry(rec, "start", None, "start", offset=0)

@@ -309,10 +309,10 @@ class TelegramBot:
         try:
             # /new rummikub turn_timer_s=120 match_games=3, or canasta match_length="3 rounds": the
             # message text, not context.args, so that a quoted value keeps its space.
-            words = option_words(msg.text or "")[1:]  # context.args is not empty: neither is this
-            options = parse_options(words[1:])
+            _command, game, *line = (msg.text or "").split(maxsplit=2)  # context.args is not empty
+            options = parse_options(option_words(line[0]) if line else [])
             rec = await self.service.open_table(
-                words[0], PLATFORM, str(chat.id), host, topic_id=topic, options=options,
+                game, PLATFORM, str(chat.id), host, topic_id=topic, options=options,
                 seat_host=await self.dm_ok(user.id))
         except ServiceError as err:
             await self._reply(update, html.escape(render_error(err, lang)))

@@ -7,7 +7,10 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Any
 
-from rules import get_engine
+from bot.core.models import ServiceError
+from bot.core.options_text import bad_option, options_from_text
+from bot.core.render import render_error
+from rules import SetupError, get_engine
 
 
 @dataclass(frozen=True)
@@ -122,3 +125,28 @@ def allowed_words(game: str, key: str) -> list[str]:
     if isinstance(kind, Timer):
         return ["0", str(kind.lo), str(kind.hi)]
     return ["random", "1", str(get_engine(game).max_seats)]
+
+
+# What pydantic says on its own: none of it may reach a player.
+RAW_PYDANTIC = ("Input should", "Extra inputs", "Value error", "validation error", "unable to interpret",
+                "pydantic", "literal_error", "Bad option", "Неверная настройка")
+
+# Refused option lines, one per kind of refusal, for the surfaces' end-to-end tests.
+REFUSALS = [
+    ("rummy101", "match_rounds=4"), ("three_thirteen", "rounds=12"), ("rummikub", "turn_timer_s=5"),
+    ("three_thirteen", "ace_high=maybe"), ("rummy500", "first_dealer=0"), ("canasta", "first_dealer=5"),
+    ("canasta", "ledger_per_round=500"), ("three_thirteen", "match_rounds=3"), ("rummikub", "jokers"),
+    ("canasta", 'match_length="3 rounds'),
+]
+
+
+def expected_refusal(game: str, line: str, lang: str) -> str:
+    """The sentence the shared path (bot/core/options_text + the options model) gives for `line`."""
+    engine = get_engine(game)
+    try:
+        engine.options_model.parse_options(options_from_text(line))
+    except ServiceError as err:
+        return render_error(err, lang)
+    except SetupError as err:
+        return render_error(bad_option(err, engine), lang)
+    raise AssertionError(f"{game} {line} is accepted")

@@ -18,11 +18,7 @@ from bot.core.service import TableService
 from rules import SetupError, engine_names, get_engine
 from storage import MemoryStore
 from tests.bot.conftest import ALICE
-from tests.bot.options_spec import SPEC, accepted, allowed_words, refused, spellings
-
-# What pydantic says on its own: none of it may reach a player.
-RAW_PYDANTIC = ("Input should", "Extra inputs", "Value error", "validation error", "unable to interpret",
-                "pydantic", "literal_error", "Bad option", "Неверная настройка")
+from tests.bot.options_spec import RAW_PYDANTIC, SPEC, accepted, allowed_words, refused, spellings
 
 OPTIONS = [(game, key) for game in engine_names() for key in get_engine(game).options_model.model_fields]
 

@@ -164,6 +164,9 @@ async def _simulate(args: argparse.Namespace) -> int:
         store = await _open(db)
         try:
             summary = await simulate(store, args.game, args.games, args.seed, args.seats, dict(args.option))
+        except ServiceError as err:  # a bad -o: say which, as `play` does
+            _write(render_error(err))
+            return 2
         finally:
             await store.close()
     _write(t("sim.summary", matches=summary.matches, rounds=summary.rounds, actions=summary.actions,

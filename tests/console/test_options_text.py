@@ -82,3 +82,22 @@ def test_bad_options_stop_with_a_sentence(monkeypatch: pytest.MonkeyPatch, capsy
         play(monkeypatch, tmp_path / "x.db", "rummikub", 1, ["jokers"], lang)
     assert stop.value.code == 2
     assert "Options are written key=value, e.g. turn_timer_s=120 match_games=3 (got 'jokers')" in capsys.readouterr().err
+
+
+def test_simulate_reads_options_the_same_way(capsys: pytest.CaptureFixture[str], tmp_path: Path) -> None:
+    argv = ["simulate", "rummy101", "--games", "1", "--seats", "2", "--db", str(tmp_path / "s.db")]
+    assert cli.main([*argv, "-o", "match_rounds=1", "-o", "threshold_mode=Increasing"]) == 0
+    assert capsys.readouterr().out.startswith("1 matches")
+
+    async def finished() -> list[dict[str, Any]]:
+        store = SqliteStore(str(tmp_path / "s.db"))
+        await store.open()
+        try:
+            return [rec.options for rec in await store.list_tables(["finished"])]
+        finally:
+            await store.close()
+
+    [options] = asyncio.run(finished())
+    assert (options["match_rounds"], options["threshold_mode"]) == (1, "increasing")
+    assert cli.main([*argv, "-o", "match_rounds=2"]) == 2
+    assert capsys.readouterr().out.strip() == "match_rounds must be one of: 1, 3, 5, 7, 9, 11 (got '2')."

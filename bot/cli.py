@@ -12,6 +12,9 @@ from typing import Any
 
 from bot.console.app import ConsoleTable
 from bot.core.i18n import t
+from bot.core.models import ServiceError
+from bot.core.options_text import parse_option
+from bot.core.render import render_error
 from bot.core.service import TableService
 from bot.settings import Settings
 from bot.simulate import simulate
@@ -22,10 +25,11 @@ log = logging.getLogger("rummyclub")
 
 
 def _option(text: str) -> tuple[str, str]:
-    key, sep, value = text.partition("=")
-    if not sep or not key.strip():
-        raise argparse.ArgumentTypeError(f"expected key=value, got {text!r}")
-    return key.strip(), value.strip()
+    # One -o is one word already (the shell split the line): `-o "match_length=3 rounds"`.
+    try:
+        return parse_option(text)
+    except ServiceError as err:
+        raise argparse.ArgumentTypeError(render_error(err)) from None
 
 
 def _game(text: str) -> str:
@@ -160,6 +164,9 @@ async def _simulate(args: argparse.Namespace) -> int:
         store = await _open(db)
         try:
             summary = await simulate(store, args.game, args.games, args.seed, args.seats, dict(args.option))
+        except ServiceError as err:  # a bad -o: say which, as `play` does
+            _write(render_error(err))
+            return 2
         finally:
             await store.close()
     _write(t("sim.summary", matches=summary.matches, rounds=summary.rounds, actions=summary.actions,

@@ -14,6 +14,7 @@ from typing import Any
 
 from bot.core.clock import Clock
 from bot.core.models import Player, ServiceError
+from bot.core.options_text import bad_option
 from rules import SetupError, engine_names, get_engine
 from storage import (
     ActionKeyRecord,
@@ -128,7 +129,7 @@ class Lobby:
         try:
             opts = engine.options_model.parse_options(options).model_dump()
         except SetupError as err:
-            raise ServiceError("E_BAD_OPTION", detail=str(err)) from None
+            raise bad_option(err, engine) from None
         if await self.store.active_table_for_chat(platform, chat_id, topic_id) is not None:
             raise ServiceError("E_TABLE_EXISTS")
         now = self.clock.now()
@@ -249,11 +250,11 @@ class Lobby:
                          key: str | None = None) -> TableRecord:
         async def change(rec: TableRecord) -> None:
             self._in_lobby(rec, by, host_only=True)
-            model = get_engine(rec.game).options_model
+            engine = get_engine(rec.game)
             try:
-                rec.options = model.parse_options({**rec.options, option: value}).model_dump()
+                rec.options = engine.options_model.parse_options({**rec.options, option: value}).model_dump()
             except SetupError as err:
-                raise ServiceError("E_BAD_OPTION", detail=str(err)) from None
+                raise bad_option(err, engine) from None
 
         return await self._change(table_id, change, key)
 

@@ -24,6 +24,7 @@ from typing import Any
 from bot.core.clock import Clock, SystemClock
 from bot.core.lobby import RETRIES, Lobby
 from bot.core.models import Outcome, Player, ServiceError
+from bot.core.options_text import bad_option
 from bot.core.stats import Standings
 from rules import Action, Engine, Event, IllegalAction, RoundResult, SetupError, State, get_engine
 from rules.core.deck import rng_for
@@ -110,7 +111,7 @@ class TableService(Lobby):
         try:
             return engine.new_game(len(rec.seats), options=rec.options, seed=rec.seed, deck=rec.deck)
         except SetupError as err:
-            raise ServiceError("E_BAD_OPTION", detail=str(err)) from None
+            raise bad_option(err, engine) from None
 
     async def set_away(self, table_id: str, user: Player, away: bool, *, key: str | None = None) -> TableRecord:
         """`/away`: the AI plays this seat until `/back` or the player's next action."""

@@ -24,6 +24,7 @@ from bot.core.codec import ButtonData, CodecError, decode, indices_of
 from bot.core.grammar import compose, hand_items, melds_of, templates
 from bot.core.i18n import t
 from bot.core.models import Outcome, Player, ServiceError
+from bot.core.options_text import options_from_text
 from bot.core.options_ui import option_choices
 from bot.core.render import render_error, render_events, render_hand, render_help, render_lobby, render_table
 from bot.core.scheduler import Scheduler
@@ -377,13 +378,7 @@ class DiscordBot:
             if interaction.guild_id is None or interaction.channel_id is None:
                 await self._say(interaction, t("dc.guild_only", lang))
                 return
-            opts: dict[str, str] = {}
-            for word in options.split():  # turn_timer_s=120 match_games=3, as Telegram's /new takes them
-                key, sep, value = word.partition("=")
-                if not sep or not key:
-                    await self._say(interaction, t("dc.options_usage", lang))
-                    return
-                opts[key] = value
+            opts = options_from_text(options)  # turn_timer_s=120 match_games=3, as Telegram's /new takes them
             rec = await self.service.open_table(game, PLATFORM, str(interaction.channel_id), player_of(interaction.user),
                                                 options=opts, key=_key(interaction))
             await self._set_ref(rec.id, "lang", lang_of(interaction.guild_locale) or lang)

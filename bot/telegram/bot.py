@@ -32,6 +32,7 @@ from telegram.ext import (
 from bot.core.codec import ButtonData, CodecError, decode, indices_of
 from bot.core.i18n import available_languages, t
 from bot.core.models import Outcome, Player, ServiceError
+from bot.core.options_text import option_words, parse_options
 from bot.core.render import render_error, render_events, render_hand, render_help, render_lobby, render_table
 from bot.core.scheduler import Scheduler
 from bot.core.service import TableService
@@ -312,16 +313,13 @@ class TelegramBot:
             return
         host = player_of(user)
         topic = _topic(update)
-        options: dict[str, Any] = {}
-        for arg in context.args[1:]:  # /new rummikub turn_timer_s=120 match_games=3
-            key, sep, value = arg.partition("=")
-            if not sep or not key:
-                await self._reply(update, html.escape(t("tg.new_usage", lang, games=", ".join(self._games()))))
-                return
-            options[key] = value
         try:
+            # /new rummikub turn_timer_s=120 match_games=3, or canasta match_length="3 rounds": the
+            # message text, not context.args, so that a quoted value keeps its space.
+            _command, game, *line = (msg.text or "").split(maxsplit=2)  # context.args is not empty
+            options = parse_options(option_words(line[0]) if line else [])
             rec = await self.service.open_table(
-                context.args[0], PLATFORM, str(chat.id), host, topic_id=topic, options=options,
+                game, PLATFORM, str(chat.id), host, topic_id=topic, options=options,
                 seat_host=await self.dm_ok(user.id), key=_msg_key(msg))
         except ServiceError as err:
             await self._reply(update, html.escape(render_error(err, lang)))

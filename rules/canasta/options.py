@@ -2,11 +2,12 @@
 
 from __future__ import annotations
 
-from typing import Literal
+from typing import Any, Literal
 
-from pydantic import Field, field_validator
+from pydantic import Field, ValidatorFunctionWrapHandler, field_validator
 
 from rules.core.engine import GameOptions
+from rules.core.options import one_of, seat_or_random, timer_seconds
 
 MIN_TIMER_S, MAX_TIMER_S = 30, 600
 TARGET = 10_000
@@ -22,23 +23,17 @@ class CanastaOptions(GameOptions):
     first_dealer: Literal["random"] | int = Field("random", description="seat 1-4 that deals round 1 (CAN-07)")
     ledger_per_round: int = Field(1000, description="ledger points per round played; 0 turns it off (CAN-67)")
 
-    @field_validator("turn_timer_s")
+    @field_validator("turn_timer_s", mode="wrap")
     @classmethod
-    def _timer_range(cls, value: int) -> int:
-        if value != 0 and not MIN_TIMER_S <= value <= MAX_TIMER_S:
-            raise ValueError(f"must be 0 (off) or {MIN_TIMER_S}..{MAX_TIMER_S}")
-        return value
+    def _timer_range(cls, value: Any, handler: ValidatorFunctionWrapHandler) -> int:
+        return timer_seconds(value, handler, MIN_TIMER_S, MAX_TIMER_S)
 
-    @field_validator("ledger_per_round")
+    @field_validator("ledger_per_round", mode="wrap")
     @classmethod
-    def _ledger_values(cls, value: int) -> int:
-        if value not in (0, 1000):
-            raise ValueError("must be 0 (off) or 1000")
-        return value
+    def _ledger_values(cls, value: Any, handler: ValidatorFunctionWrapHandler) -> int:
+        return one_of(value, handler, (0, 1000))  # 0 turns the ledger off
 
-    @field_validator("first_dealer")
+    @field_validator("first_dealer", mode="wrap")
     @classmethod
-    def _dealer_seat(cls, value: str | int) -> str | int:
-        if isinstance(value, int) and not 1 <= value <= 4:
-            raise ValueError("must be 'random' or a seat number 1-4")
-        return value
+    def _dealer_seat(cls, value: Any, handler: ValidatorFunctionWrapHandler) -> str | int:
+        return seat_or_random(value, handler, hi=4)

@@ -11,9 +11,10 @@ from dataclasses import dataclass, field
 from random import Random
 from typing import Any, ClassVar, Protocol, runtime_checkable
 
-from pydantic import BaseModel, ConfigDict, ValidationError
+from pydantic import BaseModel, ConfigDict, ValidationError, model_validator
 
 from rules.core.errors import IllegalAction, SetupError
+from rules.core.options import option_problems, texts_to_choices
 
 State = dict[str, Any]
 
@@ -60,12 +61,22 @@ class RoundResult(BaseModel):
 
 
 class GameOptions(BaseModel):
-    """Base for a game's table options: unknown keys and out-of-range values are errors."""
+    """Base for a game's table options: unknown keys and out-of-range values are errors.
+
+    Values may be typed (the option buttons) or text (`key=value` in a chat or the terminal); text
+    is read the way pydantic reads it, plus Literal choices from their spelling (rules/core/options.py).
+    """
 
     model_config = ConfigDict(extra="forbid", frozen=True)
 
+    @model_validator(mode="before")
+    @classmethod
+    def _text_choices(cls, data: Any) -> Any:
+        return texts_to_choices(cls.model_fields, data)
+
     @classmethod
     def parse_options(cls, raw: dict[str, Any] | None) -> GameOptions:
+        """The options, or `SetupError` whose code/params describe the first refused option."""
         try:
             return cls.model_validate(raw or {})
         except ValidationError as err:
@@ -73,7 +84,8 @@ class GameOptions(BaseModel):
             for e in err.errors():
                 where = ".".join(str(p) for p in e["loc"]) or "options"
                 problems.append(f"{where}: {e['msg']}")
-            raise SetupError("bad option " + "; ".join(problems)) from err
+            code, params = option_problems(cls.model_fields, err)[0]
+            raise SetupError("bad option " + "; ".join(problems), code, **params) from err
 
 
 @runtime_checkable

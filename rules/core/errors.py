@@ -26,4 +26,11 @@ class IllegalAction(Exception):
 
 
 class SetupError(ValueError):
-    """Bad arguments to `new_game`: seats, options or a stacked deck. The message names the problem."""
+    """Bad arguments to `new_game`: seats, options or a stacked deck. The message names the problem
+    (for logs); a refused option also carries a reason `code` and `params` (rules/core/options.py)
+    that the adapters word per language, like `IllegalAction`'s."""
+
+    def __init__(self, message: str, code: str | None = None, **params: Any) -> None:
+        super().__init__(message)
+        self.code = code
+        self.params: dict[str, Any] = params

@@ -58,7 +58,8 @@ class RummikubEngine(MatchEngine):
         self.check_seats(seats)
         opts = RummikubOptions.parse_options(options)
         if isinstance(opts.first_player, int) and opts.first_player > seats:
-            raise SetupError(f"bad option first_player: seat {opts.first_player} but only {seats} players")
+            raise SetupError(f"bad option first_player: seat {opts.first_player} but only {seats} players",
+                             "seat", option="first_player", got=opts.first_player, lo=1, hi=seats)
         prefix = [parse_tile_for_deck(t) for t in deck] if deck else None
         if prefix is not None and len(prefix) > 104 + opts.jokers:
             raise SetupError("deck: longer than the tile set")

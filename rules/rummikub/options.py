@@ -2,11 +2,12 @@
 
 from __future__ import annotations
 
-from typing import Literal
+from typing import Any, Literal
 
-from pydantic import Field, field_validator
+from pydantic import Field, ValidatorFunctionWrapHandler, field_validator
 
 from rules.core.engine import GameOptions
+from rules.core.options import seat_or_random, timer_seconds
 
 MIN_TIMER_S, MAX_TIMER_S = 15, 300
 
@@ -24,16 +25,12 @@ class RummikubOptions(GameOptions):
     allow_draw: bool = Field(False, description="tied leaders share the win instead of an extra game")
     first_player: Literal["random"] | int = Field("random", description="seat that starts game 1")
 
-    @field_validator("turn_timer_s")
+    @field_validator("turn_timer_s", mode="wrap")
     @classmethod
-    def _timer_range(cls, value: int) -> int:
-        if value != 0 and not MIN_TIMER_S <= value <= MAX_TIMER_S:
-            raise ValueError(f"must be 0 (off) or {MIN_TIMER_S}..{MAX_TIMER_S}")
-        return value
+    def _timer_range(cls, value: Any, handler: ValidatorFunctionWrapHandler) -> int:
+        return timer_seconds(value, handler, MIN_TIMER_S, MAX_TIMER_S)
 
-    @field_validator("first_player")
+    @field_validator("first_player", mode="wrap")
     @classmethod
-    def _first_player_positive(cls, value: str | int) -> str | int:
-        if isinstance(value, int) and value < 1:
-            raise ValueError("must be 'random' or a seat number from 1")
-        return value
+    def _first_player_positive(cls, value: Any, handler: ValidatorFunctionWrapHandler) -> str | int:
+        return seat_or_random(value, handler)

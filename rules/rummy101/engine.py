@@ -82,7 +82,8 @@ class Rummy101Engine(MatchEngine):
         self.check_seats(seats)
         opts = Rummy101Options.parse_options(options)
         if isinstance(opts.first_player, int) and opts.first_player > seats:
-            raise SetupError(f"bad option first_player: seat {opts.first_player} but only {seats} players")
+            raise SetupError(f"bad option first_player: seat {opts.first_player} but only {seats} players",
+                             "seat", option="first_player", got=opts.first_player, lo=1, hi=seats)
         prefix = [_deck_tile(t) for t in deck] if deck else None
         if prefix is not None and len(prefix) > 106:
             raise SetupError("deck: longer than the tile set")

@@ -62,7 +62,8 @@ class Rummy500Engine(MatchEngine):
         self.check_seats(seats)
         opts = Rummy500Options.parse_options(options)
         if isinstance(opts.first_dealer, int) and opts.first_dealer > seats:
-            raise SetupError(f"bad option first_dealer: seat {opts.first_dealer} but only {seats} players")
+            raise SetupError(f"bad option first_dealer: seat {opts.first_dealer} but only {seats} players",
+                             "seat", option="first_dealer", got=opts.first_dealer, lo=1, hi=seats)
         prefix = [_parse_deck_card(c) for c in deck] if deck else None
         if prefix is not None and len(prefix) > 52 + opts.jokers:
             raise SetupError("deck: longer than the deck")

@@ -85,7 +85,8 @@ class ThreeThirteenEngine(MatchEngine):
         self.check_seats(seats)
         opts = ThreeThirteenOptions.parse_options(options)
         if isinstance(opts.first_dealer, int) and opts.first_dealer > seats:
-            raise SetupError(f"bad option first_dealer: seat {opts.first_dealer} but only {seats} players")
+            raise SetupError(f"bad option first_dealer: seat {opts.first_dealer} but only {seats} players",
+                             "seat", option="first_dealer", got=opts.first_dealer, lo=1, hi=seats)
         prefix = [_card_for_deck(c) for c in deck] if deck else None
         if prefix is not None and len(prefix) > DECKS * 52 + opts.jokers:
             raise SetupError("deck: longer than the two decks")

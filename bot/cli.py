@@ -5,16 +5,20 @@ from __future__ import annotations
 import argparse
 import asyncio
 import logging
+import os
 import sys
 import tempfile
+import traceback
 from pathlib import Path
 from typing import Any
 
 from bot.console.app import ConsoleTable
 from bot.core.i18n import t
 from bot.core.service import TableService
+from bot.logs import Redactor, secrets_of, setup_logging
 from bot.settings import Settings
 from bot.simulate import simulate
+from bot.startup import Context, StartupError, check_tokens, explain, load_settings
 from rules import engine_names, get_engine
 from storage import Store, open_store
 
@@ -58,16 +62,33 @@ def build_parser() -> argparse.ArgumentParser:
     sim.add_argument("--seats", type=int, default=4)
     sim.add_argument("--option", "-o", type=_option, action="append", default=[], metavar="KEY=VALUE")
     sim.add_argument("--db", help="keep the games in this SQLite file (default: a temporary file)")
+
     return parser
 
 
-async def _open(url: str) -> Store:
+def _make_folder(url: str, setting: str = "DATABASE_URL") -> None:
+    """A new database file may go in a folder that does not exist yet (data/ on a fresh checkout)."""
     if url.startswith("sqlite:///") or "://" not in url:
-        path = url.removeprefix("sqlite:///")
-        Path(path).parent.mkdir(parents=True, exist_ok=True)
+        folder = Path(url.removeprefix("sqlite:///")).parent
+        try:
+            folder.mkdir(parents=True, exist_ok=True)
+        except OSError as err:
+            raise StartupError(f"{setting}: cannot create the folder {folder} ({err.strerror}) — create it, "
+                               f"or point {setting} at another place") from err
+
+
+async def _open(url: str) -> Store:
+    _make_folder(url)
     store = open_store(url)
     await store.open()
     return store
+
+
+async def _check_store(url: str) -> None:
+    """Open (and migrate) the database once before any platform is contacted: a bad database file
+    is reported as such, not after a token check or from inside a library's start-up."""
+    store = await _open(url)
+    await store.close()
 
 
 def _stdin_reader() -> Any:
@@ -128,8 +149,7 @@ def _run_discord(settings: Settings, db: str) -> int:
     """DISCORD_TOKEN set: Discord alone, or next to Telegram in one process when both are set."""
     from bot.discord import app as discord_app  # discord.py loads only when it is used
 
-    if "://" not in db or db.startswith("sqlite:///"):
-        Path(db.removeprefix("sqlite:///")).parent.mkdir(parents=True, exist_ok=True)
+    asyncio.run(_check_store(db))
     runner = discord_app.run_with_telegram if settings.telegram_token else discord_app.run
     return asyncio.run(runner(settings, open_store(db)))
 
@@ -137,8 +157,7 @@ def _run_discord(settings: Settings, db: str) -> int:
 def _run_telegram(settings: Settings, db: str) -> int:
     from bot.telegram.app import run_from_settings  # python-telegram-bot loads only when it is used
 
-    if "://" not in db or db.startswith("sqlite:///"):
-        Path(db.removeprefix("sqlite:///")).parent.mkdir(parents=True, exist_ok=True)
+    asyncio.run(_check_store(db))
     return run_from_settings(settings, open_store(db))
 
 
@@ -170,25 +189,57 @@ async def _simulate(args: argparse.Namespace) -> int:
     return 0
 
 
+def _dispatch(args: argparse.Namespace, settings: Settings, db: str) -> int:
+    if args.command == "run":
+        if settings.discord_token or settings.telegram_token:
+            check_tokens(settings)
+        if settings.discord_token:
+            return _run_discord(settings, db)
+        if settings.telegram_token:
+            return _run_telegram(settings, db)
+        return asyncio.run(_run(settings, db))
+    if args.command == "play":
+        return asyncio.run(_play(args.game, args.ai, dict(args.option), args.seed, args.new, db,
+                                 settings.default_lang))
+    return asyncio.run(_simulate(args))
+
+
+def _fail(failure: StartupError, err: BaseException, debug: bool, redact: Redactor) -> int:
+    """One line per cause on stderr; the traceback too only when debugging (never a secret)."""
+    if debug:
+        sys.stderr.write(redact("".join(traceback.format_exception(err))))
+    for line in failure.lines:
+        sys.stderr.write(f"rummyclub: {redact(line)}\n")
+    sys.stderr.flush()
+    return failure.exit_code
+
+
 def main(argv: list[str] | None = None) -> int:
     args = build_parser().parse_args(argv)
-    settings = Settings()
-    logging.basicConfig(level=settings.log_level.upper(), format="%(asctime)s %(levelname)s %(name)s: %(message)s")
-    db = getattr(args, "db", None) or settings.database_url
+    # Until the settings are read, LOG_LEVEL from the environment alone decides on the traceback.
+    debug = os.environ.get("LOG_LEVEL", "").strip().upper() == "DEBUG"
+    redact = Redactor(())
+    ctx = Context()
+    lang = "en"
     try:
-        if args.command == "run":
-            if settings.discord_token:
-                return _run_discord(settings, db)
-            if settings.telegram_token:
-                return _run_telegram(settings, db)
-            return asyncio.run(_run(settings, db))
-        if args.command == "play":
-            return asyncio.run(_play(args.game, args.ai, dict(args.option), args.seed, args.new, db,
-                                     settings.default_lang))
-        return asyncio.run(_simulate(args))
+        settings = load_settings()
+        lang = settings.default_lang
+        debug = settings.log_level == "DEBUG"
+        redact = Redactor(secrets_of(settings))
+        setup_logging(settings.log_level, redact)
+        db = getattr(args, "db", None) or settings.database_url
+        ctx = Context(db_setting="--db" if getattr(args, "db", None) else "DATABASE_URL",
+                      telegram_api_url=settings.telegram_api_url, discord_api_url=settings.discord_api_url)
+        return _dispatch(args, settings, db)
     except KeyboardInterrupt:
-        _write(t("console.bye", settings.default_lang))
+        _write(t("console.bye", lang))
         return 0
+    except Exception as err:
+        failure = explain(err, ctx)
+        if failure is None:  # not a failure we know: a bug, so its traceback stays (redacted)
+            sys.stderr.write(redact("".join(traceback.format_exception(err))))
+            return 1
+        return _fail(failure, err, debug, redact)
 
 
 if __name__ == "__main__":

@@ -2,10 +2,13 @@
 
 from __future__ import annotations
 
-from typing import Literal
+from typing import Any, Literal
 
-from pydantic import Field, SecretStr
+from pydantic import Field, SecretStr, field_validator
 from pydantic_settings import BaseSettings, SettingsConfigDict
+
+LOG_LEVELS = ("DEBUG", "INFO", "WARNING", "ERROR", "CRITICAL")
+SECRET_FIELDS = ("telegram_token", "discord_token", "telegram_webhook_secret")
 
 
 class Settings(BaseSettings):
@@ -15,9 +18,11 @@ class Settings(BaseSettings):
     discord_token: SecretStr | None = Field(None, description="Discord bot token")
     database_url: str = Field("sqlite:///data/rummyclub.db", description="where tables and results live")
     default_lang: str = Field("en", description="language of the bot's messages")
-    lobby_ttl_s: float = Field(3600.0, gt=0, description="an unstarted lobby expires after this many seconds")
-    tick_interval_s: float = Field(1.0, gt=0, description="how often turn deadlines are checked")
-    log_level: str = Field("INFO", description="logging level")
+    # allow_inf_nan=False: "nan" or "inf" parse as floats, and would then pass or break every comparison.
+    lobby_ttl_s: float = Field(3600.0, gt=0, allow_inf_nan=False,
+                               description="an unstarted lobby expires after this many seconds")
+    tick_interval_s: float = Field(1.0, gt=0, allow_inf_nan=False, description="how often turn deadlines are checked")
+    log_level: str = Field("INFO", description="logging level: " + ", ".join(LOG_LEVELS))
     telegram_mode: Literal["polling", "webhook"] = Field("polling", description="how Telegram updates arrive")
     telegram_webhook_url: str | None = Field(None, description="public HTTPS URL Telegram posts updates to")
     telegram_webhook_listen: str = Field("127.0.0.1", description="address the webhook server binds")
@@ -25,11 +30,33 @@ class Settings(BaseSettings):
     telegram_webhook_secret: SecretStr | None = Field(None, description="secret token Telegram sends back")
     telegram_api_url: str | None = Field(None, description="another Bot API server, e.g. a local one")
     telegram_rate_limit: bool = Field(True, description="throttle Bot API calls to Telegram's flood limits")
-    telegram_overall_max_per_s: float = Field(30, gt=0, description="messages per second over all chats")
-    telegram_group_max_per_min: float = Field(20, gt=0, description="messages per minute to one group")
+    telegram_overall_max_per_s: float = Field(30, gt=0, allow_inf_nan=False,
+                                              description="messages per second over all chats")
+    telegram_group_max_per_min: float = Field(20, gt=0, allow_inf_nan=False,
+                                              description="messages per minute to one group")
     discord_sharded: bool = Field(False, description="run Discord as an AutoShardedClient (large deployments)")
     discord_sync_commands: bool = Field(True, description="register the /rummy commands with Discord at start")
     discord_ack_after_s: float = Field(2.0, ge=0, le=2.5,
                                        description="defer a Discord interaction whose work takes longer than this")
     discord_api_url: str | None = Field(None, description="another Discord REST base, e.g. a proxy (…/api/v10)")
     discord_gateway_url: str | None = Field(None, description="another Discord gateway URL (ws://…)")
+
+    @field_validator(*SECRET_FIELDS, mode="before")
+    @classmethod
+    def _strip_secret(cls, value: Any) -> Any:
+        # A token pasted with a trailing space or newline is rejected by the platform (and was then
+        # printed in the error); an empty one after stripping means "not set".
+        if isinstance(value, str):
+            value = value.strip()
+            return value or None
+        return value
+
+    @field_validator("log_level", mode="before")
+    @classmethod
+    def _known_level(cls, value: Any) -> Any:
+        if isinstance(value, str):
+            level = value.strip().upper()
+            if level not in LOG_LEVELS:
+                raise ValueError(f"expected one of {', '.join(LOG_LEVELS)}")
+            return level
+        return value

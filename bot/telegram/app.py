@@ -7,11 +7,12 @@ import logging
 from collections.abc import Awaitable, Callable
 from urllib.parse import urlparse
 
-from telegram import Update
+from telegram import Bot, Update
 from telegram.ext import AIORateLimiter, Application, ApplicationBuilder
 
 from bot.core.service import TableService
 from bot.settings import Settings
+from bot.startup import StartupError
 from bot.telegram.bot import TelegramBot, TelegramConfig
 from storage import Store
 
@@ -67,9 +68,23 @@ def run_webhook(app: Application, url: str, listen: str, port: int, secret: str 
                     allowed_updates=Update.ALL_TYPES)
 
 
+async def check_bot_api(token: str, base_url: str | None) -> None:
+    """getMe once, before the Application exists. Inside run_polling/run_webhook, PTB's bootstrap
+    loop logs a rejected token or an unreachable server at ERROR with a traceback (the token in
+    it) before re-raising; here the same InvalidToken / NetworkError comes out alone, for
+    bot/startup.py to put into one line."""
+    bot = Bot(token, base_url=base_url) if base_url else Bot(token)
+    async with bot:  # initialize() is the getMe
+        pass
+
+
 def run_from_settings(settings: Settings, store: Store) -> int:
     """`rummyclub run` with a Telegram token: polling by default, a webhook when configured."""
     assert settings.telegram_token is not None
+    if settings.telegram_mode == "webhook" and not settings.telegram_webhook_url:
+        raise StartupError("TELEGRAM_WEBHOOK_URL: TELEGRAM_MODE=webhook needs the public HTTPS URL Telegram posts "
+                           "updates to — set it, or TELEGRAM_MODE=polling")
+    asyncio.run(check_bot_api(settings.telegram_token.get_secret_value(), settings.telegram_api_url))
     service = TableService(store, lobby_ttl_s=settings.lobby_ttl_s)
     app, _ = build_application(
         settings.telegram_token.get_secret_value(), service, store,
@@ -77,8 +92,7 @@ def run_from_settings(settings: Settings, store: Store) -> int:
         base_url=settings.telegram_api_url, rate_limit=settings.telegram_rate_limit,
         overall_max_rate=settings.telegram_overall_max_per_s, group_max_rate=settings.telegram_group_max_per_min)
     if settings.telegram_mode == "webhook":
-        if not settings.telegram_webhook_url:
-            raise SystemExit("TELEGRAM_MODE=webhook needs TELEGRAM_WEBHOOK_URL")
+        assert settings.telegram_webhook_url is not None
         secret = settings.telegram_webhook_secret.get_secret_value() if settings.telegram_webhook_secret else None
         run_webhook(app, settings.telegram_webhook_url, settings.telegram_webhook_listen,
                     settings.telegram_webhook_port, secret)

@@ -1,0 +1,91 @@
+"""Issue 12, item 4: a token the platform rejects, or an API that cannot be reached, is one line
+naming the setting, exit code 1, no traceback and no token; the rejections as real processes."""
+
+from __future__ import annotations
+
+import asyncio
+import socket
+from pathlib import Path
+
+import discord
+import pytest
+
+from tests.cli.conftest import PYTHON, Run, subprocess_env
+from tests.discord.fake_discord import FakeDiscord
+from tests.telegram.fake_bot_api import FakeTelegramBotAPI
+
+TG_TOKEN = "123456:Rejected-Secret_Part-0123456789abcdef"
+DC_TOKEN = "MTIzNDU2.Rejected-Secret.Part-0123456789"
+
+
+def closed_port() -> int:
+    with socket.socket() as s:  # bound and released: nothing listens there now
+        s.bind(("127.0.0.1", 0))
+        return s.getsockname()[1]
+
+
+@pytest.fixture
+def discord_globals(monkeypatch: pytest.MonkeyPatch) -> None:
+    # point_at() sets both process-wide: put them back after the test.
+    monkeypatch.setattr(discord.http.Route, "BASE", discord.http.Route.BASE)
+    monkeypatch.setattr(discord.gateway.DiscordWebSocket, "DEFAULT_GATEWAY",
+                        discord.gateway.DiscordWebSocket.DEFAULT_GATEWAY)
+
+
+def test_telegram_unreachable(clean_env: pytest.MonkeyPatch, tmp_path: Path, rummyclub: Run) -> None:
+    port = closed_port()
+    clean_env.setenv("TELEGRAM_TOKEN", TG_TOKEN)
+    clean_env.setenv("TELEGRAM_API_URL", f"http://127.0.0.1:{port}/bot")
+    clean_env.setenv("DATABASE_URL", str(tmp_path / "rummy.db"))
+    got = rummyclub("run")
+    assert (got.code, got.lines) == (1, [f"rummyclub: TELEGRAM_API_URL: cannot reach the Telegram Bot API at "
+                                         f"127.0.0.1:{port} (httpx.ConnectError: All connection attempts failed) — "
+                                         "check the network and TELEGRAM_API_URL"])
+
+
+def test_discord_unreachable(clean_env: pytest.MonkeyPatch, tmp_path: Path, discord_globals: None,
+                             rummyclub: Run) -> None:
+    port = closed_port()
+    clean_env.setenv("DISCORD_TOKEN", DC_TOKEN)
+    clean_env.setenv("DISCORD_API_URL", f"http://127.0.0.1:{port}/api/v10")
+    clean_env.setenv("DATABASE_URL", str(tmp_path / "rummy.db"))
+    clean_env.setenv("LOG_LEVEL", "WARNING")
+    got = rummyclub("run")
+    mine = [line for line in got.lines if line.startswith("rummyclub:")]
+    assert (got.code, mine) == (1, [f"rummyclub: DISCORD_API_URL: cannot reach Discord at 127.0.0.1:{port} "
+                                    "(ClientConnectorError) — check the network and DISCORD_API_URL"])
+    assert "Traceback" not in got.err
+
+
+async def run_cli(tmp_path: Path, **env: str) -> tuple[int, str]:
+    proc = await asyncio.create_subprocess_exec(PYTHON, "-m", "bot.cli", "run", cwd=str(tmp_path),
+                                                env=subprocess_env(tmp_path, **env),
+                                                stdin=asyncio.subprocess.DEVNULL, stdout=asyncio.subprocess.PIPE,
+                                                stderr=asyncio.subprocess.PIPE)
+    out, err = await asyncio.wait_for(proc.communicate(), 60)
+    assert out == b""
+    return proc.returncode or 0, err.decode()
+
+
+async def test_telegram_rejects_the_token(tmp_path: Path) -> None:
+    fake = await FakeTelegramBotAPI("123456:the-one-it-knows").start()
+    try:
+        code, err = await run_cli(tmp_path, TELEGRAM_TOKEN=TG_TOKEN, TELEGRAM_API_URL=fake.base_url)
+    finally:
+        await fake.stop()
+    # At the default LOG_LEVEL=INFO this line is all there is: httpx's request log is quiet.
+    assert (code, err) == (1, "rummyclub: TELEGRAM_TOKEN: Telegram rejected the token — copy it again from "
+                              "@BotFather (/mybots → API Token)\n")
+
+
+async def test_discord_rejects_the_token(tmp_path: Path) -> None:
+    fake = await FakeDiscord("the.one.it-knows").start()
+    try:
+        code, err = await run_cli(tmp_path, DISCORD_TOKEN=DC_TOKEN, DISCORD_API_URL=fake.api_base,
+                                  DISCORD_GATEWAY_URL=fake.gateway_url)
+    finally:
+        await fake.stop()
+    mine = [line for line in err.splitlines() if line.startswith("rummyclub:")]
+    assert code == 1 and mine == ["rummyclub: DISCORD_TOKEN: Discord rejected the token — copy it again from the "
+                                  "developer portal (Bot → Reset Token)"]
+    assert "Traceback" not in err and "Rejected-Secret" not in err

@@ -20,7 +20,7 @@ from bot.settings import Settings
 from bot.simulate import simulate
 from bot.startup import Context, StartupError, check_tokens, explain, load_settings
 from rules import engine_names, get_engine
-from storage import Store, open_store
+from storage import SqliteStore, Store, open_store
 
 log = logging.getLogger("rummyclub")
 
@@ -63,6 +63,10 @@ def build_parser() -> argparse.ArgumentParser:
     sim.add_argument("--option", "-o", type=_option, action="append", default=[], metavar="KEY=VALUE")
     sim.add_argument("--db", help="keep the games in this SQLite file (default: a temporary file)")
 
+    backup = sub.add_parser("backup", help="a consistent copy of the database, safe while the bot runs")
+    backup.add_argument("path", help="the file to write")
+    backup.add_argument("--db", help="database URL or file (default: DATABASE_URL)")
+    backup.add_argument("--force", action="store_true", help="replace PATH if it exists")
     return parser
 
 
@@ -189,6 +193,23 @@ async def _simulate(args: argparse.Namespace) -> int:
     return 0
 
 
+async def _backup(url: str, target: Path, force: bool, setting: str) -> int:
+    store = open_store(url)
+    if not isinstance(store, SqliteStore):
+        raise StartupError(f"{setting}: {url} keeps nothing on disk to back up — point {setting} at the SQLite file")
+    if target.is_dir():
+        raise StartupError(f"{target} is a folder — name the backup file, e.g. {target / 'rummyclub-backup.db'}")
+    if target.exists() and not force:
+        raise StartupError(f"{target} already exists — pass --force to replace it, or name another file")
+    if target.exists() and target.resolve() == Path(store.path).resolve():
+        raise StartupError(f"{target} is the database itself — name another file")
+    if not target.parent.is_dir():
+        raise StartupError(f"no folder {target.parent} for the backup — create it first")
+    await store.backup(target)
+    _write(f"backed up {store.path} to {target} ({target.stat().st_size} bytes)")
+    return 0
+
+
 def _dispatch(args: argparse.Namespace, settings: Settings, db: str) -> int:
     if args.command == "run":
         if settings.discord_token or settings.telegram_token:
@@ -201,6 +222,8 @@ def _dispatch(args: argparse.Namespace, settings: Settings, db: str) -> int:
     if args.command == "play":
         return asyncio.run(_play(args.game, args.ai, dict(args.option), args.seed, args.new, db,
                                  settings.default_lang))
+    if args.command == "backup":
+        return asyncio.run(_backup(db, Path(args.path), args.force, "--db" if args.db else "DATABASE_URL"))
     return asyncio.run(_simulate(args))
 
 

@@ -227,6 +227,37 @@ class SqliteStore:
             await db.close()
             raise
 
+    async def backup(self, target: str | Path) -> None:
+        """A consistent copy of the database at `target` (SQLite's online backup API), taken while
+        other connections and processes go on writing: the copy holds every transaction committed
+        when it started and none still open. An open store copies through its own connection,
+        between its transactions; a closed one opens the file without migrating it, so a backup
+        never waits for a running bot's write lock nor changes the file it copies. The copy is
+        written next to `target` and renamed into place, so `target` is never half a database."""
+        target = Path(target)
+        partial = target.with_name(f".{target.name}.partial")
+        partial.unlink(missing_ok=True)
+        try:
+            async with aiosqlite.connect(partial) as dest:
+                if self._db is not None:
+                    async with self._read() as db:
+                        await db.backup(dest)
+                else:
+                    check_usable(self.path, must_exist=True)
+                    try:
+                        async with aiosqlite.connect(self.path, isolation_level=None) as db:
+                            await db.execute(f"PRAGMA busy_timeout = {BUSY_TIMEOUT_MS}")
+                            await check_ours(db, self.path)
+                            await db.backup(dest)
+                    except sqlite3.DatabaseError as err:
+                        named = unusable_from(err, self.path)
+                        if named is None:
+                            raise
+                        raise named from err
+            partial.replace(target)
+        finally:
+            partial.unlink(missing_ok=True)
+
     async def close(self) -> None:
         async with self._lock:
             if self._db is not None:

@@ -57,10 +57,12 @@ async def run_with_telegram(settings: Settings, store: Store) -> int:
     adapter the outcomes of its own tables."""
     from telegram import Update
 
-    from bot.telegram.app import build_application
+    from bot.telegram.app import build_application, check_bot_api
     from bot.telegram.bot import TelegramConfig
 
     assert settings.discord_token is not None and settings.telegram_token is not None
+    # A rejected token or an unreachable Bot API surfaces here, before anything needs closing.
+    await check_bot_api(settings.telegram_token.get_secret_value(), settings.telegram_api_url)
     await store.open()
     service = TableService(store, lobby_ttl_s=settings.lobby_ttl_s)
     client, dc = build(settings, service, store, run_scheduler=False)
@@ -76,8 +78,10 @@ async def run_with_telegram(settings: Settings, store: Store) -> int:
         await dc.render_outcomes(outcomes)
 
     tg.scheduler.on_outcomes = both
-    await app.initialize()
     try:
+        # Inside the try: whatever fails from here on, the store is closed (its thread would
+        # otherwise keep the process alive after the error is printed).
+        await app.initialize()
         await app.start()
         await tg.startup(app)
         assert app.updater is not None

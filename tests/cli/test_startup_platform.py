@@ -62,7 +62,12 @@ async def run_cli(tmp_path: Path, **env: str) -> tuple[int, str]:
                                                 env=subprocess_env(tmp_path, **env),
                                                 stdin=asyncio.subprocess.DEVNULL, stdout=asyncio.subprocess.PIPE,
                                                 stderr=asyncio.subprocess.PIPE)
-    out, err = await asyncio.wait_for(proc.communicate(), 60)
+    try:
+        out, err = await asyncio.wait_for(proc.communicate(), 60)
+    except TimeoutError:  # it should have exited at once: fail, and leave no process behind
+        proc.kill()
+        await proc.wait()
+        raise
     assert out == b""
     return proc.returncode or 0, err.decode()
 
@@ -89,3 +94,21 @@ async def test_discord_rejects_the_token(tmp_path: Path) -> None:
     assert code == 1 and mine == ["rummyclub: DISCORD_TOKEN: Discord rejected the token — copy it again from the "
                                   "developer portal (Bot → Reset Token)"]
     assert "Traceback" not in err and "Rejected-Secret" not in err
+
+
+async def test_both_platforms_and_telegram_rejects_the_token(tmp_path: Path) -> None:
+    # With both tokens one process runs both; a Telegram refusal must still end it (no thread left
+    # holding the database open) with the one line.
+    tg = await FakeTelegramBotAPI("123456:the-one-it-knows").start()
+    dc = await FakeDiscord("the.one.it-knows").start()
+    try:
+        code, err = await run_cli(tmp_path, TELEGRAM_TOKEN=TG_TOKEN, TELEGRAM_API_URL=tg.base_url,
+                                  DISCORD_TOKEN="the.one.it-knows", DISCORD_API_URL=dc.api_base,
+                                  DISCORD_GATEWAY_URL=dc.gateway_url, LOG_LEVEL="WARNING")
+    finally:
+        await dc.stop()
+        await tg.stop()
+    mine = [line for line in err.splitlines() if line.startswith("rummyclub:")]
+    assert code == 1 and mine == ["rummyclub: TELEGRAM_TOKEN: Telegram rejected the token — copy it again from "
+                                  "@BotFather (/mybots → API Token)"]
+    assert "Traceback" not in err

@@ -3,12 +3,15 @@
 from __future__ import annotations
 
 from typing import Any, Literal
+from urllib.parse import urlsplit
 
-from pydantic import Field, SecretStr, field_validator
+from pydantic import Field, SecretStr, ValidationInfo, field_validator
 from pydantic_settings import BaseSettings, SettingsConfigDict
 
 LOG_LEVELS = ("DEBUG", "INFO", "WARNING", "ERROR", "CRITICAL")
 SECRET_FIELDS = ("telegram_token", "discord_token", "telegram_webhook_secret")
+URL_SCHEMES = {"telegram_api_url": ("http", "https"), "telegram_webhook_url": ("http", "https"),
+               "discord_api_url": ("http", "https"), "discord_gateway_url": ("ws", "wss")}
 
 
 class Settings(BaseSettings):
@@ -59,4 +62,24 @@ class Settings(BaseSettings):
             if level not in LOG_LEVELS:
                 raise ValueError(f"expected one of {', '.join(LOG_LEVELS)}")
             return level
+        return value
+
+    @field_validator(*URL_SCHEMES, mode="before")
+    @classmethod
+    def _url(cls, value: Any, info: ValidationInfo) -> Any:
+        # Checked here, or a typo ("localhost:8081/bot") fails later inside the HTTP client.
+        if not isinstance(value, str):
+            return value
+        value = value.strip()
+        if not value:
+            return None
+        schemes = URL_SCHEMES[str(info.field_name)]
+        try:
+            parts = urlsplit(value)
+            ok = parts.scheme in schemes and bool(parts.hostname)
+            parts.port  # noqa: B018 - raises ValueError for a port that is not a number
+        except ValueError:
+            ok = False
+        if not ok:
+            raise ValueError(f"expected a {' or '.join(f'{s}://' for s in schemes)} URL with a host")
         return value

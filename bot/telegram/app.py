@@ -3,7 +3,9 @@
 from __future__ import annotations
 
 import asyncio
+import errno
 import logging
+import socket
 from collections.abc import Awaitable, Callable
 from urllib.parse import urlparse
 
@@ -78,12 +80,35 @@ async def check_bot_api(token: str, base_url: str | None) -> None:
         pass
 
 
+def check_webhook_port(listen: str, port: int) -> None:
+    """Bind the webhook's address once before starting: failing inside run_webhook, after post_init
+    has started the scheduler, leaves a traceback and a pending task behind. SO_REUSEADDR as the
+    webhook server itself sets it, so a port in TIME_WAIT is not taken for one in use."""
+    try:
+        infos = socket.getaddrinfo(listen, port, type=socket.SOCK_STREAM)
+        family, _, _, _, address = infos[0]
+        with socket.socket(family, socket.SOCK_STREAM) as probe:
+            probe.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)
+            probe.bind(address)
+    except OSError as err:
+        if err.errno == errno.EADDRINUSE:
+            why = f"{listen}:{port} is already in use — stop what listens there, or pick another TELEGRAM_WEBHOOK_PORT"
+        elif err.errno == errno.EACCES:
+            why = f"port {port} needs privileges this user lacks — use a port above 1023 behind your proxy"
+        else:
+            why = (f"cannot listen on {listen}:{port} ({err.strerror}) — check TELEGRAM_WEBHOOK_LISTEN, an address "
+                   "of this machine")
+        raise StartupError(f"TELEGRAM_WEBHOOK_PORT: {why}") from err
+
+
 def run_from_settings(settings: Settings, store: Store) -> int:
     """`rummyclub run` with a Telegram token: polling by default, a webhook when configured."""
     assert settings.telegram_token is not None
     if settings.telegram_mode == "webhook" and not settings.telegram_webhook_url:
         raise StartupError("TELEGRAM_WEBHOOK_URL: TELEGRAM_MODE=webhook needs the public HTTPS URL Telegram posts "
                            "updates to — set it, or TELEGRAM_MODE=polling")
+    if settings.telegram_mode == "webhook":
+        check_webhook_port(settings.telegram_webhook_listen, settings.telegram_webhook_port)
     asyncio.run(check_bot_api(settings.telegram_token.get_secret_value(), settings.telegram_api_url))
     service = TableService(store, lobby_ttl_s=settings.lobby_ttl_s)
     app, _ = build_application(

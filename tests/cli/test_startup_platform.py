@@ -112,3 +112,33 @@ async def test_both_platforms_and_telegram_rejects_the_token(tmp_path: Path) -> 
     assert code == 1 and mine == ["rummyclub: TELEGRAM_TOKEN: Telegram rejected the token — copy it again from "
                                   "@BotFather (/mybots → API Token)"]
     assert "Traceback" not in err
+
+
+def webhook_env(env: pytest.MonkeyPatch, tmp_path: Path, listen: str, port: int) -> None:
+    env.setenv("TELEGRAM_TOKEN", TG_TOKEN)
+    env.setenv("TELEGRAM_API_URL", f"http://127.0.0.1:{closed_port()}/bot")  # never reached: the port comes first
+    env.setenv("TELEGRAM_MODE", "webhook")
+    env.setenv("TELEGRAM_WEBHOOK_URL", "https://bot.example/tg/hook")
+    env.setenv("TELEGRAM_WEBHOOK_LISTEN", listen)
+    env.setenv("TELEGRAM_WEBHOOK_PORT", str(port))
+    env.setenv("DATABASE_URL", str(tmp_path / "rummy.db"))
+
+
+def test_webhook_port_in_use(clean_env: pytest.MonkeyPatch, tmp_path: Path, rummyclub: Run) -> None:
+    with socket.socket() as taken:
+        taken.bind(("127.0.0.1", 0))
+        taken.listen()
+        port = taken.getsockname()[1]
+        webhook_env(clean_env, tmp_path, "127.0.0.1", port)
+        got = rummyclub("run")
+    assert (got.code, got.lines) == (2, [f"rummyclub: TELEGRAM_WEBHOOK_PORT: 127.0.0.1:{port} is already in use — "
+                                         "stop what listens there, or pick another TELEGRAM_WEBHOOK_PORT"])
+
+
+def test_webhook_listen_address_not_of_this_machine(clean_env: pytest.MonkeyPatch, tmp_path: Path,
+                                                    rummyclub: Run) -> None:
+    webhook_env(clean_env, tmp_path, "192.0.2.1", 8443)  # TEST-NET-1: never a local address
+    got = rummyclub("run")
+    assert (got.code, got.lines) == (2, ["rummyclub: TELEGRAM_WEBHOOK_PORT: cannot listen on 192.0.2.1:8443 (Cannot "
+                                         "assign requested address) — check TELEGRAM_WEBHOOK_LISTEN, an address of "
+                                         "this machine"])

@@ -35,6 +35,14 @@ BAD_VALUES = [
     ("DISCORD_SYNC_COMMANDS", "yes please", "expected true or false, got 'yes please'"),
     ("TELEGRAM_MODE", "push", "expected one of polling, webhook, got 'push'"),
     ("LOG_LEVEL", "LOUD", "expected one of DEBUG, INFO, WARNING, ERROR, CRITICAL, got 'LOUD'"),
+    ("TELEGRAM_API_URL", "localhost:8081/bot", "expected a http:// or https:// URL with a host, got "
+     "'localhost:8081/bot'"),
+    ("TELEGRAM_WEBHOOK_URL", "https://:8443/hook", "expected a http:// or https:// URL with a host, got "
+     "'https://:8443/hook'"),
+    ("DISCORD_API_URL", "ftp://proxy/api/v10", "expected a http:// or https:// URL with a host, got "
+     "'ftp://proxy/api/v10'"),
+    ("DISCORD_GATEWAY_URL", "https://gateway.example:x", "expected a ws:// or wss:// URL with a host, got "
+     "'https://gateway.example:x'"),
 ]
 
 

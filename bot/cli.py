@@ -20,7 +20,7 @@ from bot.settings import Settings
 from bot.simulate import simulate
 from bot.startup import Context, StartupError, check_tokens, explain, load_settings
 from rules import engine_names, get_engine
-from storage import SqliteStore, Store, open_store
+from storage import DatabaseUnusable, SqliteStore, Store, open_store
 
 log = logging.getLogger("rummyclub")
 
@@ -70,15 +70,14 @@ def build_parser() -> argparse.ArgumentParser:
     return parser
 
 
-def _make_folder(url: str, setting: str = "DATABASE_URL") -> None:
+def _make_folder(url: str) -> None:
     """A new database file may go in a folder that does not exist yet (data/ on a fresh checkout)."""
     if url.startswith("sqlite:///") or "://" not in url:
-        folder = Path(url.removeprefix("sqlite:///")).parent
+        path = url.removeprefix("sqlite:///")
         try:
-            folder.mkdir(parents=True, exist_ok=True)
+            Path(path).parent.mkdir(parents=True, exist_ok=True)
         except OSError as err:
-            raise StartupError(f"{setting}: cannot create the folder {folder} ({err.strerror}) — create it, "
-                               f"or point {setting} at another place") from err
+            raise DatabaseUnusable(path, "no_folder", err.strerror or str(err)) from err
 
 
 async def _open(url: str) -> Store:
@@ -210,7 +209,7 @@ async def _backup(url: str, target: Path, force: bool, setting: str) -> int:
     return 0
 
 
-def _dispatch(args: argparse.Namespace, settings: Settings, db: str) -> int:
+def _dispatch(args: argparse.Namespace, settings: Settings, db: str, ctx: Context) -> int:
     if args.command == "run":
         if settings.discord_token or settings.telegram_token:
             check_tokens(settings)
@@ -223,7 +222,7 @@ def _dispatch(args: argparse.Namespace, settings: Settings, db: str) -> int:
         return asyncio.run(_play(args.game, args.ai, dict(args.option), args.seed, args.new, db,
                                  settings.default_lang))
     if args.command == "backup":
-        return asyncio.run(_backup(db, Path(args.path), args.force, "--db" if args.db else "DATABASE_URL"))
+        return asyncio.run(_backup(db, Path(args.path), args.force, ctx.db_setting))
     return asyncio.run(_simulate(args))
 
 
@@ -253,7 +252,7 @@ def main(argv: list[str] | None = None) -> int:
         db = getattr(args, "db", None) or settings.database_url
         ctx = Context(db_setting="--db" if getattr(args, "db", None) else "DATABASE_URL",
                       telegram_api_url=settings.telegram_api_url, discord_api_url=settings.discord_api_url)
-        return _dispatch(args, settings, db)
+        return _dispatch(args, settings, db, ctx)
     except KeyboardInterrupt:
         _write(t("console.bye", lang))
         return 0
@@ -261,6 +260,7 @@ def main(argv: list[str] | None = None) -> int:
         failure = explain(err, ctx)
         if failure is None:  # not a failure we know: a bug, so its traceback stays (redacted)
             sys.stderr.write(redact("".join(traceback.format_exception(err))))
+            sys.stderr.write("rummyclub: unexpected error (a bug) — please report it with the traceback above\n")
             return 1
         return _fail(failure, err, debug, redact)
 

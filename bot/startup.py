@@ -145,6 +145,8 @@ def _database(err: DatabaseUnusable, setting: str) -> str:
         "newer": f"{path} was written by a newer Rummy Club ({detail}); it was left untouched — upgrade "
                  f"rummyclub, or point {setting} at another file",
         "cannot_open": f"cannot open {path} ({detail}) — check {setting} and that its folder exists",
+        "no_folder": f"cannot create the folder {Path(path).parent} ({detail}) — create it, or point {setting} "
+                     "at another place",
     }
     return f"{setting}: {lines.get(err.reason, f'{path}: {err.reason} {detail}')}"
 

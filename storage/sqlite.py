@@ -118,7 +118,8 @@ def board_query(
 
 class DatabaseUnusable(Exception):
     """The file cannot serve as the database. `reason` says why, for the caller to explain:
-    "directory", "missing", "read_only", "not_sqlite", "foreign", "newer" or "cannot_open"."""
+    "directory", "missing", "read_only", "not_sqlite", "foreign", "newer", "cannot_open" or
+    "no_folder" (its folder cannot be created)."""
 
     def __init__(self, path: str, reason: str, detail: str = "") -> None:
         super().__init__(f"{path}: {reason}{': ' + detail if detail else ''}")

@@ -22,7 +22,7 @@ import pytest
 from bot.core.codec import decode
 from bot.logs import Redactor, secrets_of, setup_logging
 from bot.settings import Settings
-from tests.cli.conftest import PYTHON, subprocess_env
+from tests.cli.conftest import PYTHON, Run, subprocess_env
 from tests.discord.fake_discord import FakeDiscord
 from tests.discord.test_cli_run import _open_a_table
 from tests.telegram.fake_bot_api import JSON, FakeTelegramBotAPI
@@ -93,6 +93,19 @@ def test_the_root_handler_blanks_secrets_from_every_logger(settings: Settings,
     assert err.count("***") >= 8 and "https://api.telegram.org/bot***/getMe" in err
     assert "RuntimeError: The token `***` was rejected" in err and "Stack (most recent call last)" in err
     assert logging.getLogger("httpx").getEffectiveLevel() == logging.WARNING
+
+
+def test_an_unexpected_error_keeps_its_traceback_but_not_the_token(settings: Settings, clean_env: pytest.MonkeyPatch,
+                                                                   rummyclub: Run) -> None:
+    def bug(*args: object) -> int:
+        raise RuntimeError(f"boom with {TG_TOKEN} and {HOOK_SECRET}")
+
+    clean_env.setattr("bot.cli._dispatch", bug)
+    got = rummyclub("run")
+    assert got.code == 1 and "Traceback (most recent call last)" in got.err
+    assert "RuntimeError: boom with *** and ***" in got.err
+    assert got.lines[-1] == "rummyclub: unexpected error (a bug) — please report it with the traceback above"
+    assert_no_secret(got.err, got.out)
 
 
 def test_short_values_are_not_blanked() -> None:

@@ -204,6 +204,11 @@ async def _backup(url: str, target: Path, force: bool, setting: str) -> int:
         raise StartupError(f"{target} is the database itself — name another file")
     if not target.parent.is_dir():
         raise StartupError(f"no folder {target.parent} for the backup — create it first")
+    try:
+        with tempfile.TemporaryFile(dir=target.parent):  # the copy is written next to PATH first
+            pass
+    except OSError as err:
+        raise StartupError(f"cannot write in {target.parent} ({err.strerror}) — back up to another folder") from err
     await store.backup(target)
     _write(f"backed up {store.path} to {target} ({target.stat().st_size} bytes)")
     return 0

@@ -128,19 +128,20 @@ class DatabaseUnusable(Exception):
         self.detail = detail
 
 
-def check_usable(path: str, must_exist: bool = False) -> None:
-    """Refuse a directory, a missing file (when one must exist) or a file or folder we cannot
-    write, before SQLite opens it: SQLite falls back to read-only without a word and fails only
-    at the first write, with an error naming neither the file nor the cause. A real write attempt,
-    not os.access: for root os.access says yes to everything, yet an immutable file (chattr +i)
-    or a read-only mount still refuses."""
+def check_usable(path: str, *, must_exist: bool = False, writable: bool = True) -> None:
+    """Refuse a directory, a missing file (when one must exist) or, unless only read, a file or
+    folder we cannot write, before SQLite opens it: SQLite falls back to read-only without a word
+    and fails only at the first write, with an error naming neither the file nor the cause. A real
+    write attempt, not os.access: for root os.access says yes to everything, yet an immutable file
+    (chattr +i) or a read-only mount still refuses."""
     file = Path(path)
     if file.is_dir():
         raise DatabaseUnusable(path, "directory")
-    if not file.exists():
-        if must_exist:
-            raise DatabaseUnusable(path, "missing")
-    else:
+    if must_exist and not file.exists():
+        raise DatabaseUnusable(path, "missing")
+    if not writable:
+        return
+    if file.exists():
         try:
             with open(file, "r+b"):  # opened for writing, nothing written
                 pass
@@ -244,7 +245,7 @@ class SqliteStore:
                     async with self._read() as db:
                         await db.backup(dest)
                 else:
-                    check_usable(self.path, must_exist=True)
+                    check_usable(self.path, must_exist=True, writable=False)  # a copy only reads it
                     try:
                         async with aiosqlite.connect(self.path, isolation_level=None) as db:
                             await db.execute(f"PRAGMA busy_timeout = {BUSY_TIMEOUT_MS}")

@@ -6,7 +6,9 @@ from __future__ import annotations
 
 import asyncio
 import json
+import shutil
 import sqlite3
+import subprocess
 from collections.abc import AsyncIterator
 from contextlib import closing
 from pathlib import Path
@@ -93,3 +95,15 @@ async def test_backup_of_another_programs_database_is_refused(tmp_path: Path) ->
         await SqliteStore(str(db)).backup(tmp_path / "copy.db")
     assert err.value.reason == "foreign"
     assert not (tmp_path / "copy.db").exists()
+
+
+async def test_backup_of_a_read_only_database(store: SqliteStore, tmp_path: Path) -> None:
+    # A copy only reads: an immutable source (chattr +i refuses even root) is still copied.
+    await store.close()
+    if shutil.which("chattr") is None or subprocess.run(["chattr", "+i", store.path]).returncode:
+        pytest.skip("chattr +i is not available here")
+    try:
+        await SqliteStore(store.path).backup(tmp_path / "copy.db")
+    finally:
+        subprocess.run(["chattr", "-i", store.path], check=True)
+    await assert_committed_copy(tmp_path / "copy.db")

@@ -15,7 +15,7 @@ from typing import Any
 from bot.console.app import ConsoleTable
 from bot.core.i18n import t
 from bot.core.service import TableService
-from bot.logs import Redactor, secrets_of, setup_logging
+from bot.logs import Redactor, database_password, secrets_of, setup_logging
 from bot.settings import Settings
 from bot.simulate import simulate
 from bot.startup import Context, StartupError, check_tokens, explain, load_settings
@@ -252,7 +252,7 @@ def main(argv: list[str] | None = None) -> int:
         settings = load_settings()
         lang = settings.default_lang
         debug = settings.log_level == "DEBUG"
-        redact = Redactor(secrets_of(settings))
+        redact = Redactor([*secrets_of(settings), database_password(getattr(args, "db", None) or "") or ""])
         setup_logging(settings.log_level, redact)
         db = getattr(args, "db", None) or settings.database_url
         ctx = Context(db_setting="--db" if getattr(args, "db", None) else "DATABASE_URL",

@@ -164,10 +164,16 @@ def explain(err: BaseException, ctx: Context) -> StartupError | None:
         if isinstance(err, tg.InvalidToken):
             return StartupError("TELEGRAM_TOKEN: Telegram rejected the token — copy it again from @BotFather "
                                 "(/mybots → API Token)", PLATFORM)
-        if isinstance(err, tg.NetworkError):  # TimedOut included
+        if isinstance(err, tg.TelegramError) and "webhook" in err.message.lower():
+            return StartupError(f"TELEGRAM_WEBHOOK_URL: Telegram refused the webhook ({err.message}) — set it to a "
+                                "public https:// URL (ports 443, 80, 88 or 8443)", PLATFORM)
+        if isinstance(err, tg.NetworkError) and not isinstance(err, tg.BadRequest):  # TimedOut included
             where = _host(ctx.telegram_api_url, "api.telegram.org")
             return StartupError(f"TELEGRAM_API_URL: cannot reach the Telegram Bot API at {where} ({err.message}) — "
                                 "check the network and TELEGRAM_API_URL", PLATFORM)
+        if isinstance(err, tg.TelegramError):  # BadRequest, Forbidden, Conflict … from a start-up call
+            return StartupError(f"TELEGRAM_TOKEN: Telegram refused a start-up call ({err.message}) — check the bot "
+                                "with @BotFather, and TELEGRAM_API_URL if set", PLATFORM)
     dc = sys.modules.get("discord")
     if dc is not None:
         if isinstance(err, dc.LoginFailure):

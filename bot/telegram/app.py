@@ -52,6 +52,9 @@ def build_application(
         await tg.shutdown()
 
     async def post_shutdown(app: Application) -> None:
+        # Again (it is idempotent): post_stop runs only after a start, and when run_webhook fails
+        # before one (setWebhook refused) the scheduler post_init started would be left pending.
+        await tg.shutdown()
         await store.close()
 
     app = builder.post_init(post_init).post_stop(post_stop).post_shutdown(post_shutdown).build()
@@ -78,6 +81,17 @@ async def check_bot_api(token: str, base_url: str | None) -> None:
     bot = Bot(token, base_url=base_url) if base_url else Bot(token)
     async with bot:  # initialize() is the getMe
         pass
+
+
+class BootstrapFailureFilter(logging.Filter):
+    """PTB logs a failed start-up step (a setWebhook Telegram refuses, say) at ERROR with its
+    traceback, then raises the same exception out of run_polling/run_webhook, where bot/startup.py
+    puts it into one line. Below DEBUG the record would only repeat that line with a traceback, so
+    it is dropped. Only bootstrap steps: a failure of the running polling loop is logged as ever."""
+
+    def filter(self, record: logging.LogRecord) -> bool:
+        return not (record.levelno >= logging.ERROR and record.getMessage().startswith("Network Retry Loop (Bootstrap")
+                    and logging.getLogger().getEffectiveLevel() > logging.DEBUG)
 
 
 def check_webhook_port(listen: str, port: int) -> None:
@@ -110,6 +124,7 @@ def run_from_settings(settings: Settings, store: Store) -> int:
     if settings.telegram_mode == "webhook":
         check_webhook_port(settings.telegram_webhook_listen, settings.telegram_webhook_port)
     asyncio.run(check_bot_api(settings.telegram_token.get_secret_value(), settings.telegram_api_url))
+    logging.getLogger("telegram.ext").addFilter(BootstrapFailureFilter())
     service = TableService(store, lobby_ttl_s=settings.lobby_ttl_s)
     app, _ = build_application(
         settings.telegram_token.get_secret_value(), service, store,

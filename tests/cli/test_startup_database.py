@@ -93,6 +93,12 @@ def test_a_newer_rummyclub_database_is_refused(tmp_path: Path, clean_env: pytest
     assert db.read_bytes() == before
 
 
+def test_a_password_in_the_db_option_is_not_shown(tmp_path: Path, rummyclub: Run) -> None:
+    got = rummyclub("backup", "copy.db", "--db", "postgresql://rummy:Pg-Secret-123@db.example/rummy")
+    assert (got.code, got.lines) == (2, ["rummyclub: --db: unknown scheme 'postgresql://' — use sqlite:///path.db, a "
+                                         "file path, or memory:// (nothing kept)"])
+
+
 def test_a_folder(tmp_path: Path, clean_env: pytest.MonkeyPatch, rummyclub: Run) -> None:
     (tmp_path / "data").mkdir()
     clean_env.setenv("DATABASE_URL", str(tmp_path / "data"))

@@ -142,3 +142,19 @@ def test_webhook_listen_address_not_of_this_machine(clean_env: pytest.MonkeyPatc
     assert (got.code, got.lines) == (2, ["rummyclub: TELEGRAM_WEBHOOK_PORT: cannot listen on 192.0.2.1:8443 (Cannot "
                                          "assign requested address) — check TELEGRAM_WEBHOOK_LISTEN, an address of "
                                          "this machine"])
+
+
+async def test_telegram_refuses_the_webhook(tmp_path: Path) -> None:
+    fake = await FakeTelegramBotAPI(TG_TOKEN).start()
+    fake.fail_next("setWebhook", 400, "Bad Request: bad webhook: An HTTPS URL must be provided for webhook")
+    port = closed_port()
+    try:
+        code, err = await run_cli(tmp_path, TELEGRAM_TOKEN=TG_TOKEN, TELEGRAM_API_URL=fake.base_url,
+                                  TELEGRAM_MODE="webhook", TELEGRAM_WEBHOOK_URL=f"http://127.0.0.1:{port}/hook",
+                                  TELEGRAM_WEBHOOK_PORT=str(port))
+    finally:
+        await fake.stop()
+    # Nothing else: neither PTB's own ERROR record with its traceback, nor a scheduler task left pending.
+    assert (code, err) == (1, "rummyclub: TELEGRAM_WEBHOOK_URL: Telegram refused the webhook (Bad webhook: an https "
+                              "url must be provided for webhook) — set it to a public https:// URL (ports 443, 80, "
+                              "88 or 8443)\n")

@@ -57,6 +57,19 @@ def test_discord_unreachable(clean_env: pytest.MonkeyPatch, tmp_path: Path, disc
     assert "Traceback" not in got.err
 
 
+def test_discord_gateway_unreachable(clean_env: pytest.MonkeyPatch, tmp_path: Path, discord_globals: None,
+                                     rummyclub: Run) -> None:
+    port = closed_port()
+    clean_env.setenv("DISCORD_TOKEN", DC_TOKEN)
+    clean_env.setenv("DISCORD_API_URL", f"http://127.0.0.1:{closed_port()}/api/v10")
+    clean_env.setenv("DISCORD_GATEWAY_URL", f"ws://127.0.0.1:{port}/")
+    clean_env.setenv("DATABASE_URL", str(tmp_path / "rummy.db"))
+    got = rummyclub("run")
+    assert (got.code, got.lines) == (1, [f"rummyclub: DISCORD_GATEWAY_URL: cannot reach the Discord gateway at "
+                                         f"127.0.0.1:{port} (Connect call failed ('127.0.0.1', {port})) — check the "
+                                         "network and DISCORD_GATEWAY_URL"])
+
+
 async def run_cli(tmp_path: Path, **env: str) -> tuple[int, str]:
     proc = await asyncio.create_subprocess_exec(PYTHON, "-m", "bot.cli", "run", cwd=str(tmp_path),
                                                 env=subprocess_env(tmp_path, **env),

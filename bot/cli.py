@@ -5,8 +5,10 @@ from __future__ import annotations
 import argparse
 import asyncio
 import logging
+import os
 import sys
 import tempfile
+import traceback
 from pathlib import Path
 from typing import Any
 
@@ -16,10 +18,12 @@ from bot.core.models import ServiceError
 from bot.core.options_text import parse_option
 from bot.core.render import render_error
 from bot.core.service import TableService
+from bot.logs import Redactor, database_password, secrets_of, setup_logging
 from bot.settings import Settings
 from bot.simulate import simulate
+from bot.startup import Context, StartupError, check_tokens, explain, load_settings
 from rules import engine_names, get_engine
-from storage import Store, open_store
+from storage import DatabaseUnusable, SqliteStore, Store, open_store
 
 log = logging.getLogger("rummyclub")
 
@@ -62,16 +66,36 @@ def build_parser() -> argparse.ArgumentParser:
     sim.add_argument("--seats", type=int, default=4)
     sim.add_argument("--option", "-o", type=_option, action="append", default=[], metavar="KEY=VALUE")
     sim.add_argument("--db", help="keep the games in this SQLite file (default: a temporary file)")
+
+    backup = sub.add_parser("backup", help="a consistent copy of the database, safe while the bot runs")
+    backup.add_argument("path", help="the file to write")
+    backup.add_argument("--db", help="database URL or file (default: DATABASE_URL)")
+    backup.add_argument("--force", action="store_true", help="replace PATH if it exists")
     return parser
 
 
-async def _open(url: str) -> Store:
+def _make_folder(url: str) -> None:
+    """A new database file may go in a folder that does not exist yet (data/ on a fresh checkout)."""
     if url.startswith("sqlite:///") or "://" not in url:
         path = url.removeprefix("sqlite:///")
-        Path(path).parent.mkdir(parents=True, exist_ok=True)
+        try:
+            Path(path).parent.mkdir(parents=True, exist_ok=True)
+        except OSError as err:
+            raise DatabaseUnusable(path, "no_folder", err.strerror or str(err)) from err
+
+
+async def _open(url: str) -> Store:
+    _make_folder(url)
     store = open_store(url)
     await store.open()
     return store
+
+
+async def _check_store(url: str) -> None:
+    """Open (and migrate) the database once before any platform is contacted: a bad database file
+    is reported as such, not after a token check or from inside a library's start-up."""
+    store = await _open(url)
+    await store.close()
 
 
 def _stdin_reader() -> Any:
@@ -132,8 +156,7 @@ def _run_discord(settings: Settings, db: str) -> int:
     """DISCORD_TOKEN set: Discord alone, or next to Telegram in one process when both are set."""
     from bot.discord import app as discord_app  # discord.py loads only when it is used
 
-    if "://" not in db or db.startswith("sqlite:///"):
-        Path(db.removeprefix("sqlite:///")).parent.mkdir(parents=True, exist_ok=True)
+    asyncio.run(_check_store(db))
     runner = discord_app.run_with_telegram if settings.telegram_token else discord_app.run
     return asyncio.run(runner(settings, open_store(db)))
 
@@ -141,8 +164,7 @@ def _run_discord(settings: Settings, db: str) -> int:
 def _run_telegram(settings: Settings, db: str) -> int:
     from bot.telegram.app import run_from_settings  # python-telegram-bot loads only when it is used
 
-    if "://" not in db or db.startswith("sqlite:///"):
-        Path(db.removeprefix("sqlite:///")).parent.mkdir(parents=True, exist_ok=True)
+    asyncio.run(_check_store(db))
     return run_from_settings(settings, open_store(db))
 
 
@@ -177,25 +199,82 @@ async def _simulate(args: argparse.Namespace) -> int:
     return 0
 
 
+async def _backup(url: str, target: Path, force: bool, setting: str) -> int:
+    store = open_store(url)
+    if not isinstance(store, SqliteStore):
+        raise StartupError(f"{setting}: {url} keeps nothing on disk to back up — point {setting} at the SQLite file")
+    if target.is_dir():
+        raise StartupError(f"{target} is a folder — name the backup file, e.g. {target / 'rummyclub-backup.db'}")
+    if target.exists() and not force:
+        raise StartupError(f"{target} already exists — pass --force to replace it, or name another file")
+    if target.exists() and target.resolve() == Path(store.path).resolve():
+        raise StartupError(f"{target} is the database itself — name another file")
+    if not target.parent.is_dir():
+        raise StartupError(f"no folder {target.parent} for the backup — create it first")
+    try:
+        with tempfile.TemporaryFile(dir=target.parent):  # the copy is written next to PATH first
+            pass
+    except OSError as err:
+        raise StartupError(f"cannot write in {target.parent} ({err.strerror}) — back up to another folder") from err
+    await store.backup(target)
+    _write(f"backed up {store.path} to {target} ({target.stat().st_size} bytes)")
+    return 0
+
+
+def _dispatch(args: argparse.Namespace, settings: Settings, db: str, ctx: Context) -> int:
+    if args.command == "run":
+        if settings.discord_token or settings.telegram_token:
+            check_tokens(settings)
+        if settings.discord_token:
+            return _run_discord(settings, db)
+        if settings.telegram_token:
+            return _run_telegram(settings, db)
+        return asyncio.run(_run(settings, db))
+    if args.command == "play":
+        return asyncio.run(_play(args.game, args.ai, dict(args.option), args.seed, args.new, db,
+                                 settings.default_lang))
+    if args.command == "backup":
+        return asyncio.run(_backup(db, Path(args.path), args.force, ctx.db_setting))
+    return asyncio.run(_simulate(args))
+
+
+def _fail(failure: StartupError, err: BaseException, debug: bool, redact: Redactor) -> int:
+    """One line per cause on stderr; the traceback too only when debugging (never a secret)."""
+    if debug:
+        sys.stderr.write(redact("".join(traceback.format_exception(err))))
+    for line in failure.lines:
+        sys.stderr.write(f"rummyclub: {redact(line)}\n")
+    sys.stderr.flush()
+    return failure.exit_code
+
+
 def main(argv: list[str] | None = None) -> int:
     args = build_parser().parse_args(argv)
-    settings = Settings()
-    logging.basicConfig(level=settings.log_level.upper(), format="%(asctime)s %(levelname)s %(name)s: %(message)s")
-    db = getattr(args, "db", None) or settings.database_url
+    # Until the settings are read, LOG_LEVEL from the environment alone decides on the traceback.
+    debug = os.environ.get("LOG_LEVEL", "").strip().upper() == "DEBUG"
+    redact = Redactor(())
+    ctx = Context()
+    lang = "en"
     try:
-        if args.command == "run":
-            if settings.discord_token:
-                return _run_discord(settings, db)
-            if settings.telegram_token:
-                return _run_telegram(settings, db)
-            return asyncio.run(_run(settings, db))
-        if args.command == "play":
-            return asyncio.run(_play(args.game, args.ai, dict(args.option), args.seed, args.new, db,
-                                     settings.default_lang))
-        return asyncio.run(_simulate(args))
+        settings = load_settings()
+        lang = settings.default_lang
+        debug = settings.log_level == "DEBUG"
+        redact = Redactor([*secrets_of(settings), database_password(getattr(args, "db", None) or "") or ""])
+        setup_logging(settings.log_level, redact)
+        db = getattr(args, "db", None) or settings.database_url
+        ctx = Context(db_setting="--db" if getattr(args, "db", None) else "DATABASE_URL",
+                      telegram_api_url=settings.telegram_api_url, discord_api_url=settings.discord_api_url)
+        return _dispatch(args, settings, db, ctx)
     except KeyboardInterrupt:
-        _write(t("console.bye", settings.default_lang))
+        _write(t("console.bye", lang))
         return 0
+    except Exception as err:
+        failure = explain(err, ctx)
+        if failure is None:  # not a failure we know: a bug, so its traceback stays (redacted)
+            sys.stderr.write(redact("".join(traceback.format_exception(err))))
+            sys.stderr.write("rummyclub: unexpected error (a bug) — please report it with the traceback above\n")
+            return 1
+        return _fail(failure, err, debug, redact)
 
 
 if __name__ == "__main__":

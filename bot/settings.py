@@ -2,10 +2,16 @@
 
 from __future__ import annotations
 
-from typing import Literal
+from typing import Any, Literal
+from urllib.parse import urlsplit
 
-from pydantic import Field, SecretStr
+from pydantic import Field, SecretStr, ValidationInfo, field_validator
 from pydantic_settings import BaseSettings, SettingsConfigDict
+
+LOG_LEVELS = ("DEBUG", "INFO", "WARNING", "ERROR", "CRITICAL")
+SECRET_FIELDS = ("telegram_token", "discord_token", "telegram_webhook_secret")
+URL_SCHEMES = {"telegram_api_url": ("http", "https"), "telegram_webhook_url": ("http", "https"),
+               "discord_api_url": ("http", "https"), "discord_gateway_url": ("ws", "wss")}
 
 
 class Settings(BaseSettings):
@@ -15,9 +21,11 @@ class Settings(BaseSettings):
     discord_token: SecretStr | None = Field(None, description="Discord bot token")
     database_url: str = Field("sqlite:///data/rummyclub.db", description="where tables and results live")
     default_lang: str = Field("en", description="language of the bot's messages")
-    lobby_ttl_s: float = Field(3600.0, gt=0, description="an unstarted lobby expires after this many seconds")
-    tick_interval_s: float = Field(1.0, gt=0, description="how often turn deadlines are checked")
-    log_level: str = Field("INFO", description="logging level")
+    # allow_inf_nan=False: "nan" or "inf" parse as floats, and would then pass or break every comparison.
+    lobby_ttl_s: float = Field(3600.0, gt=0, allow_inf_nan=False,
+                               description="an unstarted lobby expires after this many seconds")
+    tick_interval_s: float = Field(1.0, gt=0, allow_inf_nan=False, description="how often turn deadlines are checked")
+    log_level: str = Field("INFO", description="logging level: " + ", ".join(LOG_LEVELS))
     telegram_mode: Literal["polling", "webhook"] = Field("polling", description="how Telegram updates arrive")
     telegram_webhook_url: str | None = Field(None, description="public HTTPS URL Telegram posts updates to")
     telegram_webhook_listen: str = Field("127.0.0.1", description="address the webhook server binds")
@@ -25,11 +33,53 @@ class Settings(BaseSettings):
     telegram_webhook_secret: SecretStr | None = Field(None, description="secret token Telegram sends back")
     telegram_api_url: str | None = Field(None, description="another Bot API server, e.g. a local one")
     telegram_rate_limit: bool = Field(True, description="throttle Bot API calls to Telegram's flood limits")
-    telegram_overall_max_per_s: float = Field(30, gt=0, description="messages per second over all chats")
-    telegram_group_max_per_min: float = Field(20, gt=0, description="messages per minute to one group")
+    telegram_overall_max_per_s: float = Field(30, gt=0, allow_inf_nan=False,
+                                              description="messages per second over all chats")
+    telegram_group_max_per_min: float = Field(20, gt=0, allow_inf_nan=False,
+                                              description="messages per minute to one group")
     discord_sharded: bool = Field(False, description="run Discord as an AutoShardedClient (large deployments)")
     discord_sync_commands: bool = Field(True, description="register the /rummy commands with Discord at start")
     discord_ack_after_s: float = Field(2.0, ge=0, le=2.5,
                                        description="defer a Discord interaction whose work takes longer than this")
     discord_api_url: str | None = Field(None, description="another Discord REST base, e.g. a proxy (…/api/v10)")
     discord_gateway_url: str | None = Field(None, description="another Discord gateway URL (ws://…)")
+
+    @field_validator(*SECRET_FIELDS, mode="before")
+    @classmethod
+    def _strip_secret(cls, value: Any) -> Any:
+        # A token pasted with a trailing space or newline is rejected by the platform (and was then
+        # printed in the error); an empty one after stripping means "not set".
+        if isinstance(value, str):
+            value = value.strip()
+            return value or None
+        return value
+
+    @field_validator("log_level", mode="before")
+    @classmethod
+    def _known_level(cls, value: Any) -> Any:
+        if isinstance(value, str):
+            level = value.strip().upper()
+            if level not in LOG_LEVELS:
+                raise ValueError(f"expected one of {', '.join(LOG_LEVELS)}")
+            return level
+        return value
+
+    @field_validator(*URL_SCHEMES, mode="before")
+    @classmethod
+    def _url(cls, value: Any, info: ValidationInfo) -> Any:
+        # Checked here, or a typo ("localhost:8081/bot") fails later inside the HTTP client.
+        if not isinstance(value, str):
+            return value
+        value = value.strip()
+        if not value:
+            return None
+        schemes = URL_SCHEMES[str(info.field_name)]
+        try:
+            parts = urlsplit(value)
+            ok = parts.scheme in schemes and bool(parts.hostname)
+            parts.port  # noqa: B018 - raises ValueError for a port that is not a number
+        except ValueError:
+            ok = False
+        if not ok:
+            raise ValueError(f"expected a {' or '.join(f'{s}://' for s in schemes)} URL with a host")
+        return value

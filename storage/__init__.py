@@ -26,7 +26,11 @@ from storage.models import (
     VersionConflict,
 )
 from storage.ports import RateFn, Store
-from storage.sqlite import SqliteStore
+from storage.sqlite import DatabaseUnusable, SqliteStore
+
+
+class StoreURLError(ValueError):
+    """A database URL that names no store we have (an unknown scheme, or no file)."""
 
 
 def open_store(url: str) -> Store:
@@ -40,17 +44,20 @@ def open_store(url: str) -> Store:
     if url.startswith("sqlite:///"):
         path = url.removeprefix("sqlite:///")
     elif "://" in url:
-        raise ValueError(f"unsupported store URL {url!r}; use memory://, sqlite:///path.db or a file path")
+        # Only the scheme is named: the rest of a URL may hold a password.
+        scheme = url.partition("://")[0]
+        raise StoreURLError(f"unknown scheme {scheme + '://'!r} — use sqlite:///path.db, a file path, or memory:// "
+                            "(nothing kept)")
     else:
         path = url
     if not path:
-        raise ValueError(f"store URL {url!r} names no file")
+        raise StoreURLError(f"{url!r} names no file — use sqlite:///path.db or a file path")
     return SqliteStore(path)
 
 
 __all__ = [
-    "ACTIVE_STATUSES", "ActionKeyRecord", "DuplicateAction", "GLOBAL_SCOPE", "BoardRow", "LogEntry", "MatchPlayerRecord", "MatchResultRecord", "MemoryStore",
-    "PlayerRecord", "RateFn", "RatingKey", "RatingRecord", "SeatRecord",
-    "SqliteStore", "Store", "TableExists", "TableNotFound", "TableRecord", "TableStatus", "VersionConflict",
-    "open_store",
+    "ACTIVE_STATUSES", "GLOBAL_SCOPE", "ActionKeyRecord", "BoardRow", "DatabaseUnusable", "DuplicateAction",
+    "LogEntry", "MatchPlayerRecord", "MatchResultRecord", "MemoryStore", "PlayerRecord", "RateFn", "RatingKey",
+    "RatingRecord", "SeatRecord", "SqliteStore", "Store", "StoreURLError", "TableExists", "TableNotFound",
+    "TableRecord", "TableStatus", "VersionConflict", "open_store",
 ]

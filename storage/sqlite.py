@@ -5,6 +5,7 @@ from __future__ import annotations
 import asyncio
 import json
 import sqlite3
+import tempfile
 import time
 from collections.abc import AsyncIterator, Callable, Sequence
 from contextlib import asynccontextmanager
@@ -117,6 +118,80 @@ def board_query(
     return sql, (*args, platform, scope, game, max(limit, 0))
 
 
+class DatabaseUnusable(Exception):
+    """The file cannot serve as the database. `reason` says why, for the caller to explain:
+    "directory", "missing", "read_only", "not_sqlite", "foreign", "newer", "cannot_open" or
+    "no_folder" (its folder cannot be created)."""
+
+    def __init__(self, path: str, reason: str, detail: str = "") -> None:
+        super().__init__(f"{path}: {reason}{': ' + detail if detail else ''}")
+        self.path = path
+        self.reason = reason
+        self.detail = detail
+
+
+def check_usable(path: str, *, must_exist: bool = False, writable: bool = True) -> None:
+    """Refuse a directory, a missing file (when one must exist) or, unless only read, a file or
+    folder we cannot write, before SQLite opens it: SQLite falls back to read-only without a word
+    and fails only at the first write, with an error naming neither the file nor the cause. A real
+    write attempt, not os.access: for root os.access says yes to everything, yet an immutable file
+    (chattr +i) or a read-only mount still refuses."""
+    file = Path(path)
+    if file.is_dir():
+        raise DatabaseUnusable(path, "directory")
+    if must_exist and not file.exists():
+        raise DatabaseUnusable(path, "missing")
+    if not writable:
+        return
+    if file.exists():
+        try:
+            with open(file, "r+b"):  # opened for writing, nothing written
+                pass
+        except OSError as err:
+            raise DatabaseUnusable(path, "read_only", "file") from err
+    folder = file.parent
+    try:
+        # WAL keeps two files next to the database (-wal, -shm): the folder must take new files.
+        with tempfile.TemporaryFile(dir=folder):
+            pass
+    except FileNotFoundError as err:
+        raise DatabaseUnusable(path, "cannot_open", f"no folder {folder}") from err
+    except OSError as err:
+        raise DatabaseUnusable(path, "read_only", "folder") from err
+
+
+async def check_ours(db: aiosqlite.Connection, path: str) -> None:
+    """Refuse, before anything is written, a database holding another program's tables (no
+    schema_migrations of ours) or migrations this version does not know (a newer Rummy Club)."""
+    tables = {r[0] for r in await db.execute_fetchall(
+        "SELECT name FROM sqlite_master WHERE type = 'table' AND name NOT LIKE 'sqlite\\_%' ESCAPE '\\'")}
+    if not tables:
+        return  # a new (or empty) file: ours to set up
+    if "schema_migrations" not in tables:
+        raise DatabaseUnusable(path, "foreign", ", ".join(sorted(tables)[:5]))
+    columns = {r[1] for r in await db.execute_fetchall("PRAGMA table_info(schema_migrations)")}
+    if not {"version", "name", "applied_at"} <= columns:  # another tool's schema_migrations
+        raise DatabaseUnusable(path, "foreign", "schema_migrations")
+    ours = {number: name for number, name, _ in migrations()}
+    for version, name in await db.execute_fetchall("SELECT version, name FROM schema_migrations"):
+        if version not in ours:
+            raise DatabaseUnusable(path, "newer", f"migration {name}")
+        if ours[version] != name:
+            raise DatabaseUnusable(path, "foreign", f"migration {version} is {name!r}, not {ours[version]!r}")
+
+
+def unusable_from(err: sqlite3.DatabaseError, path: str) -> DatabaseUnusable | None:
+    """The reason behind an error SQLite raised while opening, when it is one we can name."""
+    text = str(err).lower()
+    if "not a database" in text or "malformed" in text or "encrypted" in text:
+        return DatabaseUnusable(path, "not_sqlite", str(err))
+    if "readonly" in text or "read-only" in text:
+        return DatabaseUnusable(path, "read_only", str(err))
+    if "unable to open" in text:
+        return DatabaseUnusable(path, "cannot_open", str(err))
+    return None
+
+
 class SqliteStore:
     def __init__(self, path: str, clock: Callable[[], float] = time.time) -> None:
         self.path = path
@@ -130,21 +205,62 @@ class SqliteStore:
     async def open(self) -> None:
         if self._db is not None:
             return
+        check_usable(self.path)
         # isolation_level=None: sqlite3 opens no implicit transactions; we BEGIN/COMMIT ourselves.
         db = await aiosqlite.connect(self.path, isolation_level=None)
         try:
             db.row_factory = sqlite3.Row
             await db.execute(f"PRAGMA busy_timeout = {BUSY_TIMEOUT_MS}")
+            # Before anything writes: switching to WAL alone rewrites the file header.
+            await check_ours(db, self.path)
             await db.execute("PRAGMA journal_mode = WAL")
             # NORMAL under WAL survives app crashes; only a power cut may lose the last few commits.
             await db.execute("PRAGMA synchronous = NORMAL")
             await db.execute("PRAGMA foreign_keys = ON")
             self._db = db
             await self._migrate()
+        except sqlite3.DatabaseError as err:
+            self._db = None
+            await db.close()
+            named = unusable_from(err, self.path)
+            if named is None:
+                raise
+            raise named from err
         except BaseException:
             self._db = None
             await db.close()
             raise
+
+    async def backup(self, target: str | Path) -> None:
+        """A consistent copy of the database at `target` (SQLite's online backup API), taken while
+        other connections and processes go on writing: the copy holds every transaction committed
+        when it started and none still open. An open store copies through its own connection,
+        between its transactions; a closed one opens the file without migrating it, so a backup
+        never waits for a running bot's write lock nor changes the file it copies. The copy is
+        written next to `target` and renamed into place, so `target` is never half a database."""
+        target = Path(target)
+        partial = target.with_name(f".{target.name}.partial")
+        partial.unlink(missing_ok=True)
+        try:
+            async with aiosqlite.connect(partial) as dest:
+                if self._db is not None:
+                    async with self._read() as db:
+                        await db.backup(dest)
+                else:
+                    check_usable(self.path, must_exist=True, writable=False)  # a copy only reads it
+                    try:
+                        async with aiosqlite.connect(self.path, isolation_level=None) as db:
+                            await db.execute(f"PRAGMA busy_timeout = {BUSY_TIMEOUT_MS}")
+                            await check_ours(db, self.path)
+                            await db.backup(dest)
+                    except sqlite3.DatabaseError as err:
+                        named = unusable_from(err, self.path)
+                        if named is None:
+                            raise
+                        raise named from err
+            partial.replace(target)
+        finally:
+            partial.unlink(missing_ok=True)
 
     async def close(self) -> None:
         async with self._lock:

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import asyncio
 import logging
 
 import discord
@@ -10,6 +11,7 @@ import yarl
 from bot.core.service import TableService
 from bot.discord.bot import DiscordBot, DiscordConfig, build_client
 from bot.settings import Settings
+from bot.startup import PLATFORM, StartupError
 from storage import Store
 
 log = logging.getLogger(__name__)
@@ -22,6 +24,24 @@ def point_at(api_url: str | None, gateway_url: str | None) -> None:
         discord.http.Route.BASE = api_url.rstrip("/")
     if gateway_url:
         discord.gateway.DiscordWebSocket.DEFAULT_GATEWAY = yarl.URL(gateway_url)
+
+
+async def check_gateway(url: str | None, timeout_s: float = 10.0) -> None:
+    """Open a TCP connection to another gateway (DISCORD_GATEWAY_URL) before the client starts.
+    When the first gateway connection fails, discord.py 2.7 logs a traceback and then dies of an
+    AttributeError (its websocket is still None), which says nothing about the cause."""
+    if not url:
+        return  # Discord's own: reachable whenever its REST API is, which the login checks first
+    gateway = yarl.URL(url)
+    where = f"{gateway.host}:{gateway.port}"
+    try:
+        _, writer = await asyncio.wait_for(asyncio.open_connection(gateway.host, gateway.port), timeout_s)
+    except (OSError, TimeoutError) as err:
+        reason = err.strerror if isinstance(err, OSError) and err.strerror else type(err).__name__
+        raise StartupError(f"DISCORD_GATEWAY_URL: cannot reach the Discord gateway at {where} ({reason}) — check "
+                           "the network and DISCORD_GATEWAY_URL", PLATFORM) from err
+    writer.close()
+    await writer.wait_closed()
 
 
 def config_from(settings: Settings, run_scheduler: bool = True) -> DiscordConfig:
@@ -40,6 +60,7 @@ def build(settings: Settings, service: TableService, store: Store,
 async def run(settings: Settings, store: Store) -> int:
     """`rummyclub run` with only DISCORD_TOKEN: the client runs until interrupted."""
     assert settings.discord_token is not None
+    await check_gateway(settings.discord_gateway_url)
     await store.open()
     service = TableService(store, lobby_ttl_s=settings.lobby_ttl_s)
     client, _ = build(settings, service, store)
@@ -57,10 +78,13 @@ async def run_with_telegram(settings: Settings, store: Store) -> int:
     adapter the outcomes of its own tables."""
     from telegram import Update
 
-    from bot.telegram.app import build_application
+    from bot.telegram.app import build_application, check_bot_api
     from bot.telegram.bot import TelegramConfig
 
     assert settings.discord_token is not None and settings.telegram_token is not None
+    # A rejected token or an unreachable Bot API surfaces here, before anything needs closing.
+    await check_bot_api(settings.telegram_token.get_secret_value(), settings.telegram_api_url)
+    await check_gateway(settings.discord_gateway_url)
     await store.open()
     service = TableService(store, lobby_ttl_s=settings.lobby_ttl_s)
     client, dc = build(settings, service, store, run_scheduler=False)
@@ -76,8 +100,10 @@ async def run_with_telegram(settings: Settings, store: Store) -> int:
         await dc.render_outcomes(outcomes)
 
     tg.scheduler.on_outcomes = both
-    await app.initialize()
     try:
+        # Inside the try: whatever fails from here on, the store is closed (its thread would
+        # otherwise keep the process alive after the error is printed).
+        await app.initialize()
         await app.start()
         await tg.startup(app)
         assert app.updater is not None

@@ -3,15 +3,18 @@
 from __future__ import annotations
 
 import asyncio
+import errno
 import logging
+import socket
 from collections.abc import Awaitable, Callable
 from urllib.parse import urlparse
 
-from telegram import Update
+from telegram import Bot, Update
 from telegram.ext import AIORateLimiter, Application, ApplicationBuilder
 
 from bot.core.service import TableService
 from bot.settings import Settings
+from bot.startup import StartupError
 from bot.telegram.bot import TelegramBot, TelegramConfig
 from storage import Store
 
@@ -49,6 +52,9 @@ def build_application(
         await tg.shutdown()
 
     async def post_shutdown(app: Application) -> None:
+        # Again (it is idempotent): post_stop runs only after a start, and when run_webhook fails
+        # before one (setWebhook refused) the scheduler post_init started would be left pending.
+        await tg.shutdown()
         await store.close()
 
     app = builder.post_init(post_init).post_stop(post_stop).post_shutdown(post_shutdown).build()
@@ -67,9 +73,58 @@ def run_webhook(app: Application, url: str, listen: str, port: int, secret: str 
                     allowed_updates=Update.ALL_TYPES)
 
 
+async def check_bot_api(token: str, base_url: str | None) -> None:
+    """getMe once, before the Application exists. Inside run_polling/run_webhook, PTB's bootstrap
+    loop logs a rejected token or an unreachable server at ERROR with a traceback (the token in
+    it) before re-raising; here the same InvalidToken / NetworkError comes out alone, for
+    bot/startup.py to put into one line."""
+    bot = Bot(token, base_url=base_url) if base_url else Bot(token)
+    async with bot:  # initialize() is the getMe
+        pass
+
+
+class BootstrapFailureFilter(logging.Filter):
+    """PTB logs a failed start-up step (a setWebhook Telegram refuses, say) at ERROR with its
+    traceback, then raises the same exception out of run_polling/run_webhook, where bot/startup.py
+    puts it into one line. Below DEBUG the record would only repeat that line with a traceback, so
+    it is dropped. Only bootstrap steps: a failure of the running polling loop is logged as ever."""
+
+    def filter(self, record: logging.LogRecord) -> bool:
+        return not (record.levelno >= logging.ERROR and record.getMessage().startswith("Network Retry Loop (Bootstrap")
+                    and logging.getLogger().getEffectiveLevel() > logging.DEBUG)
+
+
+def check_webhook_port(listen: str, port: int) -> None:
+    """Bind the webhook's address once before starting: failing inside run_webhook, after post_init
+    has started the scheduler, leaves a traceback and a pending task behind. SO_REUSEADDR as the
+    webhook server itself sets it, so a port in TIME_WAIT is not taken for one in use."""
+    try:
+        infos = socket.getaddrinfo(listen, port, type=socket.SOCK_STREAM)
+        family, _, _, _, address = infos[0]
+        with socket.socket(family, socket.SOCK_STREAM) as probe:
+            probe.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)
+            probe.bind(address)
+    except OSError as err:
+        if err.errno == errno.EADDRINUSE:
+            why = f"{listen}:{port} is already in use — stop what listens there, or pick another TELEGRAM_WEBHOOK_PORT"
+        elif err.errno == errno.EACCES:
+            why = f"port {port} needs privileges this user lacks — use a port above 1023 behind your proxy"
+        else:
+            why = (f"cannot listen on {listen}:{port} ({err.strerror}) — check TELEGRAM_WEBHOOK_LISTEN, an address "
+                   "of this machine")
+        raise StartupError(f"TELEGRAM_WEBHOOK_PORT: {why}") from err
+
+
 def run_from_settings(settings: Settings, store: Store) -> int:
     """`rummyclub run` with a Telegram token: polling by default, a webhook when configured."""
     assert settings.telegram_token is not None
+    if settings.telegram_mode == "webhook" and not settings.telegram_webhook_url:
+        raise StartupError("TELEGRAM_WEBHOOK_URL: TELEGRAM_MODE=webhook needs the public HTTPS URL Telegram posts "
+                           "updates to — set it, or TELEGRAM_MODE=polling")
+    if settings.telegram_mode == "webhook":
+        check_webhook_port(settings.telegram_webhook_listen, settings.telegram_webhook_port)
+    asyncio.run(check_bot_api(settings.telegram_token.get_secret_value(), settings.telegram_api_url))
+    logging.getLogger("telegram.ext").addFilter(BootstrapFailureFilter())
     service = TableService(store, lobby_ttl_s=settings.lobby_ttl_s)
     app, _ = build_application(
         settings.telegram_token.get_secret_value(), service, store,
@@ -77,8 +132,7 @@ def run_from_settings(settings: Settings, store: Store) -> int:
         base_url=settings.telegram_api_url, rate_limit=settings.telegram_rate_limit,
         overall_max_rate=settings.telegram_overall_max_per_s, group_max_rate=settings.telegram_group_max_per_min)
     if settings.telegram_mode == "webhook":
-        if not settings.telegram_webhook_url:
-            raise SystemExit("TELEGRAM_MODE=webhook needs TELEGRAM_WEBHOOK_URL")
+        assert settings.telegram_webhook_url is not None
         secret = settings.telegram_webhook_secret.get_secret_value() if settings.telegram_webhook_secret else None
         run_webhook(app, settings.telegram_webhook_url, settings.telegram_webhook_listen,
                     settings.telegram_webhook_port, secret)

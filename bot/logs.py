@@ -1,0 +1,97 @@
+"""Logging for `rummyclub`: one stderr handler on the root logger whose filter blanks every
+configured secret, so no library's log line (today's or a future one's) can leak a token."""
+
+from __future__ import annotations
+
+import logging
+import sys
+from collections.abc import Iterable
+from urllib.parse import quote, urlsplit
+
+from bot.settings import Settings
+
+MASK = "***"
+FORMAT = "%(asctime)s %(levelname)s %(name)s: %(message)s"
+# Shorter strings are not blanked: "***" in place of every "1" or "ab" would garble the logs,
+# and a secret that short guards nothing anyway.
+MIN_SECRET_LEN = 6
+
+
+def secrets_of(settings: Settings) -> list[str]:
+    """Every secret the settings hold, in each spelling a log line may carry it."""
+    found: list[str] = []
+    for field in (settings.telegram_token, settings.discord_token, settings.telegram_webhook_secret):
+        if field is not None:
+            found.append(field.get_secret_value())
+    if settings.telegram_token is not None:
+        # The part after the colon is the secret half of a Telegram token; the bot id before it
+        # is public (it is in every update), so it alone is not blanked.
+        found.append(settings.telegram_token.get_secret_value().partition(":")[2])
+    found.append(database_password(settings.database_url) or "")
+    spelled = set(found) | {quote(s, safe="") for s in found}  # also as it appears inside a URL
+    return sorted(s for s in spelled if s)
+
+
+def database_password(url: str) -> str | None:
+    """The password of a `scheme://user:password@host/db` URL, if it has one."""
+    if "://" not in url:
+        return None
+    try:
+        return urlsplit(url).password
+    except ValueError:  # a malformed port or netloc: the settings check reports it
+        return None
+
+
+class Redactor:
+    """Replaces secrets in text; longest first, so a token wins over its own secret half."""
+
+    def __init__(self, secrets: Iterable[str]) -> None:
+        self.secrets = sorted({s for s in secrets if len(s) >= MIN_SECRET_LEN}, key=len, reverse=True)
+
+    def __call__(self, text: str) -> str:
+        for secret in self.secrets:
+            if secret in text:
+                text = text.replace(secret, MASK)
+        return text
+
+
+class RedactingFilter(logging.Filter):
+    """A handler filter: it sees every record the handler writes, those propagated from library
+    loggers included (a logger's own filter would not). The message is formatted here, args and
+    all, and the traceback rendered, so a secret inside an argument or an exception is caught."""
+
+    def __init__(self, redact: Redactor) -> None:
+        super().__init__()
+        self.redact = redact
+
+    def filter(self, record: logging.LogRecord) -> bool:
+        record.msg = self.redact(record.getMessage())
+        record.args = None
+        if record.exc_info and not record.exc_text:
+            record.exc_text = logging.Formatter().formatException(record.exc_info)
+        if record.exc_text:
+            record.exc_text = self.redact(record.exc_text)
+        if record.stack_info:
+            record.stack_info = self.redact(record.stack_info)
+        return True
+
+
+def setup_logging(level: str, redact: Redactor) -> None:
+    """The root handler on stderr, redacted. Replaces any handler set up before (tests call main
+    more than once in one process)."""
+    root = logging.getLogger()
+    for old in list(root.handlers):
+        root.removeHandler(old)
+    handler = logging.StreamHandler(sys.stderr)
+    handler.setFormatter(logging.Formatter(FORMAT))
+    handler.addFilter(RedactingFilter(redact))
+    root.addHandler(handler)
+    root.setLevel(level)
+    # httpx logs one INFO line per Bot API request, URL (and so the token) included: a line every
+    # few seconds from long polling alone. PTB's examples quiet it to WARNING, and so do we at every
+    # level: at DEBUG, PTB logs each Bot API call with its parameters itself, so httpx's lines (and
+    # httpcore's per-connection chatter) add nothing. The filter above blanks the token either way.
+    for name in ("httpx", "httpcore"):
+        logging.getLogger(name).setLevel(logging.WARNING)
+    # Warnings (PTB's PTBUserWarning, deprecations) go through the same handler, redacted.
+    logging.captureWarnings(True)

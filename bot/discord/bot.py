@@ -40,6 +40,7 @@ log = logging.getLogger(__name__)
 PLATFORM = "discord"
 T = TypeVar("T")
 _ANNOUNCED = {"RoundScored", "MatchEnded", "TieBreakNeeded", "RoundEnded", "MatchOver"}
+CANNOT_DM = 50007  # Discord's "Cannot send messages to this user": DMs closed, or the bot blocked
 _LOBBY_VERBS = ("join", "leave", "addai", "rmai", "start", "cancel")
 
 
@@ -873,8 +874,31 @@ class DiscordBot:
                 channel = await self.client.create_dm(discord.Object(int(s.user_id)))
                 msg = await channel.send(embed=embed, view=view)
                 await self._set_ref(rec.id, key, f"{msg.channel.id}:{msg.id}")
+        except discord.Forbidden as err:
+            log.info("DM hand for %s not delivered (%s)", s.user_id, err.code)
+            if err.code == CANNOT_DM:
+                await self._unreachable(rec, seat)
         except discord.HTTPException:
             log.info("DM hand for %s not delivered", s.user_id)
+
+    async def _unreachable(self, rec: TableRecord, seat: int) -> None:
+        """The player's DMs refuse the bot (50007): hands go back to ephemeral messages, the seat goes
+        `/away` so the AI stands in (a table without a turn timer would wait forever), and the channel
+        is told once. Moving again takes the seat back."""
+        s = rec.seats[seat]
+        assert s.user_id is not None
+        key = f"user:{s.user_id}"
+        await self.store.set_chat_settings(PLATFORM, key, {**await self.store.chat_settings(PLATFORM, key), "dm": False})
+        if rec.status != "playing" or s.away:
+            return  # already stood in for (and already announced)
+        engine = get_engine(rec.game)
+        before = (rec.log_seq, engine.current_seat(rec.state) if rec.state is not None else None)
+        rec = await self.service.set_away(rec.id, Player(PLATFORM, s.user_id, s.name), True)
+        await self._post(rec, t("dc.dm_blocked", await self._table_lang(rec), name=_mention(s.user_id, s.name)))
+        await self.render_record(rec)
+        turn = engine.current_seat(rec.state) if rec.state is not None and rec.status == "playing" else None
+        if turn is not None and (rec.log_seq, turn) != before:  # the AI played the seat: whose turn now?
+            await self._ping(rec, turn)
 
     async def _ping(self, rec: TableRecord, turn: int) -> None:
         """A short new message, so a human whose turn starts gets notified (edits do not notify)."""

@@ -100,6 +100,7 @@ class TelegramBot:
 
     def install(self, app: Application) -> None:
         self.outbox = Outbox(app.bot, self.store, self.sleep)
+        self.outbox.on_unreachable = self._unreachable
         app.add_handler(TypeHandler(Update, self._dedupe), group=-1)
         app.add_handler(CommandHandler("start", self.cmd_start))
         app.add_handler(CommandHandler("new", self.cmd_new))
@@ -231,6 +232,33 @@ class TelegramBot:
 
     async def dm_ok(self, user_id: int | str) -> bool:
         return bool((await self._chat_settings(user_id)).get("dm"))
+
+    async def _unreachable(self, user_id: int, table_id: str, slot: str) -> None:
+        """A hand could not be delivered: the user blocked the bot (403). The seat goes `/away` so
+        the AI stands in — a table without a turn timer would wait forever — and the group is told
+        once, with the one-tap way back. Hands are not sent again until the user writes to the bot."""
+        if not slot.startswith("hand:"):
+            return
+        await self._update_settings(user_id, dm=False)
+        rec = await self.store.get_table(table_id)
+        if rec is None or rec.status != "playing" or rec.platform != PLATFORM:
+            return
+        seat = next((i for i, s in enumerate(rec.seats) if s.kind == "human" and s.user_id == str(user_id)), None)
+        if seat is None or rec.seats[seat].away:
+            return  # already stood in for (and already announced)
+        before = (rec.log_seq, get_engine(rec.game).current_seat(rec.state) if rec.state is not None else None)
+        name = rec.seats[seat].name
+        rec = await self.service.set_away(rec.id, Player(PLATFORM, str(user_id), name), True)
+        assert self.outbox is not None
+        lang = await self.chat_lang(rec.chat_id)
+        link = html.escape(kb.deep_link(self.bot_username, f"h{rec.id}"))
+        self.outbox.post(int(rec.chat_id), t("tg.dm_blocked", lang, name=mention(str(user_id), name), link=link),
+                         thread_id=await self._thread(rec))
+        await self.render_record(rec)
+        turn = get_engine(rec.game).current_seat(rec.state) if rec.state is not None and rec.status == "playing" \
+            else None
+        if turn is not None and (rec.log_seq, turn) != before:  # the AI played the seat: whose turn now?
+            await self._ping(rec, turn)
 
     # ---- replies --------------------------------------------------------------------------------
 
@@ -848,6 +876,8 @@ class TelegramBot:
         if s.kind != "human" or s.user_id is None or rec.state is None:
             return
         user_id = s.user_id
+        if not await self.dm_ok(user_id):
+            return  # blocked us (see _unreachable): nothing goes out until they write again
         lang = await self.chat_lang(user_id)
         view = get_engine(rec.game).view(rec.state, seat)
         selected = self._selection.get((rec.id, seat), [])

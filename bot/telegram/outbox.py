@@ -29,6 +29,9 @@ from storage import Store
 log = logging.getLogger(__name__)
 T = TypeVar("T")
 Sleep = Callable[[float], Awaitable[None]]
+# Told when a private chat refuses a slot (the user blocked the bot or never opened the chat):
+# (user id, table id, slot key).
+Unreachable = Callable[[int, str, str], Awaitable[None]]
 
 
 def retry_seconds(err: RetryAfter) -> float:
@@ -69,6 +72,7 @@ class Outbox:
         self._shown: dict[tuple[int, int], tuple[str, str]] = {}  # (chat, message) -> what it shows
         self._refs: dict[tuple[str, str], int] = {}
         self.sent = 0  # Bot API calls made by the outbox (for the bench)
+        self.on_unreachable: Unreachable | None = None
 
     # ---- queueing -------------------------------------------------------------------------------
 
@@ -122,6 +126,11 @@ class Outbox:
                     await self.send(chat_id, op.text, op.markup, op.thread_id)
             except Forbidden:
                 log.info("chat %s does not accept messages from the bot", chat_id)
+                if chat_id > 0 and op.kind == "slot" and self.on_unreachable is not None:
+                    try:
+                        await self.on_unreachable(chat_id, op.table_id, op.key)
+                    except Exception:  # the worker must go on sending to this chat
+                        log.exception("handling the unreachable chat %s failed", chat_id)
             except TelegramError:
                 log.exception("sending to chat %s failed", chat_id)
 

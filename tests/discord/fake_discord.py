@@ -422,6 +422,8 @@ def _channel_msg(f: FakeDiscord, r: Req, channel_id: str) -> Any:
 
 
 def _edit_channel_msg(f: FakeDiscord, r: Req, channel_id: str, mid: str) -> Any:
+    if int(channel_id) in f.dm_channels and f.dm_channels[int(channel_id)] in f.dm_closed:
+        return _json({"message": "Cannot send messages to this user", "code": 50007}, 403)
     msg = f.messages.get(int(mid))
     if msg is None:
         return _json({"message": "Unknown Message", "code": 10008}, 404)

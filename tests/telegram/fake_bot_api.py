@@ -236,8 +236,14 @@ class FakeTelegramBotAPI:
         self.messages[(chat_id, msg["message_id"])] = msg
         return msg
 
+    def block(self, user_id: int) -> None:
+        """The user blocks the bot: every later message or edit to their chat is refused (403)."""
+        self.dm_open.discard(user_id)
+
     def _m_editmessagetext(self, p: JSON) -> Any:
         key = (int(p["chat_id"]), int(p["message_id"]))
+        if key[0] > 0 and key[0] not in self.dm_open:
+            return self._err(403, "Forbidden: bot was blocked by the user")
         msg = self.messages.get(key)
         if msg is None:
             return self._err(400, "Bad Request: message to edit not found")

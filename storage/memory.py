@@ -75,13 +75,15 @@ class MemoryStore:
         if key is not None and key in self._keys:
             raise DuplicateAction(_out(self._keys[key]))
 
-    def _new_key(self, key: str | None, table_id: str, version: int,
+    @staticmethod
+    def _new_key(key: str | None, rec: TableRecord, version: int,
                  reply: dict[str, Any] | None) -> ActionKeyRecord | None:
-        """Built (and JSON-checked) before anything is written, so a bad reply fails the whole change."""
+        """Built (and JSON-checked) before anything is written, so a bad reply fails the whole change.
+        Stamped with the change's own time (the caller's clock), which is what pruning compares."""
         if key is None:
             return None
-        return _stored(ActionKeyRecord(key=key, table_id=table_id, version=version, reply=reply or {},
-                                       at=self._clock()))
+        return _stored(ActionKeyRecord(key=key, table_id=rec.id, version=version, reply=reply or {},
+                                       at=rec.updated_at))
 
     def _keep_key(self, record: ActionKeyRecord | None) -> None:
         if record is not None:
@@ -104,7 +106,7 @@ class MemoryStore:
             raise TableExists(f"table {rec.id!r} already exists")
         if rec.status in ACTIVE_STATUSES and self._chat_taken(rec):
             raise TableExists(f"chat {chat_key(rec)} already has an active table")
-        keyed = self._new_key(key, rec.id, rec.version, reply)
+        keyed = self._new_key(key, rec, rec.version, reply)
         self._tables[rec.id] = _stored(rec)
         self._logs[rec.id] = []
         self._keep_key(keyed)
@@ -149,7 +151,7 @@ class MemoryStore:
                                         "log_seq": next_log_seq(rec.id, current.log_seq, entries)})
         if stored.status in ACTIVE_STATUSES and self._chat_taken(stored):
             raise TableExists(f"chat {chat_key(stored)} already has an active table")
-        keyed = self._new_key(key, rec.id, stored.version, reply)
+        keyed = self._new_key(key, rec, stored.version, reply)
         # Every check is done; from here on nothing can fail half way.
         self._logs[rec.id].extend(_stored(e) for e in entries)
         self._tables[rec.id] = _stored(stored)

@@ -63,8 +63,9 @@ class Store(Protocol):
         transaction, so a finished or abandoned table never lacks its result.
 
         `key` is the platform's idempotency key of the change (with the JSON `reply` to give a
-        repeat): recorded in the same transaction, with the new version. `DuplicateAction` if the key
-        was used before — checked first, so a repeat is told apart from a stale writer.
+        repeat): recorded in the same transaction, with the new version and `rec.updated_at` as its
+        time. `DuplicateAction` if the key was used before — checked first, so a repeat is told apart
+        from a stale writer.
 
         `VersionConflict` if the stored version is not `expected_version`; `ValueError` if the
         entries do not continue the log densely (first seq == stored log_seq + 1) or name another

@@ -319,7 +319,7 @@ class SqliteStore:
             if rec.status in ACTIVE_STATUSES and await self._chat_taken(db, rec):
                 raise TableExists(f"chat {chat_key(rec)} already has an active table")
             await db.execute(_insert_sql("game_tables", row), tuple(row.values()))
-            await self._record_key(db, key, rec.id, rec.version, reply)
+            await self._record_key(db, key, rec, rec.version, reply)
 
     @staticmethod
     async def _key_row(db: aiosqlite.Connection, key: str) -> ActionKeyRecord | None:
@@ -330,11 +330,13 @@ class SqliteStore:
         if key is not None and (found := await self._key_row(db, key)) is not None:
             raise DuplicateAction(found)
 
-    async def _record_key(self, db: aiosqlite.Connection, key: str | None, table_id: str, version: int,
+    @staticmethod
+    async def _record_key(db: aiosqlite.Connection, key: str | None, rec: TableRecord, version: int,
                           reply: dict[str, Any] | None) -> None:
+        # Stamped with the change's own time (the caller's clock), which is what pruning compares.
         if key is not None:
             await db.execute("INSERT INTO action_keys VALUES (?, ?, ?, ?, ?)",
-                             (key, table_id, version, json.dumps(reply or {}, ensure_ascii=False), self._clock()))
+                             (key, rec.id, version, json.dumps(reply or {}, ensure_ascii=False), rec.updated_at))
 
     async def action_key(self, key: str) -> ActionKeyRecord | None:
         async with self._read() as db:
@@ -403,7 +405,7 @@ class SqliteStore:
             await db.execute(f"UPDATE game_tables SET {assignments} WHERE id = :id", row)
             if result is not None:
                 await self._insert_result(db, result)
-            await self._record_key(db, key, rec.id, stored.version, reply)
+            await self._record_key(db, key, rec, stored.version, reply)
         # Rebuilt from the row as written, so the caller holds what get_table would return.
         return _table(row)
 

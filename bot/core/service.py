@@ -42,6 +42,7 @@ log = logging.getLogger(__name__)
 
 MAX_AI_STEPS = 20_000  # a safety net: no legal game runs this long between two human turns
 DEFAULT_LOBBY_TTL_S = 3600.0
+KEY_MEMORY_S = 7 * 24 * 3600.0  # platforms redeliver within a day (Telegram keeps updates 24 h)
 
 
 def _new_table_id() -> str:
@@ -258,7 +259,9 @@ class TableService(Lobby):
             return await self._run_automatic(rec, self._state(rec), Outcome(table=rec))
 
     async def resume_all(self) -> list[Outcome]:
-        """On start: resume every table in play, so adapters can re-render them ("game restored")."""
+        """On start: resume every table in play, so adapters can re-render them ("game restored"),
+        and forget idempotency keys old enough that no platform redelivers them any more."""
+        await self.store.prune_action_keys(self.clock.now() - KEY_MEMORY_S)
         return [await self.resume(rec.id) for rec in await self.store.list_tables(["playing"])]
 
     # ---- internals ---------------------------------------------------------------------------

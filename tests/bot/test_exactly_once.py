@@ -5,7 +5,6 @@ after a crash at any point of its handling."""
 from __future__ import annotations
 
 import asyncio
-import inspect
 from pathlib import Path
 from typing import Any
 
@@ -18,6 +17,7 @@ from rules import IllegalAction
 from storage import SqliteStore, Store
 from tests.bot.conftest import ALICE, BOB
 from tests.bot.test_service import ALICE_RACK, BOB_RACK
+from tests.crash import Died, DyingStore
 
 
 async def ai_table(service: TableService, **options: Any) -> str:
@@ -145,39 +145,6 @@ async def test_five_people_pressing_join_at_once_are_all_answered(tmp_path: Path
 # ---- a crash at every step ---------------------------------------------------------------------
 
 
-class Died(Exception):
-    """The process is gone: raised by the dying store at its chosen call and by every call after."""
-
-
-class DyingStore:
-    """Forwards to a real store. Call number `at` dies before it runs (`after=False`) or just after
-    it took effect (`after=True`, the COMMIT happened but nobody heard of it); every later call dies
-    too, so nothing more is written — as if the process had been killed at that point."""
-
-    def __init__(self, inner: Store, at: int, after: bool) -> None:
-        self.inner, self.at, self.after = inner, at, after
-        self.calls = 0
-        self.dead = False
-
-    def __getattr__(self, name: str) -> Any:
-        attr = getattr(self.inner, name)
-        if not inspect.iscoroutinefunction(attr):
-            return attr
-
-        async def call(*args: Any, **kwargs: Any) -> Any:
-            self.calls += 1
-            if self.dead or (self.calls == self.at and not self.after):
-                self.dead = True
-                raise Died(name)
-            result = await attr(*args, **kwargs)
-            if self.calls == self.at:
-                self.dead = True
-                raise Died(name)
-            return result
-
-        return call
-
-
 async def handle_draw(store: Store, clock: FakeClock, table: str) -> None:
     """One platform delivery of Alice's `draw` (key tg:77), then the AI's answer, as a process does."""
     service = TableService(store, clock)
@@ -222,3 +189,14 @@ async def test_a_crash_at_any_step_then_redelivery_applies_the_action_once(tmp_p
         assert rec.state == await service.replay(table), (at, after)
         assert rec.state is not None and rec.state["turn"] == 0  # the AI answered: Alice is on turn
         await restarted.close()
+
+
+async def test_old_keys_are_forgotten_at_start(service: TableService, clock: FakeClock) -> None:
+    from bot.core.service import KEY_MEMORY_S
+
+    table = await ai_table(service)
+    await service.act(table, ALICE, "draw", key="old")
+    clock.advance(KEY_MEMORY_S + 1)
+    await service.act(table, ALICE, "draw", key="new")
+    await service.resume_all()
+    assert await service.store.action_key("old") is None and await service.store.action_key("new") is not None

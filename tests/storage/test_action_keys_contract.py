@@ -25,14 +25,15 @@ async def store(request: pytest.FixtureRequest, tmp_path: Path, clock: FakeClock
     await s.close()
 
 
-async def test_keyed_commit_records_the_key_with_the_new_version(store: Store, clock: FakeClock) -> None:
+async def test_keyed_commit_records_the_key_with_the_new_version(store: Store) -> None:
     await store.create_table(make_table())
     assert await store.action_key("tg:1") is None
-    saved = await store.commit(make_table(status="playing"), 0, make_entries("t1", 1, 1), key="tg:1",
-                               reply={"command": "draw #1", "events": [{"type": "Drawn"}]})
+    saved = await store.commit(make_table(status="playing", updated_at=321.5), 0, make_entries("t1", 1, 1),
+                               key="tg:1", reply={"command": "draw #1", "events": [{"type": "Drawn"}]})
     found = await store.action_key("tg:1")
     assert found is not None
-    assert (found.table_id, found.version, found.at) == ("t1", saved.version, clock.now)
+    # Stamped with the change's own time, the clock the service prunes by.
+    assert (found.table_id, found.version, found.at) == ("t1", saved.version, 321.5)
     assert found.reply == {"command": "draw #1", "events": [{"type": "Drawn"}]}
 
 
@@ -76,12 +77,11 @@ async def test_keyed_create_table(store: Store) -> None:
     assert await store.get_table("t2") is None
 
 
-async def test_keys_are_pruned_by_age(store: Store, clock: FakeClock) -> None:
+async def test_keys_are_pruned_by_age(store: Store) -> None:
     await store.create_table(make_table())
-    await store.commit(make_table(), 0, key="old")
-    clock.now += 100
-    await store.commit(make_table(), 1, key="new")
-    assert await store.prune_action_keys(clock.now - 50) == 1
+    await store.commit(make_table(updated_at=1_000.0), 0, key="old")
+    await store.commit(make_table(updated_at=1_100.0), 1, key="new")
+    assert await store.prune_action_keys(1_050.0) == 1
     assert await store.action_key("old") is None and await store.action_key("new") is not None
 
 

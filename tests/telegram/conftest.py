@@ -17,7 +17,7 @@ from bot.core.codec import decode
 from bot.core.service import TableService
 from bot.telegram import TelegramConfig, build_application
 from rules import get_engine
-from storage import SqliteStore, TableRecord
+from storage import SqliteStore, Store, TableRecord
 from tests.telegram.fake_bot_api import JSON, FakeTelegramBotAPI
 
 TOKEN = "123456:TEST-TOKEN"
@@ -38,9 +38,12 @@ class Harness:
         self.deck: list[str] | None = None
         self.options: dict[str, Any] = {}
 
+    def make_store(self) -> Store:
+        return SqliteStore(self.db_path)
+
     async def start(self) -> None:
         self.fake.reopen()
-        self.store = SqliteStore(self.db_path)
+        self.store = self.make_store()
         await self.store.open()
         ids = iter(range(1, 10_000))
         self.service = TableService(self.store, self.clock, new_table_id=lambda: f"tb{next(ids):04d}{random.randrange(10**4):04d}",

@@ -6,11 +6,19 @@ from collections.abc import Iterable
 from typing import Any
 
 from bot.core.i18n import has, t
+from bot.core.text import display_name, excerpt
 from storage import TableRecord
+
+# How much of a parameter an error quotes. `token`, `game` and `command` hold the player's own text
+# (the unparsed rest, an unknown game); `detail` is a sentence (an option error) that may hold the
+# player's option names; any other string or list is built by an engine, but from what the player
+# named (tiles, melds), so it is bounded too. Every one is cleaned of control characters.
+_PARAM_MAX = {"token": 40, "game": 40, "command": 40, "detail": 200}
+_OTHER_MAX = 120
 
 
 def names(rec: TableRecord) -> list[str]:
-    return [s.name for s in rec.seats]
+    return [display_name(s.name) for s in rec.seats]
 
 
 def join_items(items: Iterable[str]) -> str:
@@ -21,7 +29,9 @@ def _param_text(key: str, value: Any, lang: str) -> Any:
     if key == "reason" and isinstance(value, str):
         return t(f"meld_reason.{value}", lang)
     if isinstance(value, list | tuple):
-        return join_items(str(v) for v in value)
+        value = join_items(str(v) for v in value)
+    if isinstance(value, str):
+        return excerpt(value, _PARAM_MAX.get(key, _OTHER_MAX))
     return value
 
 
@@ -33,16 +43,17 @@ def render_error(err: Exception, lang: str = "en", game: str | None = None) -> s
     code = getattr(err, "code", None)
     params: dict[str, Any] = dict(getattr(err, "params", {}) or {})
     if code is None:
-        return str(err)
+        return excerpt(str(err), _PARAM_MAX["detail"])
     text_params = {k: _param_text(k, v, lang) for k, v in params.items()}
     if code == "E_PARSE":
         if params.get("token") or params.get("expected"):
-            problem = t("parse.expected", lang, expected=params.get("expected", "?"), token=params.get("token", ""))
+            problem = t("parse.expected", lang, expected=text_params.get("expected", "?"),
+                        token=text_params.get("token", ""))
         else:
             problem = t("parse.empty", lang)
         text_params["problem"] = problem
     if code == "E_BAD_REF":
-        text_params["ref"] = ", ".join(f"{k} {v}" for k, v in params.items())
+        text_params["ref"] = excerpt(", ".join(f"{k} {v}" for k, v in params.items()), _OTHER_MAX)
     # A `why` param names a variant of the code with its own sentence (E_PHASE.not_your_turn).
     bases = ([f"{game}.error.{code}"] if game else []) + [f"error.{code}"]
     why = params.get("why")
@@ -57,8 +68,8 @@ def render_lobby(rec: TableRecord, lang: str = "en", max_seats: int | None = Non
     host = next(
         (s.name for s in rec.seats if s.platform == rec.host_platform and s.user_id == rec.host_user_id), "?"
     )
-    lines = [t("lobby.title", lang, game=t(f"game.{rec.game}", lang), host=host)]
+    lines = [t("lobby.title", lang, game=t(f"game.{rec.game}", lang), host=display_name(host))]
     lines.append(t("lobby.seats", lang, count=len(rec.seats), max=max_seats or "?"))
-    lines += [t("lobby.seat_line", lang, seat=i + 1, name=s.name) for i, s in enumerate(rec.seats)]
+    lines += [t("lobby.seat_line", lang, seat=i + 1, name=display_name(s.name)) for i, s in enumerate(rec.seats)]
     lines.append(t("lobby.options", lang, options=", ".join(f"{k}={v}" for k, v in rec.options.items())))
     return "\n".join(lines)

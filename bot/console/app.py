@@ -153,6 +153,7 @@ class ConsoleTable:
             return
         engine = get_engine(rec.game)
         seat = self._seat(rec, user)
-        self.write(render_table(rec, engine.view(rec.state, None), self.lang, now=self.service.clock.now()))
+        self.write(render_table(rec, engine.view(rec.state, None), self.lang, now=self.service.clock.now(),
+                                viewer=seat))
         if seat is not None and rec.status == "playing":
             self.write(render_hand(rec, engine.view(rec.state, seat), self.lang, by_number=self.by_number))

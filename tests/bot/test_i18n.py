@@ -7,7 +7,17 @@ from pathlib import Path
 
 import pytest
 
-from bot.core.i18n import available_languages, catalog, catalog_files, has, t
+from bot.core.i18n import (
+    PLURAL_PARAM,
+    available_languages,
+    catalog,
+    catalog_files,
+    forms,
+    has,
+    plural_categories,
+    t,
+    template_fields,
+)
 from rules import engine_names, get_engine
 
 ROOT = Path(__file__).resolve().parents[2]
@@ -70,3 +80,29 @@ def test_other_languages_have_no_keys_english_lacks() -> None:
     english = set(catalog("en"))
     for lang in available_languages():
         assert not set(catalog(lang)) - english, lang
+
+
+CLDR_CATEGORIES = {"zero", "one", "two", "few", "many", "other"}
+
+
+@pytest.mark.parametrize("lang", available_languages())
+def test_plural_messages_have_the_forms_cldr_needs(lang: str) -> None:
+    """A counted message holds every CLDR category of its language (ru: one/few/many/other), names a
+    count param its forms use, and nothing but categories and exact `=N` forms."""
+    needed = plural_categories(lang)
+    plurals = {k: v for k, v in catalog(lang).items() if isinstance(v, dict)}
+    assert plurals  # the check itself sees the plural messages
+    for key, value in plurals.items():
+        shown = forms(value)
+        assert needed <= set(shown), (lang, key, sorted(needed - set(shown)))
+        assert all(f in CLDR_CATEGORIES or re.fullmatch(r"=\d+", f) for f in shown), (lang, key)
+        assert value[PLURAL_PARAM] in template_fields(value), (lang, key)
+        assert all(text.strip() for text in shown.values()), (lang, key)
+
+
+def test_flat_strings_and_plural_forms_render_alike() -> None:
+    assert t("table.pool_empty_one_more", "en", left=1) == "Pool empty: 1 turn left."
+    assert t("table.pool_empty_one_more", "ru", left=5) == "Банк пуст: осталось 5 ходов."
+    assert t("table.pool_empty_one_more", "xx", left=3) == "Pool empty: 3 turns left."  # English rules
+    assert t("table.pool_empty_one_more", "en") == "Pool empty: {left} turns left."  # no count: other
+    assert t("table.turn", "ru", name="Вы") == "Ход: Вы"

@@ -71,7 +71,7 @@ def test_events_respect_visibility() -> None:
     rec = record(state)
     mine = render_events(rec, events, 0)
     theirs = render_events(rec, events, 1)
-    assert mine[0] == "P1 drew a tile." and mine[1].startswith("You got: ")
+    assert mine[0] == "You drew a tile." and mine[1].startswith("You got: ")  # the viewer reads "you"
     assert theirs == ["P1 drew a tile."]
 
 

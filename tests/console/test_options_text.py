@@ -87,7 +87,7 @@ def test_bad_options_stop_with_a_sentence(monkeypatch: pytest.MonkeyPatch, capsy
 def test_simulate_reads_options_the_same_way(capsys: pytest.CaptureFixture[str], tmp_path: Path) -> None:
     argv = ["simulate", "rummy101", "--games", "1", "--seats", "2", "--db", str(tmp_path / "s.db")]
     assert cli.main([*argv, "-o", "match_rounds=1", "-o", "threshold_mode=Increasing"]) == 0
-    assert capsys.readouterr().out.startswith("1 matches")
+    assert capsys.readouterr().out.startswith("1 match · 1 game · ")
 
     async def finished() -> list[dict[str, Any]]:
         store = SqliteStore(str(tmp_path / "s.db"))

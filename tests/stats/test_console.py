@@ -24,7 +24,7 @@ async def test_console_standings_commands(service: TableService) -> None:
         await console.stats_command(command)
     text = "\n".join(out)
     assert "🏆 Rummikub — this chat, all time\n1. You — rating" in text and "AI" not in text.split("🕘")[0]
-    assert "📊 You (this chat)" in text and "🕘 Last 1 matches" in text and "You won" in text
+    assert "📊 You (this chat)" in text and "🕘 Last 1 match" in text and "You won" in text
     assert "I do not know “chess”" in text and "No team has finished" in text
     assert "not finished a team match" in text
     new = await console.stats_command("rematch")
@@ -32,4 +32,4 @@ async def test_console_standings_commands(service: TableService) -> None:
     out.clear()
     assert await console.run(new) == 0  # typed during play: answered, the game goes on
     text = "\n".join(out)
-    assert "🏆 Rummikub" in text and "📊 You" in text and "🕘 Last 1 matches" in text and "I do not know" in text
+    assert "🏆 Rummikub" in text and "📊 You" in text and "🕘 Last 1 match" in text and "I do not know" in text

@@ -219,14 +219,10 @@ def test_two_games_in_one_board_are_refused() -> None:
 
 
 def test_stats_catalogs_are_complete_in_russian() -> None:
-    import string
-
-    from bot.core.i18n import catalog_files
-
-    def fields(template: str) -> set[str]:
-        return {name for _, name, _, _ in string.Formatter().parse(template) if name}
+    from bot.core.i18n import catalog_files, forms
+    from bot.core.i18n import template_fields as fields
 
     en, ru = catalog_files("en")["stats.json"], catalog_files("ru")["stats.json"]
     assert set(en) == set(ru) and all(k.startswith("stats.") for k in en)
     for key, text in en.items():
-        assert fields(ru[key]) == fields(text) and ru[key].strip(), key
+        assert fields(ru[key]) == fields(text) and all(f.strip() for f in forms(ru[key]).values()), key

@@ -21,9 +21,13 @@ def renderer(game: str) -> ModuleType:
     return import_module(f"bot.core.render.{game}")
 
 
-def render_table(rec: TableRecord, view: dict[str, Any], lang: str = "en", now: float | None = None) -> str:
-    """The public table message: game, round, whose turn, time left, melds, hand sizes, scores."""
-    return renderer(rec.game).render_table(view, names(rec), lang, _seconds_left(rec, now))
+def render_table(
+    rec: TableRecord, view: dict[str, Any], lang: str = "en", now: float | None = None, viewer: int | None = None
+) -> str:
+    """The public table message: game, round, whose turn, time left, melds, hand sizes, scores.
+
+    With `viewer` (the terminal, where the table is shown to one player) that seat reads as "you"."""
+    return renderer(rec.game).render_table(view, names(rec, viewer, lang), lang, _seconds_left(rec, now), viewer)
 
 
 def render_hand(rec: TableRecord, view: dict[str, Any], lang: str = "en", by_number: bool = False) -> str:
@@ -34,11 +38,12 @@ def render_hand(rec: TableRecord, view: dict[str, Any], lang: str = "en", by_num
 def render_events(rec: TableRecord, events: list[Event], viewer: int | None, lang: str = "en") -> list[str]:
     """One line per event the viewer may see, in order; events that say nothing are skipped."""
     mod = renderer(rec.game)
+    shown = names(rec, viewer, lang)
     lines = []
     for event in events:
         if not event.visible_to(viewer):
             continue
-        line = mod.render_event(event, names(rec), viewer, lang)
+        line = mod.render_event(event, shown, viewer, lang)
         if line:
             lines.append(line)
     return lines

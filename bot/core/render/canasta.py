@@ -6,8 +6,9 @@ from __future__ import annotations
 from typing import Any
 
 from bot.core.i18n import t
-from bot.core.render.common import join_items
+from bot.core.render.common import join_items, said
 from rules import Event
+from rules.canasta.melds import CANASTA_SIZE
 
 TEAM_LETTERS = "AB"
 COMPACT_FROM = 6  # CAN-33: melds of more than 5 tiles are shown compactly
@@ -33,7 +34,9 @@ def format_meld(team: int, meld: dict[str, Any], lang: str) -> str:
              marker=marker)
 
 
-def render_table(view: dict[str, Any], names: list[str], lang: str, seconds_left: int | None) -> str:
+def render_table(
+    view: dict[str, Any], names: list[str], lang: str, seconds_left: int | None, viewer: int | None = None
+) -> str:
     game = t("game.canasta", lang)
     top = t("canasta.table.top", lang, tile=view["top"]) if view["top"] else ""
     common = {"game": game, "round": view["round"], "stock": view["stock"], "pile": view["pile_size"], "top": top}
@@ -123,55 +126,64 @@ def render_hand(view: dict[str, Any], lang: str, by_number: bool = False) -> str
 
 def render_event(event: Event, names: list[str], viewer: int | None, lang: str) -> str | None:
     d = event.data
-    name = names[d["seat"]] if d.get("seat") is not None else ""
+    seat = d.get("seat")
+    name = names[seat] if seat is not None else ""
     match event.type:
         case "TileDrawn":
             key = "canasta.event.TileDrawn_auto" if d["reason"] == "auto" else "canasta.event.TileDrawn"
-            return t(key, lang, name=name, stock=d["stock"])
+            return said(key, lang, seat, viewer, name=name, stock=d["stock"])
         case "BonusThrees":
-            return t("canasta.event.BonusThrees", lang, name=name, tiles=join_items(d["tiles"]),
-                     team=TEAM_LETTERS[d["team"]])
+            return said("canasta.event.BonusThrees", lang, seat, viewer, name=name, tiles=join_items(d["tiles"]),
+                        team=TEAM_LETTERS[d["team"]])
         case "TilesReceived":
             return t("canasta.event.TilesReceived", lang, tiles=join_items(d["tiles"])) if d["tiles"] else None
         case "PileTaken":
             key = "canasta.event.PileTaken_opened" if d["opened_now"] else "canasta.event.PileTaken"
-            return t(key, lang, name=name, tiles=join_items(d["tiles"]), ref=meld_ref(d["team"], d["number"]),
-                     count=d["taken"], team=TEAM_LETTERS[d["team"]])
+            return said(key, lang, seat, viewer, name=name, tiles=join_items(d["tiles"]),
+                        ref=meld_ref(d["team"], d["number"]), count=d["taken"], team=TEAM_LETTERS[d["team"]])
         case "JokerCreated":
-            return t("canasta.event.JokerCreated", lang, name=name)
+            return said("canasta.event.JokerCreated", lang, seat, viewer, name=name)
         case "MeldsLaid":
             melds = " ".join(f"[{join_items(m)}]" for m in d["melds"])
             key = "canasta.event.MeldsLaid_opened" if d["opened_now"] else "canasta.event.MeldsLaid"
-            return t(key, lang, name=name, melds=melds, value=d["value"], team=TEAM_LETTERS[d["team"]])
+            return said(key, lang, seat, viewer, name=name, melds=melds, value=d["value"], team=TEAM_LETTERS[d["team"]])
         case "TilesAdded":
-            ref = meld_ref(d["team"], d["number"])
-            if d["canasta"]:
-                return t("canasta.event.TilesAdded_canasta", lang, name=name, tiles=join_items(d["tiles"]), ref=ref,
-                         kind=t(f"canasta.kind.{d['canasta']}", lang))
-            return t("canasta.event.TilesAdded", lang, name=name, tiles=join_items(d["tiles"]), ref=ref,
-                     size=d["size"])
+            return _tiles_added(d, seat, name, viewer, lang)
         case "Discarded":
             key = "canasta.event.Discarded_out" if d["out"] else "canasta.event.Discarded"
-            return t(key, lang, name=name, tile=d["tile"])
+            return said(key, lang, seat, viewer, name=name, tile=d["tile"])
         case "StockExhausted":
             key = "canasta.event.StockExhausted_at_once" if d["at_once"] else "canasta.event.StockExhausted"
             return t(key, lang)
         case "AutoPlayed":
-            return t("canasta.event.AutoPlayed", lang, name=name)
+            return said("canasta.event.AutoPlayed", lang, seat, viewer, name=name)
         case "RoundScored":
-            return _round_summary(d, names, lang)
+            return _round_summary(d, names, viewer, lang)
         case "MatchEnded":
             return _match_summary(d, names, lang)
         case "TieBreakNeeded":
             return t("canasta.event.TieBreakNeeded", lang, total=d["totals"][0])
         case "NextRound":
-            return t("canasta.event.NextRound", lang, round=d["round"], name=name)
+            return said("canasta.event.NextRound", lang, seat, viewer, round=d["round"], name=name)
     return None  # TurnStarted: the refreshed table says it
 
 
-def _round_summary(d: dict[str, Any], names: list[str], lang: str) -> str:
+def _tiles_added(d: dict[str, Any], seat: int | None, name: str, viewer: int | None, lang: str) -> str:
+    """CANASTA! is announced once, by the add that reaches 7 tiles; the event's `canasta` is the meld's
+    kind now (CAN-31), so a meld that already was one only grows ("a canasta (mixed) of 9 tiles")."""
+    params = {"name": name, "tiles": join_items(d["tiles"]), "ref": meld_ref(d["team"], d["number"]),
+              "size": d["size"]}
+    if not d["canasta"]:
+        return said("canasta.event.TilesAdded", lang, seat, viewer, **params)
+    kind = t(f"canasta.kind.{d['canasta']}", lang)
+    became = d["size"] - len(d["tiles"]) < CANASTA_SIZE
+    key = "canasta.event.TilesAdded_canasta" if became else "canasta.event.TilesAdded_grown"
+    return said(key, lang, seat, viewer, kind=kind, **params)
+
+
+def _round_summary(d: dict[str, Any], names: list[str], viewer: int | None, lang: str) -> str:
     if d["out"] is not None:
-        how = t("canasta.event.round_out", lang, name=names[d["out"]])
+        how = said("canasta.event.round_out", lang, d["out"], viewer, name=names[d["out"]])
     else:
         how = t("canasta.event.round_stock", lang)
     lines = [t("canasta.event.RoundScored", lang, round=d["round"], how=how)]

@@ -19,8 +19,22 @@ _PARAM_MAX = {"token": 40, "game": 40, "command": 40, "detail": 200, "options": 
 _OTHER_MAX = 120
 
 
-def names(rec: TableRecord) -> list[str]:
-    return [display_name(s.name) for s in rec.seats]
+def names(rec: TableRecord, viewer: int | None = None, lang: str = "en") -> list[str]:
+    """Seat names as shown to `viewer`: their own seat reads "You" ("Вы"), not the stored name."""
+    shown = [display_name(s.name) for s in rec.seats]
+    if viewer is not None and 0 <= viewer < len(shown):
+        shown[viewer] = t("name.you", lang)
+    return shown
+
+
+def said(key: str, lang: str, seat: int | None, viewer: int | None, **params: Any) -> str:
+    """A sentence about `seat`, in the second person when the viewer is the one it is about.
+
+    `<key>.you` is the viewer's own wording ("You start.", "Вы взяли фишку."): a name cannot take
+    the place of "you" in either language (verb endings, gender in Russian)."""
+    if seat is not None and seat == viewer and has(f"{key}.you", lang):
+        key = f"{key}.you"
+    return t(key, lang, **params)
 
 
 def join_items(items: Iterable[str]) -> str:

@@ -6,7 +6,7 @@ from itertools import groupby
 from typing import Any
 
 from bot.core.i18n import t
-from bot.core.render.common import join_items
+from bot.core.render.common import join_items, said
 from rules import Event
 
 
@@ -30,7 +30,9 @@ def _colour_of(tile: str) -> str:
     return tile[0]
 
 
-def render_table(view: dict[str, Any], names: list[str], lang: str, seconds_left: int | None) -> str:
+def render_table(
+    view: dict[str, Any], names: list[str], lang: str, seconds_left: int | None, viewer: int | None = None
+) -> str:
     game = t("game.rummikub", lang)
     extra = view["round"] > view["match_games"]
     header = "table.header_extra" if extra else "table.header"
@@ -92,37 +94,39 @@ def render_hand(view: dict[str, Any], lang: str, by_number: bool = False) -> str
 
 def render_event(event: Event, names: list[str], viewer: int | None, lang: str) -> str | None:
     d = event.data
-    name = names[d["seat"]] if "seat" in d and d["seat"] is not None else ""
+    seat = d.get("seat")
+    name = names[seat] if seat is not None else ""
     match event.type:
         case "MeldsPlayed":
             key = "event.MeldsPlayed_opened" if d["opened_now"] else "event.MeldsPlayed"
-            return t(key, lang, name=name, count=len(d["added"]), tiles=join_items(d["added"]))
+            return said(key, lang, seat, viewer, name=name, count=len(d["added"]), tiles=join_items(d["added"]))
         case "TileDrawn":
             if d["reason"] == "timeout":
-                return t("event.TileDrawn_timeout", lang, name=name, count=d["count"])
-            return t("event.TileDrawn", lang, name=name)
+                return said("event.TileDrawn_timeout", lang, seat, viewer, name=name, count=d["count"])
+            return said("event.TileDrawn", lang, seat, viewer, name=name)
         case "TilesReceived":
             return t("event.TilesReceived", lang, tiles=join_items(d["tiles"]))
         case "Passed":
-            return t("event.Passed", lang, name=name)
+            return said("event.Passed", lang, seat, viewer, name=name)
         case "TimedOut":
-            return t("event.TimedOut_pass", lang, name=name) if d["penalty"] == 0 else None
+            return said("event.TimedOut_pass", lang, seat, viewer, name=name) if d["penalty"] == 0 else None
         case "PoolEmptied":
             return t("event.PoolEmptied", lang)
         case "RoundScored":
-            return _round_summary(d, names, lang)
+            return _round_summary(d, names, viewer, lang)
         case "MatchEnded":
             return t("event.MatchEnded", lang, names=", ".join(names[w] for w in d["winners"]))
         case "TieBreakNeeded":
             return t("event.TieBreakNeeded", lang, names=", ".join(names[w] for w in d["leaders"]))
         case "NextRound":
-            return t("event.NextRound", lang, round=d["round"], name=name)
+            return said("event.NextRound", lang, seat, viewer, round=d["round"], name=name)
     return None  # TurnStarted, DraftChanged: the refreshed table and hand say it
 
 
-def _round_summary(d: dict[str, Any], names: list[str], lang: str) -> str:
+def _round_summary(d: dict[str, Any], names: list[str], viewer: int | None, lang: str) -> str:
     if d["reason"] == "out":
-        how = t("event.round_out", lang, name=names[d["winners"][0]])
+        winner = d["winners"][0]
+        how = said("event.round_out", lang, winner, viewer, name=names[winner])
     else:
         how = t("event.round_empty_pool", lang)
     lines = [t("event.RoundScored", lang, round=d["round"], how=how)]

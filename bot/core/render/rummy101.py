@@ -7,7 +7,7 @@ from itertools import groupby
 from typing import Any
 
 from bot.core.i18n import t
-from bot.core.render.common import join_items
+from bot.core.render.common import join_items, said
 from rules import Event
 
 
@@ -31,13 +31,15 @@ def _meld_text(meld: dict[str, Any]) -> str:
     return f"({body})" if meld["kind"] == "pair" else f"[{body}]"
 
 
-def render_table(view: dict[str, Any], names: list[str], lang: str, seconds_left: int | None) -> str:
+def render_table(
+    view: dict[str, Any], names: list[str], lang: str, seconds_left: int | None, viewer: int | None = None
+) -> str:
     game = t("game.rummy101", lang)
     header = "rummy101.table.header_extra" if view["round"] > view["match_rounds"] else "rummy101.table.header"
     lines = [t(header, lang, game=game, round=view["round"], rounds=view["match_rounds"], stock=view["stock"])]
     th = view["thresholds"]
     mode = t(f"rummy101.table.mode_{view['threshold_mode']}", lang)
-    lines.append(t("rummy101.table.thresholds", lang, series=th["series"], pairs=th["pairs"], mode=mode))
+    lines.append(t("rummy101.table.thresholds", lang, **_opening_counts(th, lang), mode=mode))
     if view["joker_button"] == "on":
         used = [names[s] for s, u in enumerate(view["joker_used"]) if u]
         lines.append(t("rummy101.table.joker_button", lang, used=", ".join(used) or t("rummy101.table.nobody", lang)))
@@ -74,6 +76,11 @@ def render_table(view: dict[str, Any], names: list[str], lang: str, seconds_left
     return "\n".join(lines)
 
 
+def _opening_counts(counts: dict[str, int], lang: str) -> dict[str, str]:
+    """Points and pairs as counted words ("74 points" / "74 очка", "1 pair"): two counts, one sentence."""
+    return {"series": t("count.points", lang, n=counts["series"]), "pairs": t("count.pairs", lang, n=counts["pairs"])}
+
+
 def render_hand(view: dict[str, Any], lang: str, by_number: bool = False) -> str:
     hand = view["hand_by_number"] if by_number else view["hand"]
     lines = [t("rummy101.hand.title", lang, count=len(hand)), "  " + format_hand(hand, by_number)]
@@ -81,10 +88,10 @@ def render_hand(view: dict[str, Any], lang: str, by_number: bool = False) -> str
     status = view["status"][you]
     th = view["thresholds"]
     if status == "unopened":
-        lines.append(t("rummy101.hand.not_opened", lang, series=th["series"], pairs=th["pairs"]))
+        lines.append(t("rummy101.hand.not_opened", lang, **_opening_counts(th, lang)))
         best = view.get("best_opening")
         if best is not None:
-            lines.append(t("rummy101.hand.best_opening", lang, series=best["series"], pairs=best["pairs"]))
+            lines.append(t("rummy101.hand.best_opening", lang, **_opening_counts(best, lang)))
     else:
         lines.append(t("rummy101.hand.opened", lang, status=t(f"rummy101.status.{status}", lang)))
     if view["turn"] == you:
@@ -99,39 +106,42 @@ def render_hand(view: dict[str, Any], lang: str, by_number: bool = False) -> str
 
 def render_event(event: Event, names: list[str], viewer: int | None, lang: str) -> str | None:
     d = event.data
-    name = names[d["seat"]] if d.get("seat") is not None else ""
+    seat = d.get("seat")
+    name = names[seat] if seat is not None else ""
     match event.type:
         case "TileDrawn":
-            return t("rummy101.event.TileDrawn", lang, name=name, stock=d["stock"])
+            return said("rummy101.event.TileDrawn", lang, seat, viewer, name=name, stock=d["stock"])
         case "TileReceived":
             return t("rummy101.event.TileReceived", lang, tile=d["tile"])
         case "JokerButtonPressed":
-            return t("rummy101.event.JokerButtonPressed", lang, name=name)
+            return said("rummy101.event.JokerButtonPressed", lang, seat, viewer, name=name)
         case "DiscardTaken":
-            return t("rummy101.event.DiscardTaken", lang, name=name, tile=d["tile"])
+            return said("rummy101.event.DiscardTaken", lang, seat, viewer, name=name, tile=d["tile"])
         case "Opened":
             kind = t(f"rummy101.event.opened_{d['kind']}", lang)
-            return t("rummy101.event.Opened", lang, name=name, kind=kind, score=d["score"], melds=_melds(d["shown"]))
+            return said("rummy101.event.Opened", lang, seat, viewer, name=name, kind=kind, score=d["score"],
+                        melds=_melds(d["shown"]))
         case "MeldsLaid":
-            return t("rummy101.event.MeldsLaid", lang, name=name, melds=_melds(d["shown"]))
+            return said("rummy101.event.MeldsLaid", lang, seat, viewer, name=name, melds=_melds(d["shown"]))
         case "TilesAdded":
-            return t("rummy101.event.TilesAdded", lang, name=name, tiles=join_items(d["tiles"]), meld=d["meld"])
+            return said("rummy101.event.TilesAdded", lang, seat, viewer, name=name, tiles=join_items(d["tiles"]),
+                        meld=d["meld"])
         case "JokerSwapped":
-            return t("rummy101.event.JokerSwapped", lang, name=name, tile=d["tile"], meld=d["meld"])
+            return said("rummy101.event.JokerSwapped", lang, seat, viewer, name=name, tile=d["tile"], meld=d["meld"])
         case "Discarded":
-            return t("rummy101.event.Discarded", lang, name=name, tile=d["tile"])
+            return said("rummy101.event.Discarded", lang, seat, viewer, name=name, tile=d["tile"])
         case "TimedOut":
-            return t("rummy101.event.TimedOut", lang, name=name)
+            return said("rummy101.event.TimedOut", lang, seat, viewer, name=name)
         case "StockEmptied":
-            return t("rummy101.event.StockEmptied", lang, name=name)
+            return said("rummy101.event.StockEmptied", lang, seat, viewer, name=name)
         case "RoundScored":
-            return _round_summary(d, names, lang)
+            return _round_summary(d, names, viewer, lang)
         case "MatchEnded":
             return t("event.MatchEnded", lang, names=", ".join(names[w] for w in d["winners"]))
         case "TieBreakNeeded":
             return t("rummy101.event.TieBreakNeeded", lang, names=", ".join(names[w] for w in d["leaders"]))
         case "NextRound":
-            return t("rummy101.event.NextRound", lang, round=d["round"], name=name)
+            return said("rummy101.event.NextRound", lang, seat, viewer, round=d["round"], name=name)
     return None  # TurnStarted: the refreshed table and hand say it
 
 
@@ -139,9 +149,10 @@ def _melds(shown: list[list[str]]) -> str:
     return " ".join(f"[{join_items(m)}]" for m in shown)
 
 
-def _round_summary(d: dict[str, Any], names: list[str], lang: str) -> str:
+def _round_summary(d: dict[str, Any], names: list[str], viewer: int | None, lang: str) -> str:
     if d["reason"] == "finish":
-        how = t("rummy101.event.round_finish", lang, name=names[d["winners"][0]])
+        winner = d["winners"][0]
+        how = said("rummy101.event.round_finish", lang, winner, viewer, name=names[winner])
         if d["joker_finish"]:
             how += t("rummy101.event.finish_joker", lang)
         if d["one_turn"]:

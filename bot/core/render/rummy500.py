@@ -6,7 +6,7 @@ from __future__ import annotations
 from typing import Any
 
 from bot.core.i18n import t
-from bot.core.render.common import join_items
+from bot.core.render.common import join_items, said
 from rules import Event
 
 _RANKS = ("A", "2", "3", "4", "5", "6", "7", "8", "9", "10", "J", "Q", "K")
@@ -59,7 +59,9 @@ def format_market(market: list[str]) -> str:
     return "  ".join(f"#{i} {c}" for i, c in enumerate(market, start=1))
 
 
-def render_table(view: dict[str, Any], names: list[str], lang: str, seconds_left: int | None) -> str:
+def render_table(
+    view: dict[str, Any], names: list[str], lang: str, seconds_left: int | None, viewer: int | None = None
+) -> str:
     lines = [t("rummy500.table.header", lang, game=t("game.rummy500", lang), round=view["round"], bank=view["bank"],
                target=view["target_score"])]
     turn = view["turn"]
@@ -119,7 +121,8 @@ def _take_line(entry: dict[str, Any], lang: str) -> str:
 
 def render_hand(view: dict[str, Any], lang: str, by_number: bool = False) -> str:
     hand = view["hand"]
-    lines = [t("rummy500.hand.title", lang, count=len(hand), value=view["hand_value"]),
+    lines = [t("rummy500.hand.title", lang, count=t("count.cards", lang, n=len(hand)),
+               value=t("count.points", lang, n=view["hand_value"])),
              "  " + (_hand_text(hand, by_number) or "—")]
     you = view["you"]
     if view["turn"] == you:
@@ -141,42 +144,44 @@ def render_hand(view: dict[str, Any], lang: str, by_number: bool = False) -> str
 
 def render_event(event: Event, names: list[str], viewer: int | None, lang: str) -> str | None:
     d = event.data
-    name = names[d["seat"]] if d.get("seat") is not None else ""
+    seat = d.get("seat")
+    name = names[seat] if seat is not None else ""
     match event.type:
         case "CardDrawn":
-            return t("rummy500.event.CardDrawn", lang, name=name)
+            return said("rummy500.event.CardDrawn", lang, seat, viewer, name=name)
         case "CardsReceived":
             return t("rummy500.event.CardsReceived", lang, cards=join_items(d["cards"]))
         case "MarketTaken":
             key = "rummy500.event.MarketTaken_leave" if d["leave"] else "rummy500.event.MarketTaken"
-            return t(key, lang, name=name, target=d["target"], pos=d["pos"], cards=join_items(d["taken"]),
-                     leave=d["leave"] or "")
+            return said(key, lang, seat, viewer, name=name, target=d["target"], pos=d["pos"],
+                        cards=join_items(d["taken"]), leave=d["leave"] or "")
         case "CardsLaid":
             where = f"S{d['on']}" if d["on"] else ", ".join(f"S{i}" for i in d["created"])
             key = "rummy500.event.CardsLaid_on" if d["on"] else "rummy500.event.CardsLaid"
-            return t(key, lang, name=name, cards=join_items(d["cards"]), where=where, value=d["value"])
+            return said(key, lang, seat, viewer, name=name, cards=join_items(d["cards"]), where=where, value=d["value"])
         case "Discarded":
-            return t("rummy500.event.Discarded", lang, name=name, card=d["card"])
+            return said("rummy500.event.Discarded", lang, seat, viewer, name=name, card=d["card"])
         case "NoDiscard":
-            return t("rummy500.event.NoDiscard", lang, name=name)
+            return said("rummy500.event.NoDiscard", lang, seat, viewer, name=name)
         case "Stopped":
-            return t("rummy500.event.Stopped", lang, name=name)
+            return said("rummy500.event.Stopped", lang, seat, viewer, name=name)
         case "TimedOut":
-            return t("rummy500.event.TimedOut", lang, name=name)
+            return said("rummy500.event.TimedOut", lang, seat, viewer, name=name)
         case "RoundScored":
-            return _round_summary(d, names, lang)
+            return _round_summary(d, names, viewer, lang)
         case "MatchEnded":
             return t("event.MatchEnded", lang, names=", ".join(names[w] for w in d["winners"]))
         case "TieBreakNeeded":
             return t("rummy500.event.TieBreakNeeded", lang, names=", ".join(names[w] for w in d["leaders"]))
         case "NextRound":
-            return t("rummy500.event.NextRound", lang, round=d["round"], name=name)
+            return said("rummy500.event.NextRound", lang, seat, viewer, round=d["round"], name=name)
     return None  # TurnStarted, TurnEnded: the refreshed table says it
 
 
-def _round_summary(d: dict[str, Any], names: list[str], lang: str) -> str:
+def _round_summary(d: dict[str, Any], names: list[str], viewer: int | None, lang: str) -> str:
     if d["reason"] == "out":
-        how = t(f"rummy500.event.out_{d['how']}", lang, name=names[d["winners"][0]])
+        winner = d["winners"][0]
+        how = said(f"rummy500.event.out_{d['how']}", lang, winner, viewer, name=names[winner])
     else:
         how = t("rummy500.event.round_stopped", lang)
     lines = [t("rummy500.event.RoundScored", lang, round=d["round"], how=how)]

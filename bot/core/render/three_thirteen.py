@@ -6,7 +6,7 @@ from __future__ import annotations
 from typing import Any
 
 from bot.core.i18n import t
-from bot.core.render.common import join_items
+from bot.core.render.common import join_items, said
 from rules import Event
 
 
@@ -19,7 +19,9 @@ def _wild_text(view: dict[str, Any], lang: str) -> str:
     return t(key, lang, wild=view["wild"])
 
 
-def render_table(view: dict[str, Any], names: list[str], lang: str, seconds_left: int | None) -> str:
+def render_table(
+    view: dict[str, Any], names: list[str], lang: str, seconds_left: int | None, viewer: int | None = None
+) -> str:
     lines = [
         t("three_thirteen.table.header", lang, game=t("game.three_thirteen", lang), round=view["round"],
           rounds=view["rounds"], cards=view["hand_size"], wild=_wild_text(view, lang)),
@@ -33,7 +35,8 @@ def render_table(view: dict[str, Any], names: list[str], lang: str, seconds_left
         else:
             lines.append(t("table.turn_deadline", lang, name=names[turn], seconds=seconds_left))
     if view["out"] is not None and view["round_over"] is None:
-        lines.append(t("three_thirteen.table.out", lang, name=names[view["out"]], left=view["last_turns_left"]))
+        lines.append(said("three_thirteen.table.out", lang, view["out"], viewer, name=names[view["out"]],
+                          left=view["last_turns_left"]))
     lines.append(t("table.players", lang))
     for seat, name in enumerate(names):
         marks = []
@@ -47,7 +50,7 @@ def render_table(view: dict[str, Any], names: list[str], lang: str, seconds_left
         )
     if view["round_over"] is not None:
         over = view["round_over"]
-        lines.append(_summary(view["round"], over, view["totals"], names, lang))
+        lines.append(_summary(view["round"], over, view["totals"], names, viewer, lang))
     return "\n".join(lines)
 
 
@@ -88,39 +91,43 @@ def _rank_key(card: str) -> tuple[int, str]:
 
 def render_event(event: Event, names: list[str], viewer: int | None, lang: str) -> str | None:
     d = event.data
-    name = names[d["seat"]] if d.get("seat") is not None else ""
+    seat = d.get("seat")
+    name = names[seat] if seat is not None else ""
     match event.type:
         case "CardDrawn":
             if d["source"] == "stock":
-                return t("three_thirteen.event.drew_stock", lang, name=name)
-            return t("three_thirteen.event.took_discard", lang, name=name, card=d["card"])
+                return said("three_thirteen.event.drew_stock", lang, seat, viewer, name=name)
+            return said("three_thirteen.event.took_discard", lang, seat, viewer, name=name, card=d["card"])
         case "CardReceived":
             return t("three_thirteen.event.you_drew", lang, card=d["card"])
         case "CardDiscarded":
-            return t("three_thirteen.event.discarded", lang, name=name, card=d["card"])
+            return said("three_thirteen.event.discarded", lang, seat, viewer, name=name, card=d["card"])
         case "StockRebuilt":
             return t("three_thirteen.event.stock_rebuilt", lang, stock=d["stock"])
         case "WentOut":
-            return t("three_thirteen.event.went_out", lang, name=name, melds=format_melds(d["melds"]))
+            return said("three_thirteen.event.went_out", lang, seat, viewer, name=name, melds=format_melds(d["melds"]))
         case "TimedOut":
-            return t("three_thirteen.event.timed_out", lang, name=name)
+            return said("three_thirteen.event.timed_out", lang, seat, viewer, name=name)
         case "TurnStarted":
-            return t("three_thirteen.event.last_turn", lang, name=name) if d.get("last_turn") else None
+            return said("three_thirteen.event.last_turn", lang, seat, viewer, name=name) if d.get("last_turn") else None
         case "RoundScored":
-            return _summary(d["round"], d, d["totals"], names, lang)
+            return _summary(d["round"], d, d["totals"], names, viewer, lang)
         case "MatchEnded":
             if d["winners"]:
                 winner = d["winners"][0]
-                return t("three_thirteen.event.match_won", lang, name=names[winner], total=d["totals"][winner])
+                return said("three_thirteen.event.match_won", lang, winner, viewer, name=names[winner],
+                            total=d["totals"][winner])
             tied = d["tied"]
             return t("three_thirteen.event.match_tied", lang, names=", ".join(names[s] for s in tied),
                      total=d["totals"][tied[0]])
     return None
 
 
-def _summary(round_number: int, over: dict[str, Any], totals: list[int], names: list[str], lang: str) -> str:
+def _summary(
+    round_number: int, over: dict[str, Any], totals: list[int], names: list[str], viewer: int | None, lang: str
+) -> str:
     """Every hand revealed with the engine's melds and deadwood (T13-42/43)."""
-    lines = [t("three_thirteen.summary.title", lang, round=round_number, name=names[over["out"]])]
+    lines = [said("three_thirteen.summary.title", lang, over["out"], viewer, round=round_number, name=names[over["out"]])]
     for seat, name in enumerate(names):
         shown = over["revealed"][seat]
         loose = " ".join(f"{c}({v})" for c, v in zip(shown["deadwood_cards"], shown["deadwood_values"], strict=True))

@@ -14,6 +14,7 @@ from bot.core.models import Outcome, Player, ServiceError
 from bot.core.render import render_error, render_events, render_hand, render_help, render_table
 from bot.core.service import TableService
 from bot.core.stats import StatsError
+from bot.core.text import clean
 from rules import IllegalAction, get_engine
 from storage import TableRecord
 
@@ -32,7 +33,9 @@ class ConsoleTable:
     def __init__(self, service: TableService, read: Reader, write: Writer, lang: str = "en") -> None:
         self.service = service
         self.read = read
-        self.write = write
+        # Everything shown passes through clean(): an error quoting what was typed must not carry
+        # escape sequences that move the cursor, retitle or clear the terminal.
+        self.write: Writer = lambda text: write(clean(text, newlines=True))
         self.lang = lang
         self.by_number = False
 

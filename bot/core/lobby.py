@@ -10,12 +10,12 @@ from __future__ import annotations
 
 import asyncio
 from collections.abc import Awaitable, Callable
-from typing import Any
+from typing import Any, TypeVar
 
 from bot.core.clock import Clock
 from bot.core.models import Player, ServiceError
 from bot.core.options_text import bad_option
-from rules import SetupError, engine_names, get_engine
+from rules import IllegalAction, SetupError, engine_names, get_engine
 from storage import (
     ActionKeyRecord,
     DuplicateAction,
@@ -32,6 +32,7 @@ from storage import (
 RETRIES = 8
 
 Change = Callable[[TableRecord], Awaitable[None]]
+T = TypeVar("T")
 
 
 class Lobby:
@@ -73,27 +74,39 @@ class Lobby:
         result = self._result_record(rec, None) if rec.status == "abandoned" else None
         return await self.store.commit(rec, expected_version=rec.version, result=result, key=key)
 
-    async def _change(self, table_id: str, change: Change, key: str | None) -> TableRecord:
-        """Run `change` on a fresh copy of the table and store it; on a lost race, again on what the
-        winner wrote. `change` refuses with ServiceError — unless this very press was applied by
-        an earlier delivery, in which case the table as it is now is the answer."""
+    async def _keyed(self, table_id: str, key: str | None, attempt: Callable[[TableRecord], Awaitable[T]],
+                     repeat: Callable[[ActionKeyRecord], Awaitable[T]]) -> T:
+        """Every change to a table, under its lock: `attempt` runs on a fresh copy, and again on what
+        another process wrote when that one won the race (VersionConflict). With `key`, a change
+        already made under it — found before trying, at COMMIT, or as the cause of a refusal (our
+        own first delivery moved the table on) — is answered by `repeat` and not made again."""
         async with self._lock(table_id):
             for _ in range(RETRIES):
                 if (done := await self._done(key)) is not None:
-                    return await self.get(done.table_id)
+                    return await repeat(done)
                 rec = await self.get(table_id)
                 try:
-                    await change(rec)
-                    return await self._save_seats(rec, key)
+                    return await attempt(rec)
                 except DuplicateAction as dup:
-                    return await self.get(dup.record.table_id)
+                    return await repeat(dup.record)
                 except VersionConflict:
                     continue
-                except ServiceError:
+                except (ServiceError, IllegalAction):
                     if (done := await self._done(key)) is not None:
-                        return await self.get(done.table_id)
+                        return await repeat(done)
                     raise
             raise ServiceError("E_CONFLICT")
+
+    async def _change(self, table_id: str, change: Change, key: str | None) -> TableRecord:
+        """A change outside the game state (seats, options, status); a repeat gets the table as it is."""
+        async def attempt(rec: TableRecord) -> TableRecord:
+            await change(rec)
+            return await self._save_seats(rec, key)
+
+        async def repeat(done: ActionKeyRecord) -> TableRecord:
+            return await self.get(done.table_id)
+
+        return await self._keyed(table_id, key, attempt, repeat)
 
     @staticmethod
     def _in_lobby(rec: TableRecord, user: Player | None = None, host_only: bool = False) -> None:

@@ -22,7 +22,7 @@ from collections.abc import Callable
 from typing import Any
 
 from bot.core.clock import Clock, SystemClock
-from bot.core.lobby import RETRIES, Lobby
+from bot.core.lobby import Lobby
 from bot.core.models import Outcome, Player, ServiceError
 from bot.core.options_text import bad_option
 from bot.core.stats import Standings
@@ -30,7 +30,6 @@ from rules import Action, Engine, Event, IllegalAction, RoundResult, SetupError,
 from rules.core.deck import rng_for
 from storage import (
     ActionKeyRecord,
-    DuplicateAction,
     LogEntry,
     MatchResultRecord,
     Store,
@@ -83,26 +82,14 @@ class TableService(Lobby):
         return get_engine(rec.game)
 
     async def start(self, table_id: str, by: Player, *, key: str | None = None) -> Outcome:
-        async with self._lock(table_id):
-            for _ in range(RETRIES):
-                if (done := await self._done(key)) is not None:
-                    return await self._repeat(done)
-                rec = await self.get(table_id)
-                try:
-                    state = self._deal(rec, by)
-                    rec.status = "playing"
-                    entry = self._entry(rec, "start", None, "start", offset=0)
-                    rec = await self._commit(rec, state, [entry], acted_seat=None, prev_turn=None, key=key)
-                except DuplicateAction as dup:
-                    return await self._repeat(dup.record)
-                except VersionConflict:
-                    continue
-                except ServiceError:
-                    if (done := await self._done(key)) is not None:
-                        return await self._repeat(done)
-                    raise
-                return await self._run_automatic(rec, state, Outcome(table=rec))
-            raise ServiceError("E_CONFLICT")
+        async def attempt(rec: TableRecord) -> Outcome:
+            state = self._deal(rec, by)
+            rec.status = "playing"
+            entry = self._entry(rec, "start", None, "start", offset=0)
+            rec = await self._commit(rec, state, [entry], acted_seat=None, prev_turn=None, key=key)
+            return await self._run_automatic(rec, state, Outcome(table=rec))
+
+        return await self._keyed(table_id, key, attempt, self._repeat)
 
     def _deal(self, rec: TableRecord, by: Player) -> State:
         self._in_lobby(rec, by, host_only=True)
@@ -144,25 +131,12 @@ class TableService(Lobby):
         """Apply a player's action. Raises `IllegalAction` (game rules) or `ServiceError` (table);
         on either, nothing is stored and the table is unchanged. With `key` (the platform's id of
         the message or press), a repeat of an action already applied returns `Outcome.repeated`."""
-        async with self._lock(table_id):
-            for _ in range(RETRIES):
-                if (done := await self._done(key)) is not None:
-                    return await self._repeat(done)
-                rec = await self.get(table_id)
-                try:
-                    return await self._act_once(rec, user, action, expected_version, key)
-                except DuplicateAction as dup:
-                    return await self._repeat(dup.record)
-                except VersionConflict:
-                    # Another process wrote first. A button carries a version and is now judged
-                    # stale; a typed command is simply judged again on the fresh table.
-                    continue
-                except (IllegalAction, ServiceError):
-                    # Refused on the fresh table — unless our own first delivery is what changed it.
-                    if (done := await self._done(key)) is not None:
-                        return await self._repeat(done)
-                    raise
-            raise ServiceError("E_CONFLICT")
+        # A lost race is judged again on the fresh table: a button carries a version and is then
+        # stale; a typed command simply applies to the table as it now is.
+        async def attempt(rec: TableRecord) -> Outcome:
+            return await self._act_once(rec, user, action, expected_version, key)
+
+        return await self._keyed(table_id, key, attempt, self._repeat)
 
     async def _act_once(
         self, rec: TableRecord, user: Player, action: str | Action, expected_version: int | None, key: str | None

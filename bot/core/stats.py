@@ -25,6 +25,7 @@ from openskill.models import PlackettLuce, PlackettLuceRating
 from bot.core.clock import Clock, SystemClock
 from bot.core.i18n import t
 from bot.core.models import Player
+from bot.core.text import NAME_MAX, clean, display_name, excerpt
 from rules import engine_names
 from storage import (
     GLOBAL_SCOPE,
@@ -53,7 +54,14 @@ class StatsError(Exception):
         self.params = params
 
     def render(self, lang: str) -> str:
-        return t(f"stats.error.{self.key}", lang, **self.params)
+        # `value` and `name` are what the player typed: quote them short and clean.
+        params = {k: excerpt(v) if isinstance(v, str) else v for k, v in self.params.items()}
+        return t(f"stats.error.{self.key}", lang, **params)
+
+
+def _names(joined: str) -> str:
+    """A stored player or team label ("Ann & Bob"): cleaned and bounded like the names in it."""
+    return excerpt(joined, 2 * NAME_MAX + 3) or "?"
 
 
 def player_subject(user_id: str) -> str:
@@ -331,7 +339,7 @@ class Standings:
         lines = [title]
         for place, row in zip(_places([round(r.rating, 1) if r.rating is not None else None for r in rows]), rows,
                               strict=True):
-            lines.append(t("stats.board_line", lang, place=place, name=row.name, rating=_fmt_rating(row.rating),
+            lines.append(t("stats.board_line", lang, place=place, name=_names(row.name), rating=_fmt_rating(row.rating),
                            matches=row.matches, wins=row.wins, points=row.points))
         return "\n".join(lines)
 
@@ -363,8 +371,8 @@ class Standings:
         matches = await self.store.player_matches(platform, user_id, chat_id)
         scope = t("stats.scope_chat" if chat_id is not None else "stats.scope_all_chats", lang)
         if not matches:
-            return t("stats.no_stats", lang, name=name, scope=scope)
-        lines = [t("stats.stats_title", lang, name=matches[-1].name, scope=scope)]
+            return t("stats.no_stats", lang, name=display_name(name), scope=scope)
+        lines = [t("stats.stats_title", lang, name=display_name(matches[-1].name), scope=scope)]
         by_game: dict[str, list[MatchPlayerRecord]] = {}
         for m in matches:
             by_game.setdefault(m.game, []).append(m)
@@ -398,7 +406,8 @@ class Standings:
         lines = [t("stats.teams_title", lang)]
         for place, r in zip(_places([round(r.rating, 1) for r in records]), records, strict=True):
             label = names.get(r.subject)
-            shown = t("stats.team_named", lang, team=label, players=r.name) if label else r.name
+            players = _names(r.name)
+            shown = t("stats.team_named", lang, team=display_name(label), players=players) if label else players
             lines.append(t("stats.team_line", lang, place=place, name=shown, game=t(f"game.{r.game}", lang),
                            rating=_fmt_rating(r.rating), matches=r.matches, wins=r.wins))
         return "\n".join(lines)
@@ -407,7 +416,8 @@ class Standings:
         """`/team name <name>`: names the caller's most recent team in this chat."""
         if not words or words[0].lower() != "name" or len(words) < 2:
             raise StatsError("team_usage")
-        name = " ".join(words[1:]).strip()
+        # Stored cleaned (no control or bidi characters), so every later listing shows it safely.
+        name = " ".join(clean(" ".join(words[1:])).split())
         if not name or len(name) > TEAM_NAME_MAX:
             raise StatsError("team_name_length", max=TEAM_NAME_MAX)
         await self.catch_up()
@@ -419,7 +429,7 @@ class Standings:
         await self.store.set_team_name(platform, chat_id, team, name)
         players = next((r.name for r in await self.store.ratings(platform, chat_id, "team") if r.subject == team),
                        me.name)
-        return t("stats.team_named_ok", lang, team=name, players=players)
+        return t("stats.team_named_ok", lang, team=name, players=_names(players))
 
     async def history(self, platform: str, chat_id: str, args: Sequence[str], lang: str) -> str:
         n = HISTORY_DEFAULT
@@ -440,19 +450,20 @@ class Standings:
         game = t(f"game.{rec.game}", lang)
         when = _when(rec.finished_at)
         if rec.status != "finished" or "totals" not in rec.result:
-            names = ", ".join(s.name for s in rec.seats) or "—"
+            names = ", ".join(display_name(s.name) for s in rec.seats) or "—"
             return t("stats.history_abandoned", lang, when=when, game=game, players=names)
         sides = sorted(_sides(rec), key=lambda s: s.place)
         parts = []
         for side in sides:
-            who = " & ".join(rec.seats[s].name for s in side.seats)
+            who = " & ".join(display_name(rec.seats[s].name) for s in side.seats)
             parts.append(t("stats.history_side", lang, place=side.place, name=who, score=side.score))
         winners = [s for s in sides if s.won]
         if len(winners) > 1:
             outcome = t("stats.history_tie", lang, names=", ".join(
-                " & ".join(rec.seats[s].name for s in w.seats) for w in winners))
+                " & ".join(display_name(rec.seats[s].name) for s in w.seats) for w in winners))
         elif winners:
-            outcome = t("stats.history_winner", lang, name=" & ".join(rec.seats[s].name for s in winners[0].seats))
+            outcome = t("stats.history_winner", lang,
+                        name=" & ".join(display_name(rec.seats[s].name) for s in winners[0].seats))
         else:
             outcome = t("stats.history_no_winner", lang)
         return t("stats.history_line", lang, when=when, game=game, outcome=outcome, sides="; ".join(parts))

@@ -30,7 +30,9 @@ from bot.core.render import render_error, render_events, render_hand, render_hel
 from bot.core.scheduler import Scheduler
 from bot.core.service import TableService
 from bot.core.stats import StatsError
+from bot.core.text import display_name
 from bot.discord import views as ui
+from bot.discord.limits import fit_content
 from bot.discord.translator import CatalogTranslator, lang_of, ls
 from rules import IllegalAction, engine_names, get_engine
 from storage import Store, TableRecord
@@ -56,7 +58,8 @@ class DiscordConfig:
 
 
 def player_of(user: discord.abc.User) -> Player:
-    return Player(PLATFORM, str(user.id), user.display_name or user.name)
+    # Display names are free text (control and bidi characters): stored clean and short.
+    return Player(PLATFORM, str(user.id), display_name(user.display_name or user.name or "", str(user.id)))
 
 
 def _key(interaction: discord.Interaction) -> str:
@@ -65,7 +68,7 @@ def _key(interaction: discord.Interaction) -> str:
 
 
 def _mention(user_id: str | None, name: str) -> str:
-    return f"<@{int(user_id)}>" if user_id else discord.utils.escape_markdown(name)
+    return f"<@{int(user_id)}>" if user_id else discord.utils.escape_markdown(display_name(name))
 
 
 class DiscordBot:
@@ -167,8 +170,8 @@ class DiscordBot:
 
     async def _say(self, interaction: discord.Interaction, content: str | None = None, *,
                    embed: discord.Embed | None = None, view: discord.ui.View | None = None) -> None:
-        """An ephemeral answer to whoever acted."""
-        kwargs: dict[str, Any] = {"content": content, "ephemeral": True}
+        """An ephemeral answer to whoever acted (over 2000 characters Discord refuses it: cut)."""
+        kwargs: dict[str, Any] = {"content": fit_content(content) if content else content, "ephemeral": True}
         if embed is not None:
             kwargs["embed"] = embed
         if view is not None:
@@ -186,6 +189,8 @@ class DiscordBot:
 
     async def _edit_here(self, interaction: discord.Interaction, **kwargs: Any) -> None:
         """Edit the message a component sits on (type 7, or the original after a deferred update)."""
+        if kwargs.get("content"):
+            kwargs["content"] = fit_content(kwargs["content"])
         if not interaction.response.is_done():
             await interaction.response.edit_message(**kwargs)
         else:
@@ -571,7 +576,7 @@ class DiscordBot:
             game = rec.game if rec is not None else None
         if game is not None:
             text += "\n" + ui.code_block(render_help(game, lang), 1800)
-        await self._say(interaction, text[:2000])
+        await self._say(interaction, text)
 
     async def cmd_dm(self, interaction: discord.Interaction, on: bool) -> None:
         await self._guarded(interaction, self._dm(interaction, on))
@@ -724,10 +729,10 @@ class DiscordBot:
         lines = render_events(new, [e for e in outcome.events if e.seat == seat or e.seat is None], seat, lang)
         note = "\n".join([f"✓ `{command}`", *lines[-4:]])
         if update:
-            await self.update_hand(interaction, new, seat, lang, content=note[:2000])
+            await self.update_hand(interaction, new, seat, lang, content=note)
         else:
             embed, view = self.hand_payload(new, seat, lang)
-            await self._say(interaction, note[:2000], embed=embed, view=view)
+            await self._say(interaction, note, embed=embed, view=view)
         await self.render_outcome(outcome, prev_turn=prev_turn)
 
     # ---- hands ----------------------------------------------------------------------------------
@@ -779,7 +784,7 @@ class DiscordBot:
         assert self.client is not None
         refs = await self._refs_of(rec.id)
         channel = self.client.get_partial_messageable(int(refs.get("channel") or rec.chat_id))
-        await channel.send(content[:2000], allowed_mentions=discord.AllowedMentions(users=True, everyone=False,
+        await channel.send(fit_content(content), allowed_mentions=discord.AllowedMentions(users=True, everyone=False,
                                                                                       roles=False))
 
     async def render_lobby(self, rec: TableRecord, interaction: discord.Interaction | None = None) -> None:

@@ -17,6 +17,8 @@ from bot.core.codec import DISCORD_MAX_CHARS, encode, mask_of
 from bot.core.grammar import hand_items, meld_count, melds_of, templates
 from bot.core.i18n import t
 from bot.core.options_ui import option_choices, show_value
+from bot.core.text import fit
+from bot.discord.limits import EMBED_DESC_MAX, EMBED_TITLE_MAX
 from rules import get_engine
 from storage import TableRecord
 
@@ -24,6 +26,7 @@ CUSTOM_ID = re.compile(r"v1:[0-9A-Za-z_-]{1,32}:(?:0|[1-9][0-9]{0,8}):[\x21-\x7e
 MAX_OPTIONS = 25  # a select menu holds 25 options; a bigger hand's rest is typed with /rummy play
 MAX_ACTIONS = 15  # three rows of five; row 0 is the select, row 4 refresh and sort
 EMBED_MAX = 4000
+EXTRA_MAX = 1000  # the lines under an embed's code block (events, whose turn); the block keeps the rest
 COLOUR = 0x2E8B57
 
 class CodecItem(discord.ui.DynamicItem[discord.ui.Item[Any]], template=CUSTOM_ID):
@@ -63,18 +66,23 @@ def new_view(items: list[CodecItem]) -> discord.ui.View:
     return view
 
 
+def _inert(text: str) -> str:
+    """A fence inside a block would close it early (or open one): shown as quotes instead."""
+    return text.replace("```", "'''")
+
+
 def code_block(text: str, limit: int = EMBED_MAX) -> str:
-    text = text.replace("```", "'''")
-    if len(text) > limit - 8:
-        text = text[: limit - 9] + "…"
-    return f"```\n{text}\n```"
+    """`text` as a code block of at most `limit` characters (cut on a line with "…")."""
+    return f"```\n{fit(_inert(text), max(1, limit - 8))}\n```"
 
 
 def embed(title: str, body: str, extra: str = "") -> discord.Embed:
-    desc = code_block(body, EMBED_MAX - len(extra) - 1)
+    """A code block with the body and, under it, the extra lines, within every embed limit."""
+    extra = fit(_inert(extra), EXTRA_MAX)  # names in event lines may hold fences too
+    desc = code_block(body, EMBED_DESC_MAX - len(extra) - 1)
     if extra:
         desc += "\n" + extra
-    return discord.Embed(title=title[:250], description=desc[:4096], colour=COLOUR)
+    return discord.Embed(title=fit(title, EMBED_TITLE_MAX) or None, description=desc, colour=COLOUR)
 
 
 # ---- lobby and table --------------------------------------------------------------------------

@@ -37,7 +37,9 @@ from bot.core.render import render_error, render_events, render_hand, render_hel
 from bot.core.scheduler import Scheduler
 from bot.core.service import TableService
 from bot.core.stats import StatsError
+from bot.core.text import display_name, excerpt
 from bot.telegram import keyboards as kb
+from bot.telegram.limits import CALLBACK_MAX, fit_html, fit_plain
 from bot.telegram.outbox import Outbox, obey_retry_after
 from rules import IllegalAction, engine_names, get_engine
 from storage import Store, TableRecord
@@ -45,7 +47,7 @@ from storage import Store, TableRecord
 log = logging.getLogger(__name__)
 
 PLATFORM = "telegram"
-PEEK_MAX = 200  # Telegram's limit for a callback answer
+PEEK_MAX = CALLBACK_MAX  # Telegram's limit for a callback answer
 UPDATE_MEMORY_S = 7 * 24 * 3600.0
 COMMANDS = ("new", "help", "lang", "away", "back", "end", "hand")
 STATS_COMMANDS = ("leaderboard", "stats", "teams", "team", "history", "rematch")  # texts: stats.cmd.*
@@ -59,7 +61,8 @@ class TelegramConfig:
 
 
 def player_of(user: User) -> Player:
-    return Player(PLATFORM, str(user.id), user.full_name or user.first_name or str(user.id))
+    # Names are free text (control and bidi characters, 129 characters): stored clean and short.
+    return Player(PLATFORM, str(user.id), display_name(user.full_name or user.first_name or "", str(user.id)))
 
 
 def _pre(text: str) -> str:
@@ -68,8 +71,8 @@ def _pre(text: str) -> str:
 
 def mention(seat_user_id: str | None, name: str) -> str:
     if seat_user_id is None:
-        return html.escape(name)
-    return f'<a href="tg://user?id={int(seat_user_id)}">{html.escape(name)}</a>'
+        return html.escape(display_name(name))
+    return f'<a href="tg://user?id={int(seat_user_id)}">{html.escape(display_name(name))}</a>'
 
 
 class TelegramBot:
@@ -266,14 +269,15 @@ class TelegramBot:
         msg = update.effective_message
         assert msg is not None and self.outbox is not None
         thread = msg.message_thread_id if msg.is_topic_message else None
+        text = fit_html(text)  # a reply over Telegram's limit would be dropped: cut it, tags kept whole
         await self.outbox.call(lambda: msg.get_bot().send_message(
             msg.chat_id, text, parse_mode="HTML", reply_markup=markup, message_thread_id=thread,
             disable_web_page_preview=True))
 
     async def _answer(self, query: CallbackQuery, text: str | None, alert: bool = False, url: str | None = None) -> None:
         assert self.outbox is not None
-        if text and len(text) > PEEK_MAX:
-            text = text[: PEEK_MAX - 1] + "…"
+        if text:
+            text = fit_plain(text, PEEK_MAX)
         try:
             await self.outbox.call(lambda: query.answer(text, show_alert=alert, url=url))
         except TelegramError:
@@ -884,7 +888,7 @@ class TelegramBot:
         items = kb.hand_items(view)
         selected = [i for i in selected if i < len(items)]
         title = (await self._table_info(rec.id))["chat_title"]
-        header = t("tg.hand_header", lang, game=t(f"game.{rec.game}", lang), chat=title)
+        header = t("tg.hand_header", lang, game=t(f"game.{rec.game}", lang), chat=excerpt(title, 64))
         text = f"<b>{html.escape(header)}</b>\n" + _pre(render_hand(rec, view, lang, self._by_number.get((rec.id, seat),
                                                                                                       False)))
         if selected:

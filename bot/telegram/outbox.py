@@ -24,6 +24,7 @@ from telegram import Bot, InlineKeyboardMarkup, Message
 from telegram.constants import ParseMode
 from telegram.error import BadRequest, Forbidden, RetryAfter, TelegramError
 
+from bot.telegram.limits import fit_html
 from storage import Store
 
 log = logging.getLogger(__name__)
@@ -140,6 +141,7 @@ class Outbox:
 
     async def send(self, chat_id: int, text: str, markup: InlineKeyboardMarkup | None = None,
                    thread_id: int | None = None) -> Message:
+        text = fit_html(text)  # over 4096 Telegram drops the message: cut it, tags kept whole
         msg = await self.call(lambda: self.bot.send_message(
             chat_id, text, parse_mode=ParseMode.HTML, reply_markup=markup, message_thread_id=thread_id,
             disable_web_page_preview=True))
@@ -161,6 +163,7 @@ class Outbox:
 
     async def _slot(self, chat_id: int, op: _Op) -> None:
         message_id = await self.ref(op.table_id, op.key)
+        op.text = fit_html(op.text)  # what the message will show, so the not-modified check compares that
         shown = (op.text, _markup_key(op.markup))
         if message_id is not None:
             if self._shown.get((chat_id, message_id)) == shown:

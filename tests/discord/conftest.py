@@ -80,6 +80,8 @@ class Harness:
         await asyncio.wait_for(self.task, 5)
         await self.store.close()
         assert not self.bot.errors, self.bot.errors
+        # Every message the bot sent fitted Discord's limits: a refused one is a lost reply.
+        assert not self.fake.rejected, self.fake.rejected
 
     async def restart(self) -> None:
         await self.stop()

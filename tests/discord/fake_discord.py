@@ -10,6 +10,14 @@ pytest's monkeypatch so they are restored):
 (`Client` does NOT call GET /gateway/bot in 2.7 - it connects straight to
 DEFAULT_GATEWAY; only AutoShardedClient asks /gateway/bot.)
 
+Message limits are enforced as Discord does (400, code 50035 "Invalid Form Body") on every message
+the bot sends or edits (interaction responses, follow-ups, webhook edits, channel messages): content
+≤ 2000, ≤ 10 embeds, embed title ≤ 256, description ≤ 4096, ≤ 25 fields, field name ≤ 256 and
+value ≤ 1024, footer ≤ 2048, author ≤ 256, all embed text together ≤ 6000; button labels ≤ 80,
+custom ids ≤ 100, ≤ 25 select options with labels and values ≤ 100, placeholders ≤ 150;
+autocomplete ≤ 25 choices, name and value ≤ 100. Each refusal is kept in `rejected` so the harness
+fails a test in which the bot sent what Discord drops. Inbound, a string option holds ≤ 6000.
+
 REST quirk: discord.py only JSON-decodes a body when the Content-Type header is
 exactly "application/json" (aiohttp's web.json_response adds "; charset=utf-8",
 which makes every response a str and breaks login) -> see _json().
@@ -32,6 +40,10 @@ from aiohttp import WSMsgType, web
 JSON = dict[str, Any]
 DISCORD_EPOCH_MS = 1420070400000
 EPHEMERAL = 1 << 6
+CONTENT_MAX = 2000
+OPTION_VALUE_MAX = 6000  # a slash command's string option, as the client lets a user type it
+_EMBED_LIMITS = {"title": 256, "description": 4096}
+EMBED_TOTAL_MAX = 6000
 PLAIN_MEMBER = 0x400 | 0x800 | 0x80000000  # view channel, send messages, use app commands
 MANAGE_GUILD = 1 << 5
 
@@ -79,6 +91,7 @@ class FakeDiscord:
         self.dm_channels: dict[int, str] = {}               # DM channel id -> user id
         self.dm_closed: set[str] = set()
         self.threads: list[int] = []
+        self.rejected: list[tuple[str, JSON]] = []           # (path, errors) of every limit refusal
         self.failures: list[tuple[str, str, int, float]] = []  # (method, path regex, status, retry_after)                    # user ids whose DMs refuse the bot
         self.locale = "en-US"
         self._sockets: list[_GatewaySession] = []
@@ -212,6 +225,9 @@ class FakeDiscord:
             await s.dispatch(event, data)
 
     async def send_interaction(self, payload: JSON) -> JSON:
+        for opt in _options(payload.get("data") or {}):
+            if opt.get("type") == 3 and len(str(opt.get("value", ""))) > OPTION_VALUE_MAX:
+                raise ValueError(f"Discord clients send at most {OPTION_VALUE_MAX} characters in an option")
         await self.dispatch("INTERACTION_CREATE", payload)
         return payload
 
@@ -334,6 +350,82 @@ class _GatewaySession:
                 await self.dispatch("RESUMED", {})
 
 
+# ------------------------------------------------------------------ limits
+def _options(data: JSON) -> list[JSON]:
+    out = []
+    for opt in data.get("options") or []:
+        out.append(opt)
+        out += _options(opt)
+    return out
+
+
+def _too_long(errors: JSON, where: str, value: Any, limit: int) -> None:
+    if isinstance(value, str) and len(value) > limit:
+        errors[where] = {"_errors": [{"code": "BASE_TYPE_MAX_LENGTH",
+                                      "message": f"Must be {limit} or fewer in length."}]}
+
+
+def message_errors(body: JSON | None) -> JSON:
+    """What Discord would refuse in a message body (create or edit), as its `errors` object."""
+    errors: JSON = {}
+    d = body or {}
+    _too_long(errors, "content", d.get("content"), CONTENT_MAX)
+    embeds = d.get("embeds") or []
+    if len(embeds) > 10:
+        errors["embeds"] = {"_errors": [{"code": "BASE_TYPE_MAX_LENGTH", "message": "Must be 10 or fewer in length."}]}
+    total = 0
+    for i, e in enumerate(embeds):
+        for key, limit in _EMBED_LIMITS.items():
+            _too_long(errors, f"embeds.{i}.{key}", e.get(key), limit)
+        fields = e.get("fields") or []
+        if len(fields) > 25:
+            errors[f"embeds.{i}.fields"] = {"_errors": [{"code": "BASE_TYPE_MAX_LENGTH",
+                                                          "message": "Must be 25 or fewer in length."}]}
+        for j, fld in enumerate(fields):
+            _too_long(errors, f"embeds.{i}.fields.{j}.name", fld.get("name"), 256)
+            _too_long(errors, f"embeds.{i}.fields.{j}.value", fld.get("value"), 1024)
+        footer, author = (e.get("footer") or {}).get("text"), (e.get("author") or {}).get("name")
+        _too_long(errors, f"embeds.{i}.footer.text", footer, 2048)
+        _too_long(errors, f"embeds.{i}.author.name", author, 256)
+        texts = [e.get("title"), e.get("description"), footer, author]
+        texts += [x for fld in fields for x in (fld.get("name"), fld.get("value"))]
+        total += sum(len(x) for x in texts if isinstance(x, str))
+    if total > EMBED_TOTAL_MAX:
+        errors["embeds"] = {"_errors": [{"code": "MAX_EMBED_SIZE_EXCEEDED", "message": "Embed size exceeds maximum size of 6000"}]}
+    for r, row in enumerate(d.get("components") or []):
+        for c, comp in enumerate(row.get("components") or []):
+            where = f"components.{r}.components.{c}"
+            _too_long(errors, f"{where}.label", comp.get("label"), 80)
+            _too_long(errors, f"{where}.custom_id", comp.get("custom_id"), 100)
+            _too_long(errors, f"{where}.placeholder", comp.get("placeholder"), 150)
+            options = comp.get("options") or []
+            if len(options) > 25:
+                errors[f"{where}.options"] = {"_errors": [{"code": "BASE_TYPE_MAX_LENGTH",
+                                                            "message": "Must be 25 or fewer in length."}]}
+            for k, o in enumerate(options):
+                _too_long(errors, f"{where}.options.{k}.label", o.get("label"), 100)
+                _too_long(errors, f"{where}.options.{k}.value", o.get("value"), 100)
+    return errors
+
+
+def _choice_errors(data: JSON) -> JSON:
+    errors: JSON = {}
+    choices = data.get("choices") or []
+    if len(choices) > 25:
+        errors["choices"] = {"_errors": [{"code": "BASE_TYPE_MAX_LENGTH", "message": "Must be 25 or fewer in length."}]}
+    for i, ch in enumerate(choices):
+        _too_long(errors, f"choices.{i}.name", ch.get("name"), 100)
+        _too_long(errors, f"choices.{i}.value", ch.get("value"), 100)
+    return errors
+
+
+def _refuse(f: FakeDiscord, r: Req, errors: JSON) -> web.Response | None:
+    if not errors:
+        return None
+    f.rejected.append((r.path, errors))
+    return _json({"message": "Invalid Form Body", "code": 50035, "errors": errors}, 400)
+
+
 # ------------------------------------------------------------------ REST handlers
 def _me(f: FakeDiscord, r: Req) -> JSON:
     return {**f.bot_user, "verified": True, "mfa_enabled": False, "locale": "en-US"}
@@ -368,6 +460,9 @@ def _callback(f: FakeDiscord, r: Req, iid: str, token: str) -> JSON:
     inter = f.interactions.get(token, {})
     rtype = r.json["type"]
     data = r.json.get("data") or {}
+    refused = _refuse(f, r, _choice_errors(data) if rtype == 8 else message_errors(data))
+    if refused is not None:
+        return refused
     flags = data.get("flags", 0)
     resp: JSON = {"interaction": {"id": iid, "type": inter.get("type", 2),
                                   "response_message_loading": rtype == 5,
@@ -395,6 +490,8 @@ def _callback(f: FakeDiscord, r: Req, iid: str, token: str) -> JSON:
 
 def _followup(f: FakeDiscord, r: Req, app_id: str, token: str) -> JSON:
     d = r.json or {}
+    if (refused := _refuse(f, r, message_errors(d))) is not None:
+        return refused
     return f.message(content=d.get("content") or "", flags=d.get("flags", 0),
                      components=d.get("components"), embeds=d.get("embeds"),
                      webhook_id=app_id, application_id=app_id)
@@ -407,6 +504,8 @@ def _webhook_msg(f: FakeDiscord, r: Req, app_id: str, token: str, mid: str) -> J
         msg = f.message(webhook_id=app_id)
     if r.method == "PATCH":
         d = r.json or {}
+        if (refused := _refuse(f, r, message_errors(d))) is not None:
+            return refused
         msg.update({k: v for k, v in d.items() if k in ("content", "components", "embeds")},
                    edited_timestamp=_now_iso())
         msg["flags"] = msg.get("flags", 0) & ~128       # no longer "loading"
@@ -417,6 +516,8 @@ def _channel_msg(f: FakeDiscord, r: Req, channel_id: str) -> Any:
     d = r.json or {}
     if int(channel_id) in f.dm_channels and f.dm_channels[int(channel_id)] in f.dm_closed:
         return _json({"message": "Cannot send messages to this user", "code": 50007}, 403)
+    if (refused := _refuse(f, r, message_errors(d))) is not None:
+        return refused
     return f.message(content=d.get("content") or "", components=d.get("components"),
                      embeds=d.get("embeds"), channel_id=int(channel_id))
 
@@ -428,6 +529,8 @@ def _edit_channel_msg(f: FakeDiscord, r: Req, channel_id: str, mid: str) -> Any:
     if msg is None:
         return _json({"message": "Unknown Message", "code": 10008}, 404)
     d = r.json or {}
+    if (refused := _refuse(f, r, message_errors(d))) is not None:
+        return refused
     msg.update({k: v for k, v in d.items() if k in ("content", "components", "embeds")}, edited_timestamp=_now_iso())
     return msg
 

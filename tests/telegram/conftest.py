@@ -66,6 +66,8 @@ class Harness:
         await self.tg.idle()
         self.assert_every_callback_answered()
         assert_no_hand_in_group(self)
+        # Every text the bot sent fitted Telegram's limits and parsed: a refused one is a lost reply.
+        assert not self.fake.rejected, self.fake.rejected
         await self.app.updater.stop()
         await self.app.stop()
         await self.tg.shutdown()

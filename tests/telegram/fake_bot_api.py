@@ -4,6 +4,12 @@ needs: private chats that only work once the user has started the bot (403 other
 Telegram), chat admins for getChatMember, explicit update ids (to replay a duplicate update),
 message threads, and injected failures (429 with retry_after, 400).
 
+Limits are enforced as Telegram does (400 Bad Request): sendMessage and editMessageText text at most
+4096 UTF-16 units after the HTML entities are parsed (and, on the safe side the adapter keeps, at most
+4096 characters raw), markup that parses (known tags, closed in order, `<`/`&` only as tags and
+entities); answerCallbackQuery text at most 200. Each such refusal is also kept in `rejected`, so
+the harness can fail any test in which the bot sent something Telegram would drop.
+
 Wire format (what PTB sends): POST /bot{token}/{method}, form-urlencoded; non-string values are
 JSON inside the form field, so ids arrive as strings. Replies are {"ok": true, "result": ...}.
 """
@@ -12,8 +18,10 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
+import html
 import itertools
 import json
+import re
 import time
 from collections.abc import Callable
 from dataclasses import dataclass, field
@@ -22,6 +30,48 @@ from typing import Any
 from aiohttp import web
 
 JSON = dict[str, Any]
+TEXT_MAX = 4096
+CALLBACK_TEXT_MAX = 200
+# The tags the Bot API's HTML parse mode knows; anything else is "unsupported start tag".
+HTML_TAGS = {"b", "strong", "i", "em", "u", "ins", "s", "strike", "del", "span", "tg-spoiler", "a", "tg-emoji",
+             "code", "pre", "blockquote"}
+_HTML_TOKEN = re.compile(r"<(/?)([a-zA-Z][a-zA-Z0-9-]*)((?:\s[^<>]*)?)>|&(#[0-9]+|#x[0-9a-fA-F]+|lt|gt|amp|quot);|[<>&]")
+
+
+def parse_html(text: str) -> str:
+    """The plain text Telegram would show for an HTML message; ValueError where Telegram answers
+    "can't parse entities"."""
+    out: list[str] = []
+    stack: list[str] = []
+    pos = 0
+    for m in _HTML_TOKEN.finditer(text):
+        out.append(text[pos:m.start()])
+        pos = m.end()
+        closing, tag, entity = m.group(1), m.group(2), m.group(4)
+        if tag is not None:
+            tag = tag.lower()
+            if tag not in HTML_TAGS:
+                raise ValueError(f"unsupported start tag \"{tag}\" at byte offset {m.start()}")
+            if not closing:
+                stack.append(tag)
+            elif not stack or stack[-1] != tag:
+                raise ValueError(f"unmatched end tag at byte offset {m.start()}, expected \"</{stack[-1] if stack else ''}>\"")
+            else:
+                stack.pop()
+        elif entity is not None:
+            out.append(html.unescape(m.group(0)))
+        elif m.group(0) == ">":
+            out.append(">")  # Telegram lets a bare ">" through
+        else:
+            raise ValueError(f"unsupported start tag or entity at byte offset {m.start()}")
+    if stack:
+        raise ValueError(f"can't find end tag corresponding to start tag \"{stack[-1]}\"")
+    out.append(text[pos:])
+    return "".join(out)
+
+
+def utf16_len(text: str) -> int:
+    return len(text.encode("utf-16-le")) // 2
 
 
 @dataclass
@@ -46,6 +96,7 @@ class FakeTelegramBotAPI:
         self.updates: list[JSON] = []
         self.pushed: list[JSON] = []  # every update ever queued, for checks after the fact
         self.messages: dict[tuple[int, int], JSON] = {}
+        self.rejected: list[tuple[str, str]] = []  # (method, description) of every limit or markup refusal
         self.dm_open: set[int] = set()  # users who started the bot: only they can get DMs
         self.admins: dict[int, set[int]] = {}  # chat id -> admin user ids
         self._fail_next: dict[str, list[tuple[int, str, JSON | None]]] = {}
@@ -225,8 +276,8 @@ class FakeTelegramBotAPI:
             return self._err(403, "Forbidden: bot can't initiate conversation with a user")
         if not p.get("text"):
             return self._err(400, "Bad Request: message text is empty")
-        if len(p["text"]) > 4096:
-            return self._err(400, "Bad Request: message is too long")
+        if (refused := self._check_text("sendMessage", p)) is not None:
+            return refused
         msg: JSON = {"message_id": next(self._msg_ids), "date": int(time.time()), "chat": self._chat(chat_id),
                      "from": self.bot_user, "text": p["text"]}
         if isinstance(p.get("reply_markup"), dict) and "inline_keyboard" in p["reply_markup"]:
@@ -247,8 +298,8 @@ class FakeTelegramBotAPI:
         msg = self.messages.get(key)
         if msg is None:
             return self._err(400, "Bad Request: message to edit not found")
-        if len(p["text"]) > 4096:
-            return self._err(400, "Bad Request: message is too long")
+        if (refused := self._check_text("editMessageText", p)) is not None:
+            return refused
         if msg.get("text") == p["text"] and msg.get("reply_markup") == p.get("reply_markup"):
             return self._err(400, "Bad Request: message is not modified")
         msg = {**msg, "text": p["text"], "edit_date": int(time.time())}
@@ -259,9 +310,28 @@ class FakeTelegramBotAPI:
         return msg
 
     def _m_answercallbackquery(self, p: JSON) -> Any:
-        if len(p.get("text") or "") > 200:
-            return self._err(400, "Bad Request: MESSAGE_TOO_LONG")
+        if utf16_len(p.get("text") or "") > CALLBACK_TEXT_MAX:
+            return self._refuse("answerCallbackQuery", "Bad Request: MESSAGE_TOO_LONG")
         return True
+
+    def _refuse(self, method: str, description: str) -> web.Response:
+        self.rejected.append((method, description))
+        return self._err(400, description)
+
+    def _check_text(self, method: str, p: JSON) -> web.Response | None:
+        """Telegram's checks on a message text: markup that parses, then the length after parsing."""
+        text = str(p["text"])
+        shown = text
+        if str(p.get("parse_mode") or "").upper() == "HTML":
+            try:
+                shown = parse_html(text)
+            except ValueError as err:
+                return self._refuse(method, f"Bad Request: can't parse entities: {err}")
+        if not shown.strip():
+            return self._refuse(method, "Bad Request: message text is empty")
+        if utf16_len(shown) > TEXT_MAX or len(text) > TEXT_MAX:
+            return self._refuse(method, "Bad Request: message is too long")
+        return None
 
     def _m_getchatmember(self, p: JSON) -> JSON:
         chat_id, user_id = int(p["chat_id"]), int(p["user_id"])

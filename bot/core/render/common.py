@@ -8,12 +8,22 @@ from typing import Any
 from babel import Locale, UnknownLocaleError
 
 from bot.core.i18n import has, t
+from bot.core.text import display_name, excerpt
 from rules import get_engine
 from storage import TableRecord
 
+# How much of a parameter an error quotes. `token`, `game` and `command` hold the player's own text
+# (the unparsed rest, an unknown game); `detail` is a sentence (an option error) that may hold the
+# player's option names; any other string or list is built by an engine, but from what the player
+# named (tiles, melds), so it is bounded too. Every one is cleaned of control characters.
+# Lists the bot itself builds (a game's options, the allowed values, the known games) are longer
+# than anything a player types, but bounded too.
+_PARAM_MAX = {"token": 40, "game": 40, "command": 40, "detail": 200, "options": 600, "allowed": 300, "known": 300}
+_OTHER_MAX = 120
+
 
 def names(rec: TableRecord) -> list[str]:
-    return [s.name for s in rec.seats]
+    return [display_name(s.name) for s in rec.seats]
 
 
 def join_items(items: Iterable[str]) -> str:
@@ -24,7 +34,9 @@ def _param_text(key: str, value: Any, lang: str) -> Any:
     if key == "reason" and isinstance(value, str):
         return t(f"meld_reason.{value}", lang)
     if isinstance(value, list | tuple):
-        return join_items(str(v) for v in value)
+        value = join_items(str(v) for v in value)
+    if isinstance(value, str):
+        return excerpt(value, _PARAM_MAX.get(key, _OTHER_MAX))
     return value
 
 
@@ -63,12 +75,13 @@ def _commands(game: str | None) -> str:
     return ", ".join(verbs)
 
 
-def _parse_words(params: dict[str, Any], lang: str, game: str | None) -> dict[str, str]:
+def _parse_words(params: dict[str, Any], shown: dict[str, Any], lang: str, game: str | None) -> dict[str, str]:
     """E_PARSE in plain words: what could not be read (`parse.expected.<what>`), and the way forward:
-    the forms of the command that was typed (`<game>.parse.forms.<verb>`) or the game's commands."""
-    expected, token = params.get("expected"), str(params.get("token", ""))
+    the forms of the command that was typed (`<game>.parse.forms.<verb>`) or the game's commands.
+    The player's own text is quoted as `shown` has it (cut short and cleaned by `_param_text`)."""
+    expected, token = params.get("expected"), str(shown.get("token", ""))
     verb = params.get("verb")
-    fields = {"token": token, "verb": verb or "", "expected": expected or "?"}
+    fields = {"token": token, "verb": str(shown.get("verb", "")), "expected": str(shown.get("expected", "?"))}
     if not token and expected in (None, "command"):
         problem = t("parse.empty", lang)
     elif isinstance(expected, str) and has(f"parse.expected.{expected}", lang):
@@ -77,7 +90,7 @@ def _parse_words(params: dict[str, Any], lang: str, game: str | None) -> dict[st
         problem = t("parse.expected", lang, **fields)
     forms_key = f"{game}.parse.forms.{verb.split()[0] if isinstance(verb, str) and verb else verb}"
     if game and isinstance(verb, str) and has(forms_key, lang):
-        way = t("parse.way.forms", lang, verb=verb, forms=t(forms_key, lang))
+        way = t("parse.way.forms", lang, verb=fields["verb"], forms=t(forms_key, lang))
     elif game:
         way = t("parse.way.commands", lang, commands=_commands(game))
     else:
@@ -94,12 +107,12 @@ def render_error(err: Exception, lang: str = "en", game: str | None = None) -> s
     code = getattr(err, "code", None)
     params: dict[str, Any] = dict(getattr(err, "params", {}) or {})
     if code is None:
-        return str(err)
+        return excerpt(str(err), _PARAM_MAX["detail"])
     text_params = {k: _param_text(k, v, lang) for k, v in params.items()}
     if code == "E_PARSE":
-        text_params.update(_parse_words(params, lang, game))
+        text_params.update(_parse_words(params, text_params, lang, game))
     if code == "E_BAD_REF":
-        text_params["ref"] = ", ".join(f"{k} {v}" for k, v in params.items())
+        text_params["ref"] = excerpt(", ".join(f"{k} {v}" for k, v in params.items()), _OTHER_MAX)
     held, named = params.get("held"), params.get("named")
     if isinstance(held, dict) and isinstance(named, dict):
         text_params["counts"] = "; ".join(
@@ -119,8 +132,8 @@ def render_lobby(rec: TableRecord, lang: str = "en", max_seats: int | None = Non
     host = next(
         (s.name for s in rec.seats if s.platform == rec.host_platform and s.user_id == rec.host_user_id), "?"
     )
-    lines = [t("lobby.title", lang, game=t(f"game.{rec.game}", lang), host=host)]
+    lines = [t("lobby.title", lang, game=t(f"game.{rec.game}", lang), host=display_name(host))]
     lines.append(t("lobby.seats", lang, count=len(rec.seats), max=max_seats or "?"))
-    lines += [t("lobby.seat_line", lang, seat=i + 1, name=s.name) for i, s in enumerate(rec.seats)]
+    lines += [t("lobby.seat_line", lang, seat=i + 1, name=display_name(s.name)) for i, s in enumerate(rec.seats)]
     lines.append(t("lobby.options", lang, options=", ".join(f"{k}={v}" for k, v in rec.options.items())))
     return "\n".join(lines)

@@ -8,7 +8,7 @@ from typing import Literal
 from pydantic import Field
 
 from rules.core.engine import Action
-from rules.core.errors import IllegalAction
+from rules.core.errors import IllegalAction, names_command
 from rules.core.tiles import parse_tile
 
 MeldTiles = tuple[str, ...]
@@ -71,7 +71,7 @@ def parse_melds(text: str) -> tuple[MeldTiles, ...]:
         parts = _BRACKET.findall(text)
         leftover = _BRACKET.sub(" ", text).replace("|", " ").strip()
         if leftover or not parts:
-            raise IllegalAction("E_PARSE", expected="melds in brackets", token=(leftover or text).split()[0])
+            raise IllegalAction("E_PARSE", expected="brackets", token=(leftover or text).split()[0])
     melds = []
     for part in parts:
         tokens = part.split()
@@ -84,11 +84,12 @@ def parse_melds(text: str) -> tuple[MeldTiles, ...]:
 def _meld_ref(token: str) -> tuple[Team | None, int]:
     m = _MELD_REF.match(token.strip())
     if not m or not 1 <= int(m.group(2)) <= 13:
-        raise IllegalAction("E_PARSE", expected="meld number 1-13 (A:8, B:2)", token=token)
+        raise IllegalAction("E_PARSE", expected="canasta_number", token=token)
     team = m.group(1).upper() if m.group(1) else None
     return team, int(m.group(2))  # type: ignore[return-value]
 
 
+@names_command
 def parse(text: str) -> Action:
     """Parse one command of the §13 grammar (case-insensitive); `E_PARSE` names what was wrong."""
     if not isinstance(text, str) or not text.strip():
@@ -98,7 +99,7 @@ def parse(text: str) -> Action:
     args = rest.split()
     if verb in ("draw", "joker", "timeout"):
         if args:
-            raise IllegalAction("E_PARSE", expected=f"{verb} takes no arguments", token=args[0])
+            raise IllegalAction("E_PARSE", expected="no_args", token=args[0])
         return {"draw": Draw, "joker": JokerButton, "timeout": Timeout}[verb]()
     if verb == "take":
         body = rest.strip()
@@ -112,15 +113,15 @@ def parse(text: str) -> Action:
         return Meld(melds=parse_melds(rest))
     if verb == "add":
         if len(args) < 2:
-            raise IllegalAction("E_PARSE", expected="add <number> <tiles>", token=rest.strip() or verb)
+            raise IllegalAction("E_PARSE", expected="missing", token=rest.strip() or verb)
         team, number = _meld_ref(args[0])
         tiles = _tiles(" ".join(args[1:]).replace("[", " ").replace("]", " ").split())
         if not tiles:
-            raise IllegalAction("E_PARSE", expected="tiles", token=rest.strip())
+            raise IllegalAction("E_PARSE", expected="missing", token=rest.strip())
         return Add(number=number, tiles=tiles, team=team)
     if verb == "discard":
         if len(args) != 1:
-            raise IllegalAction("E_PARSE", expected="discard <tile>", token=rest.strip() or verb)
+            raise IllegalAction("E_PARSE", expected="missing" if not args else "args", token=rest.strip() or verb)
         return Discard(tile=parse_tile(args[0]))
     raise IllegalAction("E_PARSE", expected="command", token=verb)
 

@@ -34,7 +34,7 @@ from rules.canasta.stock import pop_stock, split_stock, stock_count
 from rules.canasta.views import build_view
 from rules.core.deck import build_deck, deal_blocks, rng_for
 from rules.core.engine import Action, Event, MatchEngine, RoundResult, State
-from rules.core.errors import IllegalAction, SetupError
+from rules.core.errors import IllegalAction, SetupError, not_held
 from rules.core.state import clone
 from rules.core.tiles import parse_tile, tile_set
 
@@ -272,11 +272,11 @@ class CanastaEngine(MatchEngine):
     def _joker(self, state: State, seat: int, events: list[Event]) -> None:
         # D-24 (1): a press on one's own turn outside DRAW is E_JOKER_BUTTON, not E_PHASE.
         if state["options"]["joker_button"] != "on":
-            raise IllegalAction("E_JOKER_BUTTON", reason="off")
+            raise IllegalAction("E_JOKER_BUTTON", reason="off", why="off")
         if state["phase"] != "draw":
-            raise IllegalAction("E_JOKER_BUTTON", reason="phase")
+            raise IllegalAction("E_JOKER_BUTTON", reason="phase", why="phase")
         if state["joker_used"][seat]:
-            raise IllegalAction("E_JOKER_BUTTON", reason="used")
+            raise IllegalAction("E_JOKER_BUTTON", reason="used", why="used")
         state["joker_used"][seat] = True
         state["extra_jokers"] += 1
         state["hands"][seat].append(m.JOKER)
@@ -294,7 +294,7 @@ class CanastaEngine(MatchEngine):
         in_hand = sum(1 for t in hand if m.is_natural(t) and m.num(t) == number)
         named = sum(1 for t in action.tiles if m.is_natural(t) and m.num(t) == number)
         if in_hand < 2 or named < 2:
-            raise IllegalAction("E_NO_NATURAL_PAIR", top=top, held=in_hand, named=named)
+            raise IllegalAction("E_NO_NATURAL_PAIR", top=top, held=in_hand, named=named, number=number)
         used = list(action.tiles) + [t for meld in action.melds for t in meld]
         self._check_in_hand(hand, used)
         existing = state["melds"][team].get(str(number))
@@ -352,7 +352,7 @@ class CanastaEngine(MatchEngine):
     def _check_in_hand(self, hand: list[str], tiles: list[str]) -> None:
         missing = m.multiset_missing(hand, tiles)
         if missing:
-            raise IllegalAction("E_NOT_IN_HAND", tiles=missing)
+            raise not_held("E_NOT_IN_HAND", hand, tiles, missing)
 
     def _check_numbers(
         self, state: State, team: int, melds: tuple[tuple[str, ...], ...], taken: int | None = None

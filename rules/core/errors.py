@@ -7,7 +7,13 @@ player-facing text lives here.
 
 from __future__ import annotations
 
-from typing import Any
+import re
+from collections import Counter
+from collections.abc import Callable, Iterable
+from functools import wraps
+from typing import Any, TypeVar
+
+T = TypeVar("T")
 
 
 class IllegalAction(Exception):
@@ -34,3 +40,34 @@ class SetupError(ValueError):
         super().__init__(message)
         self.code = code
         self.params: dict[str, Any] = params
+
+
+def names_command(parse: Callable[[str], T]) -> Callable[[str], T]:
+    """Wrap a game's `parse`: an `E_PARSE` raised while reading a known command's arguments gets a
+    `verb` param (the command typed), so the sentence can list that command's forms. An unknown
+    command (`expected="command"`) keeps no verb: there is none to name."""
+
+    @wraps(parse)
+    def parse_naming_the_command(text: str) -> T:
+        try:
+            return parse(text)
+        except IllegalAction as err:
+            if err.code == "E_PARSE" and err.params.get("expected") != "command" and isinstance(text, str):
+                first = re.split(r"[\s;]+", text.strip(), maxsplit=1)[0].lstrip("/").lower()
+                if first:
+                    err.params.setdefault("verb", first)
+            raise
+
+    return parse_naming_the_command
+
+
+def not_held(code: str, hand: Iterable[str], named: Iterable[str], missing: list[str]) -> IllegalAction:
+    """A not-in-hand refusal (`E_NOT_IN_HAND`, `E_NOT_ON_RACK`) naming the missing items; where the
+    player holds some copies, but fewer than named, both counts go along (`held`, `named`, why
+    `count`) so the sentence can say "you have one j, not two" instead of "j is not in your hand"."""
+    have, want = Counter(hand), Counter(named)
+    short = sorted({t for t in missing if have[t] > 0})
+    if not short:
+        return IllegalAction(code, tiles=missing)
+    return IllegalAction(code, tiles=missing, why="count", held={t: have[t] for t in short},
+                         named={t: want[t] for t in short})

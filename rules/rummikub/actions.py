@@ -8,7 +8,7 @@ from typing import Literal
 from pydantic import Field
 
 from rules.core.engine import Action
-from rules.core.errors import IllegalAction
+from rules.core.errors import IllegalAction, names_command
 from rules.core.tiles import parse_tile
 
 Prefix = Literal["G", "R"] | None
@@ -104,7 +104,7 @@ def parse_melds(text: str) -> tuple[MeldSpec, ...]:
             rest = text[pos:].strip()
             if not rest:
                 break
-            raise IllegalAction("E_PARSE", expected="meld in brackets", token=rest.split()[0])
+            raise IllegalAction("E_PARSE", expected="brackets", token=rest.split()[0])
         melds.append(_meld(m.group(2), m.group(1)))
         pos = m.end()
     return tuple(melds)
@@ -123,9 +123,12 @@ def _int(token: str, what: str) -> int:
 
 def _arity(verb: str, args: list[str], count: int) -> None:
     if len(args) != count:
-        raise IllegalAction("E_PARSE", expected=f"{verb} takes {count} arguments", token=" ".join(args) or verb)
+        # `what` names the slip for the sentence: words after a bare command, or too few / too many.
+        what = "no_args" if count == 0 else "missing" if len(args) < count else "args"
+        raise IllegalAction("E_PARSE", expected=what, token=" ".join(args) or verb, count=count)
 
 
+@names_command
 def parse(text: str) -> Action:
     """Parse one command of the §13 grammar (case-insensitive); `E_PARSE` names what was wrong."""
     if not isinstance(text, str) or not text.strip():
@@ -143,19 +146,19 @@ def parse(text: str) -> Action:
     if verb == "new":
         melds = parse_melds(rest)
         if len(melds) != 1:
-            raise IllegalAction("E_PARSE", expected="one meld", token=rest.strip())
+            raise IllegalAction("E_PARSE", expected="one_meld", token=rest.strip())
         return NewMeld(tiles=melds[0].tiles, prefix=melds[0].prefix)
     if verb == "add":
         if len(args) < 2:
-            raise IllegalAction("E_PARSE", expected="add <meld#> <tiles>", token=rest.strip() or verb)
-        return AddTiles(meld=_int(args[0], "meld number"), tiles=_tiles(args[1:]))
+            raise IllegalAction("E_PARSE", expected="missing", token=rest.strip() or verb)
+        return AddTiles(meld=_int(args[0], "meld_number"), tiles=_tiles(args[1:]))
     if verb == "move":
         _arity(verb, args, 3)
-        dst = None if args[2].lower() == "new" else _int(args[2], "meld number or 'new'")
-        return MoveTile(tile=parse_tile(args[0]), src=_int(args[1], "meld number"), dst=dst)
+        dst = None if args[2].lower() == "new" else _int(args[2], "meld_or_new")
+        return MoveTile(tile=parse_tile(args[0]), src=_int(args[1], "meld_number"), dst=dst)
     if verb == "split":
         _arity(verb, args, 2)
-        return Split(meld=_int(args[0], "meld number"), pos=_int(args[1], "position"))
+        return Split(meld=_int(args[0], "meld_number"), pos=_int(args[1], "position"))
     raise IllegalAction("E_PARSE", expected="command", token=verb)
 
 

@@ -10,7 +10,7 @@ from collections import Counter
 from collections.abc import Sequence
 from typing import Any
 
-from rules.core.errors import IllegalAction
+from rules.core.errors import IllegalAction, not_held
 from rules.core.tiles import sorted_tiles
 from rules.rummikub.melds import looks_like_run, place_in_run
 
@@ -24,7 +24,7 @@ def start(table: Sequence[dict], rack: Sequence[str]) -> Draft:
 def _take_from_rack(draft: Draft, tiles: Sequence[str]) -> None:
     missing = Counter(tiles) - Counter(draft["rack"])
     if missing:
-        raise IllegalAction("E_NOT_ON_RACK", tiles=sorted_tiles(missing.elements()))
+        raise not_held("E_NOT_ON_RACK", draft["rack"], tiles, sorted_tiles(missing.elements()))
     for t in tiles:
         draft["rack"].remove(t)
 

@@ -56,7 +56,10 @@ def _as_run(tiles: Sequence[str]) -> MeldInfo:
         if start is None:
             start, run_colour = num - i, c
         elif c != run_colour:
-            raise InvalidMeld("mixed_colours")
+            # Numbers out of step as well: neither reading fits, so the sentence explains both
+            # (a group attempt with a wrong number must not be told "a run mixes colours").
+            in_step = all(int(x[1:]) == start + k for k, x in enumerate(tiles) if x != JOKER)
+            raise InvalidMeld("mixed_colours" if in_step else "not_run_or_group")
         elif num != start + i:
             raise InvalidMeld("not_consecutive")
     assert start is not None

@@ -10,7 +10,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 from itertools import permutations, product
 
-from rules.core.errors import IllegalAction
+from rules.core.errors import IllegalAction, not_held
 from rules.core.tiles import JOKER, sorted_tiles
 from rules.rummikub.melds import InvalidMeld, MeldInfo, analyse
 
@@ -49,6 +49,16 @@ def stored(info: MeldInfo) -> StoredMeld:
     return {"tiles": list(info.tiles), "prefix": info.prefix}
 
 
+def _tiles_removed(t1: Sequence[StoredMeld], r0: Sequence[str], missing: Counter[str]) -> IllegalAction:
+    """C2's refusal. When every tile typed is from the rack, the player meant to lay new melds, not to
+    rewrite the table: `why` "new_only" and a `suggest`ed `new` command per typed meld say so."""
+    params: dict = {"tiles": sorted_tiles(missing.elements())}
+    if t1 and not meld_tiles(t1) - Counter(r0):
+        params["why"] = "new_only"
+        params["suggest"] = ", ".join("new " + " ".join(m["tiles"]) for m in t1)
+    return IllegalAction("E_TILE_REMOVED", **params)
+
+
 def validate_play(
     t0: Sequence[StoredMeld],
     r0: Sequence[str],
@@ -60,13 +70,13 @@ def validate_play(
     before, after = meld_tiles(t0), meld_tiles(t1)
     missing = before - after
     if missing:  # C2
-        raise IllegalAction("E_TILE_REMOVED", tiles=sorted_tiles(missing.elements()))
+        raise _tiles_removed(t1, r0, missing)
     added = after - before
     if not added:  # C3
         raise IllegalAction("E_NO_TILE_PLAYED")
     not_on_rack = added - Counter(r0)
     if not_on_rack:  # C4
-        raise IllegalAction("E_NOT_ON_RACK", tiles=sorted_tiles(not_on_rack.elements()))
+        raise not_held("E_NOT_ON_RACK", r0, added.elements(), sorted_tiles(not_on_rack.elements()))
     infos_after = analyse_layout(t1)  # C5
     infos_before = [analyse(m["tiles"], m.get("prefix")) for m in t0]
     if not opened:

@@ -7,7 +7,7 @@ import re
 from pydantic import Field
 
 from rules.core.engine import Action
-from rules.core.errors import IllegalAction
+from rules.core.errors import IllegalAction, names_command
 from rules.rummy101.melds import parse_token
 
 
@@ -83,7 +83,7 @@ def parse_melds(text: str) -> tuple[MeldSpec, ...]:
             rest = text[pos:].strip()
             if not rest:
                 break
-            raise IllegalAction("E_PARSE", expected="meld in brackets", token=rest.split()[0])
+            raise IllegalAction("E_PARSE", expected="brackets", token=rest.split()[0])
         melds.append(_meld(m.group(1)))
         pos = m.end()
     return tuple(melds)
@@ -91,7 +91,7 @@ def parse_melds(text: str) -> tuple[MeldSpec, ...]:
 
 def _int(token: str) -> int:
     if not _NUMBER.fullmatch(token):
-        raise IllegalAction("E_PARSE", expected="meld number", token=token)
+        raise IllegalAction("E_PARSE", expected="meld_number", token=token)
     return int(token)
 
 
@@ -107,16 +107,16 @@ def _use(verb: str, rest: str) -> Open | Meld | Add | Swap:
         return Meld(melds=parse_melds(rest))
     if verb == "add":
         if len(args) < 2:
-            raise IllegalAction("E_PARSE", expected="add <meld#> <tiles>", token=rest.strip() or verb)
+            raise IllegalAction("E_PARSE", expected="missing", token=rest.strip() or verb)
         tiles = _tokens(args[1:])
         if not tiles:
-            raise IllegalAction("E_PARSE", expected="add <meld#> <tiles>", token=rest.strip())
+            raise IllegalAction("E_PARSE", expected="missing", token=rest.strip())
         return Add(meld=_int(args[0]), tiles=tiles)
     if verb == "swap":
         if len(args) != 2:
-            raise IllegalAction("E_PARSE", expected="swap <meld#> <tile>", token=rest.strip() or verb)
+            raise IllegalAction("E_PARSE", expected="missing" if len(args) < 2 else "args", token=rest.strip() or verb)
         return Swap(meld=_int(args[0]), tile=parse_token(args[1]))
-    raise IllegalAction("E_PARSE", expected="open, meld, add or swap", token=verb)
+    raise IllegalAction("E_PARSE", expected="use", token=verb)
 
 
 def _split(text: str) -> tuple[str, str]:
@@ -125,6 +125,7 @@ def _split(text: str) -> tuple[str, str]:
     return verb.lower(), rest
 
 
+@names_command
 def parse(text: str) -> Action:
     """Parse one command of the §13 grammar (case-insensitive); `E_PARSE` names what was wrong."""
     if not isinstance(text, str) or not text.strip():
@@ -133,7 +134,7 @@ def parse(text: str) -> Action:
     simple = {"draw": Draw, "joker": JokerButton, "timeout": Timeout}
     if verb in simple:
         if rest.strip():
-            raise IllegalAction("E_PARSE", expected=f"{verb} takes no arguments", token=rest.split()[0])
+            raise IllegalAction("E_PARSE", expected="no_args", token=rest.split()[0])
         return simple[verb]()
     if verb == "take":
         if not rest.strip():
@@ -145,7 +146,7 @@ def parse(text: str) -> Action:
     if verb == "discard":
         args = rest.split()
         if len(args) != 1:
-            raise IllegalAction("E_PARSE", expected="discard <tile>", token=rest.strip() or verb)
+            raise IllegalAction("E_PARSE", expected="missing" if not args else "args", token=rest.strip() or verb)
         return Discard(tile=parse_token(args[0]).split("=")[0])
     raise IllegalAction("E_PARSE", expected="command", token=verb)
 

@@ -13,7 +13,7 @@ from typing import Any
 
 from rules.core.deck import build_deck, deal_blocks, rng_for
 from rules.core.engine import Action, Event, MatchEngine, RoundResult, State
-from rules.core.errors import IllegalAction, SetupError
+from rules.core.errors import IllegalAction, SetupError, not_held
 from rules.core.state import clone
 from rules.core.tiles import JOKER, number_key, parse_tile, sorted_tiles, tile_set
 from rules.rummy101 import melds as M
@@ -275,7 +275,7 @@ class Rummy101Engine(MatchEngine):
         hand = state["hands"][seat]
         missing = Counter(from_hand) - Counter(hand)
         if missing:
-            raise IllegalAction("E_NOT_IN_HAND", tiles=sorted_tiles(missing.elements()))
+            raise not_held("E_NOT_IN_HAND", hand, from_hand, sorted_tiles(missing.elements()))
         match use:
             case Open(melds=specs):
                 self._open(state, seat, specs, len(from_hand), events)
@@ -346,10 +346,12 @@ class Rummy101Engine(MatchEngine):
         status = state["status"][seat]
         pairs_seen = PAIRS in state["status"]
         for i, m in enumerate(records, start=1):
+            # `index` counts the melds as typed (not table numbers): `meld` shows which one.
+            typed = list(specs[i - 1].tiles)
             if status == PAIRS and M.is_series(m):
-                raise IllegalAction("E_MELD_TYPE", index=i, status=status)  # R101-36
+                raise IllegalAction("E_MELD_TYPE", index=i, status=status, meld=typed, why="pairs")  # R101-36
             if status == SERIES and not M.is_series(m) and not pairs_seen:
-                raise IllegalAction("E_MELD_TYPE", index=i, status=status)  # R101-37
+                raise IllegalAction("E_MELD_TYPE", index=i, status=status, meld=typed, why="series")  # R101-37
         self._floor(state, seat, used)
         numbers = self._put(state, seat, records)
         events.append(Event("MeldsLaid", {"seat": seat, "melds": numbers, "shown": self._shown(state, numbers)}))

@@ -44,12 +44,12 @@ def parse_token(token: str) -> str:
     if "=" in raw:
         head, _, decl = raw.partition("=")
         if parse_tile(head) != JOKER:
-            raise IllegalAction("E_PARSE", token=token, expected="joker declaration like j=r11")
+            raise IllegalAction("E_PARSE", token=token, expected="joker_declaration")
         if decl.isascii() and decl.isdigit() and MIN_NUMBER <= int(decl) <= MAX_NUMBER:
             return f"{JOKER}={int(decl)}"
         rep = parse_tile(decl) if decl else ""
         if rep in ("", JOKER):
-            raise IllegalAction("E_PARSE", token=token, expected="joker declaration like j=r11")
+            raise IllegalAction("E_PARSE", token=token, expected="joker_declaration")
         return f"{JOKER}={rep}"
     return parse_tile(raw)
 

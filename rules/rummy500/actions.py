@@ -8,7 +8,7 @@ from pydantic import Field, field_validator, model_validator
 
 from rules.core.cards import parse_card
 from rules.core.engine import Action
-from rules.core.errors import IllegalAction
+from rules.core.errors import IllegalAction, names_command
 
 
 def _canonical(card: str | None) -> str | None:
@@ -98,47 +98,47 @@ def _cards(tokens: list[str]) -> tuple[str, ...]:
 def _lay(text: str) -> Lay:
     tokens = text.split()
     if not tokens or tokens[0].lower() != "lay":
-        raise _err("lay <cards> [on S<n>]", tokens[0] if tokens else ";")
+        raise _err("lay_part", tokens[0] if tokens else ";")
     body = tokens[1:]
     on = None
     lowered = [t.lower() for t in body]
     if "on" in lowered:
         i = lowered.index("on")
         if i != len(body) - 2:
-            raise _err("lay <cards> on S<n>", " ".join(body[i:]) or "on")
+            raise _err("on_last", " ".join(body[i:]) or "on")
         m = _STRUCT.match(body[-1])
         if not m or int(m.group(1)) < 1:
-            raise _err("structure S<n>", body[-1])
+            raise _err("structure", body[-1])
         on = int(m.group(1))
         body = body[:i]
     if not body:
-        raise _err("cards", "lay")
+        raise _err("missing", "lay")
     return Lay(cards=_cards(body), on=on)
 
 
 def _take(args: list[str], rest_parts: list[str]) -> Action:
     if len(args) == 1 and args[0].lower() == "bank":
         if rest_parts:
-            raise _err("nothing after take bank", ";")
+            raise _err("bank_alone", ";")
         return TakeBank()
     if args and args[0].lower() == "market":
         args = args[1:]
     if not args:
-        raise _err("take bank | take market <card or #pos>", "take")
+        raise _err("missing", "take")
     target: str | None = None
     pos: int | None = None
     m = _POS.match(args[0])
     if m:
         pos = int(m.group(1))
         if pos < 1:
-            raise _err("market position #1..", args[0])
+            raise _err("market_position", args[0])
     else:
         target = parse_card(args[0])
     leave = None
     tail = args[1:]
     if tail:
         if tail[0].lower() != "leave" or len(tail) != 2:
-            raise _err("leave <card>", " ".join(tail))
+            raise _err("leave", " ".join(tail))
         leave = parse_card(tail[1])
     lays = tuple(_lay(part) for part in rest_parts)
     return TakeMarket(target=target, pos=pos, leave=leave, lays=lays)
@@ -147,6 +147,7 @@ def _take(args: list[str], rest_parts: list[str]) -> Action:
 _SIMPLE = {"draw": TakeBank, "end": End, "stop": Stop, "timeout": Timeout}
 
 
+@names_command
 def parse(text: str) -> Action:
     """Parse one command of the §13 grammar (case-insensitive); `E_PARSE` names what was wrong."""
     if not isinstance(text, str) or not text.strip():
@@ -159,20 +160,20 @@ def parse(text: str) -> Action:
     args = first[1:]
     rest = parts[1:]
     if any(not p for p in rest):
-        raise _err("lay after ;", ";")
+        raise _err("lay_part", ";")
     if verb == "take":
         return _take(args, rest)
     if rest:
-        raise _err("one command (only a market take has parts after ;)", ";")
+        raise _err("one_command", ";")
     if verb in _SIMPLE:
         if args:
-            raise _err(f"{verb} takes no arguments", " ".join(args))
+            raise _err("no_args", " ".join(args))
         return _SIMPLE[verb]()
     if verb == "lay":
         return _lay(parts[0])
     if verb == "discard":
         if len(args) != 1:
-            raise _err("discard <card>", " ".join(args) or verb)
+            raise _err("missing" if not args else "args", " ".join(args) or verb)
         return Discard(card=parse_card(args[0]))
     raise _err("command", first[0])
 

@@ -15,7 +15,7 @@ from typing import Any
 from rules.core.cards import JOKER, card_deck, parse_card, sort_key, sorted_cards
 from rules.core.deck import build_deck, deal_blocks, rng_for
 from rules.core.engine import Action, Event, MatchEngine, RoundResult, State
-from rules.core.errors import IllegalAction, SetupError
+from rules.core.errors import IllegalAction, SetupError, not_held
 from rules.core.state import clone
 from rules.rummy500 import melds
 from rules.rummy500.actions import Discard, End, Lay, Stop, TakeBank, TakeMarket, Timeout, format_action, parse
@@ -204,7 +204,9 @@ class Rummy500Engine(MatchEngine):
                 self._end_turn(new, seat, events)
             case Stop():
                 if new["phase"] != "take" or new["bank"]:
-                    raise IllegalAction("E_PHASE", action="stop", phase=new["phase"])  # R500-25
+                    # `why` tells the player stop waits for an empty bank (the usual surprise).
+                    why = {"why": "bank_not_empty", "bank": len(new["bank"])} if new["phase"] == "take" else {}
+                    raise IllegalAction("E_PHASE", action="stop", phase=new["phase"], **why)  # R500-25
                 events.append(Event("Stopped", {"seat": seat}))
                 self._end_round(new, events, out=None, how="stop")
             case Timeout():
@@ -215,7 +217,9 @@ class Rummy500Engine(MatchEngine):
 
     def _take_bank(self, state: State, seat: int, events: list[Event]) -> None:
         if state["phase"] != "take":
-            raise IllegalAction("E_PHASE", action="take", phase=state["phase"])
+            # R500-13: the dealer's 10th card was the take; saying so beats "not in this part of the turn".
+            why = {"why": "dealer_first"} if state["first"] and state["phase"] == "bank" else {}
+            raise IllegalAction("E_PHASE", action="take", phase=state["phase"], **why)
         if not state["bank"]:
             raise IllegalAction("E_BANK_EMPTY")  # R500-25
         card = state["bank"].pop(0)
@@ -233,7 +237,8 @@ class Rummy500Engine(MatchEngine):
     def _take_market(self, state: State, seat: int, action: TakeMarket, events: list[Event]) -> None:
         """R500-30/31: checks in the spec's order; any failure rejects the whole command."""
         if state["phase"] != "take":
-            raise IllegalAction("E_PHASE", action="take", phase=state["phase"])
+            why = {"why": "dealer_first"} if state["first"] and state["phase"] == "bank" else {}
+            raise IllegalAction("E_PHASE", action="take", phase=state["phase"], **why)
         market = state["market"]
         if action.pos is not None:
             p = action.pos - 1
@@ -251,9 +256,10 @@ class Rummy500Engine(MatchEngine):
         leave = action.leave
         if state["options"]["market_leave_one"] and after:
             if leave is None or leave not in after:
-                raise IllegalAction("E_BAD_LEAVE", leave=leave, after=after)
+                raise IllegalAction("E_BAD_LEAVE", leave=leave, after=after, why="pick_one")
         elif leave is not None:
-            raise IllegalAction("E_BAD_LEAVE", leave=leave, after=after)
+            # Nothing may stay behind: no card after the target, or the option is off.
+            raise IllegalAction("E_BAD_LEAVE", leave=leave, after=after, why="none")
         taken = [target] + [c for c in after if c != leave]
         state["market"] = market[:p] + ([leave] if leave is not None else [])
         hand = state["hands"][seat]
@@ -273,7 +279,7 @@ class Rummy500Engine(MatchEngine):
         hand = state["hands"][seat]
         missing = Counter(lay.cards) - Counter(hand)
         if missing:
-            raise IllegalAction("E_NOT_IN_HAND", tiles=sorted_cards(missing.elements()))
+            raise not_held("E_NOT_IN_HAND", hand, lay.cards, sorted_cards(missing.elements()))
         before = state["next_id"]
         value, state["next_id"] = melds.place(state["table"], lay.cards, lay.on, seat, before, index)
         rest = Counter(hand)

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from rules.core.cards import parse_card
 from rules.core.engine import Action
-from rules.core.errors import IllegalAction
+from rules.core.errors import IllegalAction, names_command
 
 
 class DrawStock(Action):
@@ -29,9 +29,10 @@ class Timeout(Action):
 
 def _no_more(verb: str, args: list[str]) -> None:
     if args:
-        raise IllegalAction("E_PARSE", expected=f"{verb} with nothing after it", token=" ".join(args))
+        raise IllegalAction("E_PARSE", expected="no_args", token=" ".join(args), verb=verb)
 
 
+@names_command
 def parse(text: str) -> Action:
     """Parse one command of the §13 grammar (case-insensitive); `E_PARSE` names what was wrong."""
     if not isinstance(text, str) or not text.strip():
@@ -53,7 +54,7 @@ def parse(text: str) -> Action:
         return Timeout()
     if verb == "discard":
         if len(args) != 1:
-            raise IllegalAction("E_PARSE", expected="discard <card>", token=" ".join(args) or verb)
+            raise IllegalAction("E_PARSE", expected="missing" if not args else "args", token=" ".join(args) or verb)
         return Discard(card=parse_card(args[0]))
     raise IllegalAction("E_PARSE", expected="command", token=words[0])
 

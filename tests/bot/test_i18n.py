@@ -59,7 +59,7 @@ def test_help_and_game_names(game: str) -> None:
 
 def test_params_fill_templates_and_missing_ones_stay_visible() -> None:
     assert t("error.E_INITIAL_TOO_LOW", value=21, required=30) == (
-        "Your initial meld is worth 21; it needs at least 30."
+        "Your initial meld is worth 21; it needs at least 30: add melds to reach it, or draw."
     )
     assert "{required}" in t("error.E_INITIAL_TOO_LOW", value=21)
     assert t("no.such.key") == "no.such.key"

@@ -47,7 +47,7 @@ async def test_scripted_session_shows_rack_table_help_and_errors(tmp_path: Path)
     assert "Commands (Rummikub):" in text and "split 1 3" in text
     assert "You can pass only when the pool is empty (64 tiles left): draw instead." in text
     assert "You got:" in text  # the private line for the tile drawn
-    assert "I could not read that: expected command at 'bogus'" in text
+    assert "I could not read that: 'bogus' is not a command. The commands here are play, draw" in text
     assert "Your rack (" in text and "Players:" in text and "AI 1" in text
     # The whole game so far is in the log, and replays to the stored state.
     stored = await service.get(rec.id)

@@ -73,7 +73,7 @@ def test_every_reason_code_renders(lang: str) -> None:
         "E_PHASE": {"phase": "draw", "action": "open"}, "E_NOT_IN_HAND": {"tiles": ["r5"]},
         "E_INVALID_MELD": {"index": 1, "meld": ["r1", "b2", "k3"], "reason": "rummy101_mixed_colours"},
         "E_NOT_OPENED": {"threshold": 101}, "E_ALREADY_OPENED": {}, "E_THRESHOLD": {"value": 90, "required": 101},
-        "E_MIXED_OPENING": {}, "E_MELD_TYPE": {"index": 1, "status": "pairs"}, "E_DUPLICATE_PAIR": {"tile": "r5"},
+        "E_MIXED_OPENING": {}, "E_MELD_TYPE": {"index": 1, "status": "pairs", "meld": ["r1", "r2", "r3"], "why": "pairs"}, "E_DUPLICATE_PAIR": {"tile": "r5"},
         "E_HAND_FLOOR": {"left": 0}, "E_TAKE_UNAVAILABLE": {}, "E_TAKE_UNUSED": {"tile": "r5"},
         "E_NO_SUCH_MELD": {"meld": 4, "number": 4}, "E_DOES_NOT_FIT": {"meld": 2, "tiles": ["b6"]},
         "E_JOKER_BUTTON": {"why": "used"},

@@ -66,10 +66,11 @@ def test_errors_render_with_cards() -> None:
     with pytest.raises(IllegalAction) as err:
         ENG.apply(state, 0, ENG.parse("lay 4D 5D 6D"))
     assert render_error(err.value, game="rummy500") == (
-        "After a bank take you must keep a card you can discard: laying 4D 5D 6D would leave only jokers.")
+        "After a bank take you must keep a card you can discard: laying 4D 5D 6D would leave only jokers. "
+        "Lay fewer cards, so a natural one stays for the discard.")
     with pytest.raises(IllegalAction) as err:
         ENG.apply(state, 0, ENG.parse("lay 4D 6D JK"))
-    assert render_error(err.value, game="rummy500").startswith("Meld 1 is not valid: 4D 6D JK (neither a set")
+    assert render_error(err.value, game="rummy500").startswith("The 1st lay you typed is not valid: 4D 6D JK (neither a set")
 
 
 def test_russian_catalog_is_complete() -> None:
@@ -96,5 +97,5 @@ def test_out_of_turn_reads_as_not_your_turn() -> None:  # R500-26
     with pytest.raises(IllegalAction) as err:
         ENG.apply(state, 1, ENG.parse("take bank"))
     assert err.value.code == "E_PHASE"
-    assert render_error(err.value, game="rummy500") == "It is not your turn."
-    assert render_error(err.value, "ru", game="rummy500") == "Сейчас не ваш ход."
+    assert render_error(err.value, game="rummy500").startswith("It is not your turn: wait for yours")
+    assert render_error(err.value, "ru", game="rummy500").startswith("Сейчас не ваш ход: дождитесь своего")

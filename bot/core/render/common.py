@@ -5,8 +5,11 @@ from __future__ import annotations
 from collections.abc import Iterable
 from typing import Any
 
+from babel import Locale, UnknownLocaleError
+
 from bot.core.i18n import has, t
 from bot.core.text import display_name, excerpt
+from rules import get_engine
 from storage import TableRecord
 
 # How much of a parameter an error quotes. `token`, `game` and `command` hold the player's own text
@@ -51,29 +54,88 @@ def _param_text(key: str, value: Any, lang: str) -> Any:
     return value
 
 
+def ordinal(n: int, lang: str) -> str:
+    """`1st`, `2nd`, `3rd` / `1-я`: CLDR's ordinal plural category (Babel) picks the catalog's form."""
+    try:
+        form = Locale.parse(lang).ordinal_form(n)
+    except (ValueError, UnknownLocaleError):
+        form = "other"
+    key = f"ordinal.{form}"
+    return t(key if has(key, lang) else "ordinal.other", lang, n=n)
+
+
+def _variants(code: str, params: dict[str, Any]) -> list[str]:
+    """Sentence variants of a code, most specific first: the engine's `why`, then for E_PHASE the
+    command in this part of the turn (`take.bank`) and the part of the turn alone (`bank`), so each
+    game can say what is possible now instead."""
+    out = [params["why"]] if isinstance(params.get("why"), str) else []
+    action, phase = params.get("action"), params.get("phase")
+    if code == "E_PHASE" and isinstance(phase, str):
+        if isinstance(action, str):
+            out.append(f"{action}.{phase}")
+        out.append(phase)
+    return out
+
+
+def _commands(game: str | None) -> str:
+    """The game's command words, in its help order (the way forward for an unknown command)."""
+    if game is None:
+        return ""
+    verbs: list[str] = []
+    for example, _ in get_engine(game).help_text():
+        verb = example.split()[0]
+        if verb not in verbs:
+            verbs.append(verb)
+    return ", ".join(verbs)
+
+
+def _parse_words(params: dict[str, Any], shown: dict[str, Any], lang: str, game: str | None) -> dict[str, str]:
+    """E_PARSE in plain words: what could not be read (`parse.expected.<what>`), and the way forward:
+    the forms of the command that was typed (`<game>.parse.forms.<verb>`) or the game's commands.
+    The player's own text is quoted as `shown` has it (cut short and cleaned by `_param_text`)."""
+    expected, token = params.get("expected"), str(shown.get("token", ""))
+    verb = params.get("verb")
+    fields = {"token": token, "verb": str(shown.get("verb", "")), "expected": str(shown.get("expected", "?"))}
+    if not token and expected in (None, "command"):
+        problem = t("parse.empty", lang)
+    elif isinstance(expected, str) and has(f"parse.expected.{expected}", lang):
+        problem = t(f"parse.expected.{expected}", lang, **fields)
+    else:
+        problem = t("parse.expected", lang, **fields)
+    forms_key = f"{game}.parse.forms.{verb.split()[0] if isinstance(verb, str) and verb else verb}"
+    if game and isinstance(verb, str) and has(forms_key, lang):
+        way = t("parse.way.forms", lang, verb=fields["verb"], forms=t(forms_key, lang))
+    elif game:
+        way = t("parse.way.commands", lang, commands=_commands(game))
+    else:
+        way = t("parse.way.help", lang)
+    return {"problem": problem, "way": way}
+
+
 def render_error(err: Exception, lang: str = "en", game: str | None = None) -> str:
     """A sentence for an `IllegalAction` or `ServiceError`, with the offending items filled in.
 
-    A game may word a shared code its own way: `<game>.error.<CODE>` wins over `error.<CODE>`, and a
-    `why` param picks a variant sentence (`error.<CODE>.<why>`) where one exists."""
+    A game may word a shared code its own way: `<game>.error.<CODE>` wins over `error.<CODE>`, and
+    variants (`error.<CODE>.<why>`, for E_PHASE also `.<action>.<phase>` and `.<phase>`) pick a more
+    specific sentence where one exists."""
     code = getattr(err, "code", None)
     params: dict[str, Any] = dict(getattr(err, "params", {}) or {})
     if code is None:
         return excerpt(str(err), _PARAM_MAX["detail"])
     text_params = {k: _param_text(k, v, lang) for k, v in params.items()}
     if code == "E_PARSE":
-        if params.get("token") or params.get("expected"):
-            problem = t("parse.expected", lang, expected=text_params.get("expected", "?"),
-                        token=text_params.get("token", ""))
-        else:
-            problem = t("parse.empty", lang)
-        text_params["problem"] = problem
+        text_params.update(_parse_words(params, text_params, lang, game))
     if code == "E_BAD_REF":
         text_params["ref"] = excerpt(", ".join(f"{k} {v}" for k, v in params.items()), _OTHER_MAX)
-    # A `why` param names a variant of the code with its own sentence (E_PHASE.not_your_turn).
+    held, named = params.get("held"), params.get("named")
+    if isinstance(held, dict) and isinstance(named, dict):
+        text_params["counts"] = "; ".join(
+            t("error.count_short", lang, tile=tile, held=n, named=named.get(tile, "?")) for tile, n in held.items()
+        )
+    if isinstance(params.get("index"), int):
+        text_params["nth"] = ordinal(params["index"], lang)
     bases = ([f"{game}.error.{code}"] if game else []) + [f"error.{code}"]
-    why = params.get("why")
-    keys = ([f"{b}.{why}" for b in bases] if isinstance(why, str) else []) + bases
+    keys = [f"{b}.{v}" for v in _variants(code, params) for b in bases] + bases
     for key in keys:
         if has(key, lang):
             return t(key, lang, **text_params)

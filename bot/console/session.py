@@ -204,8 +204,8 @@ class Session:
     async def end_menu(self, finished: TableRecord) -> TableRecord | None:
         """Rematch, another game, standings, quit (also by number). None: quit."""
         game = finished.game
+        self.write(t("console.menu", self.lang))
         while True:
-            self.write(t("console.menu", self.lang))
             answer = await self.ask(lambda: t("console.menu_help", self.lang), game=game)
             if answer is None:
                 return None
@@ -222,8 +222,10 @@ class Session:
             elif choice == "standings":
                 await self.table.stats_command("leaderboard", self.user, game=game)
                 await self.table.stats_command("history 3", self.user)
+                self.write(t("console.menu_short", self.lang))
             elif word in ("table", "hand"):
                 self.table.show_final(finished, self.user)
+                self.write(t("console.menu_short", self.lang))
             else:
                 self.write(t("console.menu_bad", self.lang, got=answer))
 

@@ -33,6 +33,8 @@ class TerminalInput:
         self.stdin = stdin if stdin is not None else sys.stdin
         self.stdout = stdout if stdout is not None else sys.stdout
         self.interrupted = False
+        self._ended = False  # end of input was handed out: the session is on its way out already
+        self._closed = False
         self._lines: asyncio.Queue[str | None] | None = None
         self._waiting = False
         self._task: asyncio.Task[object] | None = None
@@ -57,16 +59,19 @@ class TerminalInput:
             self._loop.add_signal_handler(signal.SIGINT, self.interrupt)
 
     def close(self) -> None:
+        self._closed = True
         if self._loop is not None:
             with contextlib.suppress(NotImplementedError, RuntimeError, ValueError):
                 self._loop.remove_signal_handler(signal.SIGINT)
 
     def interrupt(self) -> None:
         """Ctrl-C: end the prompt that waits, or the busy session task."""
+        if self._closed:
+            return  # the session is closing the store: let it finish
         self.interrupted = True
         if self._lines is not None:
             self._lines.put_nowait(None)
-        if not self._waiting and self._task is not None and not self._task.done():
+        if not (self._waiting or self._ended) and self._task is not None and not self._task.done():
             self._task.cancel()
 
     def _pump(self) -> None:
@@ -98,13 +103,15 @@ class TerminalInput:
         self.stdout.flush()
         if self._fd is None and self._lines.empty():
             line = self.stdin.readline()
-            return line if line else None
+            self._ended = not line
+            return line or None
         self._waiting = True
         try:
             line = await self._lines.get()
         finally:
             self._waiting = False
         if line is None:
+            self._ended = True
             self._lines.put_nowait(None)  # end of input stays the end for every later prompt
             if self.interrupted:
                 self.stdout.write("\n")  # the terminal echoed ^C on the prompt line

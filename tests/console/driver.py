@@ -3,6 +3,7 @@ game prompt with the move the game's own AI would make for seat 1 until the matc
 
 from __future__ import annotations
 
+import contextlib
 import json
 import random
 import sqlite3
@@ -52,7 +53,7 @@ class Script:
 def move_from_db(db: Path) -> str | None:
     """The AI's move for seat 1 at the terminal's table in play, read from the SQLite file a real
     `rummyclub` process writes (None when no match is in play)."""
-    with sqlite3.connect(db) as conn:
+    with contextlib.closing(sqlite3.connect(db)) as conn:  # closed: the writer's exit may then drop its WAL
         row = conn.execute("SELECT game, state, log_seq FROM game_tables WHERE platform = 'console' "
                            "AND chat_id = 'terminal' AND status = 'playing'").fetchone()
     if row is None:

@@ -106,7 +106,8 @@ class ConsoleTable:
             rec = await self.service.rematch(PLATFORM, CHAT_ID, user)
             outcome = await self.service.start(rec.id, user)
         except ServiceError as err:
-            self.write(render_error(err, self.lang))
+            # The shared sentence for no table speaks of /new, which the terminal has no use for.
+            self.write(t("console.no_rematch", self.lang) if err.code == "E_NO_TABLE" else render_error(err, self.lang))
             return None
         self.write(t("console.rematch", self.lang))
         await self._save_sort(outcome.table, user)

@@ -56,10 +56,11 @@ async def active(store: SqliteStore) -> TableRecord:
 
 
 async def test_the_picker_answers_help_standings_and_quit(store: SqliteStore) -> None:
-    run = await session(store, ["help", "leaderboard", "history", "chess", "quit"])
+    run = await session(store, ["help", "leaderboard", "history", "rematch", "chess", "quit"])
     assert run.code == 0
     assert "Type a game's number or name to play it: 1. Rummikub (rummikub)" in run.text
     assert "No counted matches here yet." in run.text  # leaderboard: answered, not "Unknown game"
+    assert "There is no finished match here to play again yet: pick a game first." in run.text
     assert "There is no game 'chess': type a number from 1 to 5 or a name (rummikub, rummy101" in run.text
     assert "Unknown game 'quit'" not in run.text and "Unknown game 'leaderboard'" not in run.text
     assert run.out[-1] == "Saved. Run the same command again to continue."

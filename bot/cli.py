@@ -13,6 +13,9 @@ from pathlib import Path
 from typing import Any
 
 from bot.console.app import ConsoleTable
+from bot.console.seats import seats_error
+from bot.console.session import Request, Session
+from bot.console.terminal import TerminalInput
 from bot.core.i18n import t
 from bot.core.models import ServiceError
 from bot.core.options_text import parse_option
@@ -52,7 +55,8 @@ def build_parser() -> argparse.ArgumentParser:
 
     play = sub.add_parser("play", help="play in the terminal against AI players")
     play.add_argument("game", type=_game, help=f"one of: {', '.join(engine_names())}")
-    play.add_argument("--ai", type=int, default=3, help="AI opponents (default 3)")
+    play.add_argument("--ai", type=int, help="AI opponents (default: what plays well, e.g. 3 in Rummikub, 2 in "
+                      "Rummy 101)")
     play.add_argument("--seed", type=int, help="fix the shuffle")
     play.add_argument("--option", "-o", type=_option, action="append", default=[], metavar="KEY=VALUE",
                       help="a table option, e.g. -o initial_meld_min=25 (repeatable)")
@@ -98,58 +102,45 @@ async def _check_store(url: str) -> None:
     await store.close()
 
 
-def _stdin_reader() -> Any:
-    async def read() -> str | None:
-        sys.stdout.write(t("console.prompt"))
-        sys.stdout.flush()
-        line = await asyncio.to_thread(sys.stdin.readline)
-        return line if line else None
-
-    return read
-
-
 def _write(text: str) -> None:
     print(text, flush=True)
 
 
-async def _play(game: str, ai: int, options: dict[str, Any], seed: int | None, new: bool, db: str, lang: str) -> int:
+async def _session(db: str, lang: str, request: Request | None) -> int:
+    """A terminal session on the database at `db`: Ctrl-C at any moment ends it like `quit` (every
+    accepted move is already committed), and the store is closed on every way out."""
     store = await _open(db)
+    reader = TerminalInput(t("console.prompt", lang))
     try:
-        console = ConsoleTable(TableService(store), _stdin_reader(), _write, lang)
-        engine = get_engine(game)
-        if not engine.min_seats <= ai + 1 <= engine.max_seats:
-            _write(f"{game} takes {engine.min_seats}-{engine.max_seats} players: use --ai "
-                   f"{engine.min_seats - 1}..{engine.max_seats - 1}")
-            return 2
-        # The terminal has no one to wait for: the turn timer is off unless asked for.
-        options = {"turn_timer_s": 0, **options}
+        reader.start()
+        service = TableService(store)
+        session = Session(service, ConsoleTable(service, reader, _write, lang))
         try:
-            rec = await console.open_or_resume(game, ai, options, seed, new)
-        except Exception as err:  # ServiceError for a bad option: say which and stop
-            from bot.core.render import render_error
-
-            _write(render_error(err, lang))
-            return 2
-        if rec is None:
-            return 1
-        return await console.run(rec)
+            return await session.run(request)
+        except asyncio.CancelledError:
+            task = asyncio.current_task()
+            if not reader.interrupted or task is None:
+                raise
+            task.uncancel()  # our own Ctrl-C, not a shutdown: leave cleanly
+            _write("")
+            _write(t("console.bye", lang))
+            return 0
     finally:
+        reader.close()
         await store.close()
 
 
-async def _pick_game(lang: str) -> str | None:
-    games = engine_names()
-    _write(t("console.pick_game", lang, games=", ".join(f"{i + 1}. {g}" for i, g in enumerate(games))))
-    while True:
-        line = await _stdin_reader()()
-        if line is None:
-            return None
-        choice = line.strip().lower() or "1"
-        if choice.isdigit() and 1 <= int(choice) <= len(games):
-            return games[int(choice) - 1]
-        if choice in games:
-            return choice
-        _write(t("console.unknown_game", lang, game=choice, games=", ".join(games)))
+async def _play(game: str, ai: int | None, options: dict[str, Any], seed: int | None, new: bool, db: str,
+                lang: str) -> int:
+    if ai is not None and (problem := seats_error(game, ai, lang)) is not None:
+        _write(problem)
+        return 2
+    return await _session(db, lang, Request(game, ai, options, seed, new))
+
+
+async def _pick_game(db: str, lang: str) -> int:
+    """`rummyclub run` with no chat token: the unfinished terminal game, or the game picker."""
+    return await _session(db, lang, None)
 
 
 def _run_discord(settings: Settings, db: str) -> int:
@@ -169,15 +160,7 @@ def _run_telegram(settings: Settings, db: str) -> int:
 
 
 async def _run(settings: Settings, db: str) -> int:
-    store = await _open(db)
-    try:
-        existing = await store.active_table_for_chat("console", "terminal")
-    finally:
-        await store.close()
-    game = existing.game if existing and existing.status == "playing" else await _pick_game(settings.default_lang)
-    if game is None:
-        return 0
-    return await _play(game, 3, {}, None, False, db, settings.default_lang)
+    return await _pick_game(db, settings.default_lang)
 
 
 async def _simulate(args: argparse.Namespace) -> int:

@@ -1,7 +1,8 @@
 """The terminal adapter: the same table service and rendering as the chat bots, in a terminal.
 
 You play seat 1 against AI seats. Every accepted move is stored before it is shown, so quitting
-(or killing the process) and running the same command again continues the game.
+(or killing the process) and running the same command again continues the game. This module plays
+one table; `session.py` around it picks games, asks questions and offers the match-end menu.
 """
 
 from __future__ import annotations
@@ -13,9 +14,9 @@ from bot.core.i18n import t
 from bot.core.models import Outcome, Player, ServiceError
 from bot.core.render import render_error, render_events, render_hand, render_help, render_table
 from bot.core.service import TableService
-from bot.core.stats import StatsError
+from bot.core.stats import StatsError, parse_board_args
 from bot.core.text import clean
-from rules import IllegalAction, get_engine
+from rules import Event, IllegalAction, get_engine
 from storage import TableRecord
 
 PLATFORM = "console"
@@ -25,8 +26,21 @@ YOU = Player(PLATFORM, "you", "You")
 Reader = Callable[[], Awaitable[str | None]]
 Writer = Callable[[str], None]
 
-_QUIT = {"quit", "exit", "q"}
+QUIT_WORDS = frozenset({"quit", "exit", "q"})
+HELP_WORDS = frozenset({"help", "?"})
 STATS_WORDS = ("leaderboard", "stats", "teams", "team", "history", "rematch")
+# The private "you drew X" events; the hand view repeats the card as `drawn` while the turn goes on.
+RECEIVED = frozenset({"CardsReceived", "CardReceived", "TileReceived", "TilesReceived"})
+
+
+def sort_key(seat: int) -> str:
+    """The table ref holding a seat's rack order (adapter data: it never bumps the table's version)."""
+    return f"console:sort:{seat}"
+
+
+def first_word(line: str) -> str:
+    words = line.strip().lower().split()
+    return words[0].lstrip("/") if words else ""
 
 
 class ConsoleTable:
@@ -38,6 +52,16 @@ class ConsoleTable:
         self.write: Writer = lambda text: write(clean(text, newlines=True))
         self.lang = lang
         self.by_number = False
+        self.welcomed = False
+        self._drawn_shown: str | None = None  # the drawn card the hand has already named this turn
+
+    def welcome(self) -> None:
+        """The first line of a session, before anything the table says (AI opening moves included)."""
+        if not self.welcomed:
+            self.welcomed = True
+            self.write(t("console.welcome", self.lang))
+
+    # ---- opening and resuming --------------------------------------------------------------------
 
     async def open_or_resume(
         self,
@@ -48,7 +72,9 @@ class ConsoleTable:
         new: bool = False,
         user: Player = YOU,
     ) -> TableRecord | None:
-        """Resume the unfinished terminal game, or open a new table: you plus `ai` AI seats."""
+        """Resume the unfinished terminal game, or open a new table: you plus `ai` AI seats.
+        (The session asks first when the unfinished one is another game or set up differently.)"""
+        self.welcome()
         existing = await self.service.store.active_table_for_chat(PLATFORM, CHAT_ID)
         if existing is not None:
             if new or existing.status == "lobby":
@@ -58,69 +84,107 @@ class ConsoleTable:
                              name=existing.game))
                 return None
             else:
-                self.write(t("lobby.restored", self.lang))
-                outcome = await self.service.resume(existing.id)
-                self._show_events(outcome, user)
-                return outcome.table
+                return await self.resume(existing, user)
+        return await self.open_new(game, ai, options, seed, user)
+
+    async def resume(self, existing: TableRecord, user: Player = YOU) -> TableRecord:
+        self.write(t("lobby.restored", self.lang))
+        outcome = await self.service.resume(existing.id)
+        self._show_events(outcome, user)
+        return outcome.table
+
+    async def open_new(self, game: str, ai: int, options: dict[str, Any] | None = None, seed: int | None = None,
+                       user: Player = YOU) -> TableRecord:
         rec = await self.service.open_table(game, PLATFORM, CHAT_ID, user, options=options, seed=seed)
         for _ in range(ai):
             rec = await self.service.add_ai(rec.id, user)
         outcome = await self.service.start(rec.id, user)
-        self._show_events(outcome)
+        await self._save_sort(outcome.table, user)  # the rack order you chose carries over
+        self._show_events(outcome, user)
         return outcome.table
+
+    async def rematch(self, user: Player = YOU) -> TableRecord | None:
+        """The chat's last match again: same seats and options, a new deal, started at once."""
+        try:
+            rec = await self.service.rematch(PLATFORM, CHAT_ID, user)
+            outcome = await self.service.start(rec.id, user)
+        except ServiceError as err:
+            # The shared sentence for no table speaks of /new, which the terminal has no use for.
+            self.write(t("console.no_rematch", self.lang) if err.code == "E_NO_TABLE" else render_error(err, self.lang))
+            return None
+        self.write(t("console.rematch", self.lang))
+        await self._save_sort(outcome.table, user)
+        self._show_events(outcome, user)
+        return outcome.table
+
+    # ---- playing ---------------------------------------------------------------------------------
 
     async def run(self, rec: TableRecord, user: Player = YOU) -> int:
         """The read-act-show loop; returns an exit status."""
-        self.write(t("console.welcome", self.lang))
+        await self.play(rec, user)
+        return 0
+
+    async def play(self, rec: TableRecord, user: Player = YOU) -> TableRecord | None:
+        """Play until the match ends (returns the finished table) or you leave (returns None)."""
+        self.welcome()
+        await self._load_sort(rec, user)
         self._show(rec, user)
         while rec.status == "playing":
             line = await self.read()
-            if line is None:
+            command = (line or "").strip()
+            word = first_word(command)
+            if line is None or word in QUIT_WORDS and len(command.split()) == 1:
                 self.write(t("console.bye", self.lang))
-                return 0
-            command = line.strip()
-            lowered = command.lower()
+                return None
             if not command:
                 continue
-            if lowered in _QUIT:
-                self.write(t("console.bye", self.lang))
-                return 0
-            if lowered in ("help", "?"):
+            if word in HELP_WORDS:
                 self.write(render_help(rec.game, self.lang))
                 self.write(t("console.extra_help", self.lang))
                 self.write(t("stats.console_help", self.lang))
-                continue
-            if lowered in ("table", "hand", "rack"):
-                self._show(rec, user)
-                continue
-            if lowered == "sort":
+            elif command.lower() in ("table", "hand", "rack"):
+                self._show(rec, user, again=True)
+            elif command.lower() == "sort":
                 self.by_number = not self.by_number
-                self._show(rec, user)
-                continue
-            if lowered.split()[0].lstrip("/") in STATS_WORDS:
-                await self.stats_command(command, user)
-                continue
-            for due in await self.service.tick():
-                self._show_events(due, user)
-            try:
-                outcome = await self.service.act(rec.id, user, command)
-            except (IllegalAction, ServiceError) as err:
-                self.write(render_error(err, self.lang, rec.game))
-                rec = await self.service.get(rec.id)
-                continue
-            self._show_events(outcome, user)
-            rec = outcome.table
-            self._show(rec, user)
-        return 0
+                await self._save_sort(rec, user)
+                self._show(rec, user, again=True)
+            elif word == "rematch":
+                self.write(t("console.rematch_in_play", self.lang))
+            elif word in STATS_WORDS:
+                await self.stats_command(command, user, game=rec.game)
+            else:
+                rec = await self._act(rec, user, command)
+        return rec
 
-    async def stats_command(self, line: str, user: Player = YOU) -> TableRecord | None:
+    async def _act(self, rec: TableRecord, user: Player, command: str) -> TableRecord:
+        for due in await self.service.tick():
+            self._show_events(due, user)
+        try:
+            outcome = await self.service.act(rec.id, user, command)
+        except (IllegalAction, ServiceError) as err:
+            self.write(render_error(err, self.lang, rec.game))
+            return await self.service.get(rec.id)
+        self._show_events(outcome, user)
+        if outcome.table.status == "playing":
+            # At the match's end the events just shown hold the last summary and the winner;
+            # the table would print that summary a second time (`table` at the menu shows it).
+            self._show(outcome.table, user)
+        return outcome.table
+
+    # ---- standings -------------------------------------------------------------------------------
+
+    async def stats_command(self, line: str, user: Player = YOU, game: str | None = None) -> TableRecord | None:
         """`leaderboard [game] [all|month|week]`, `stats [player]`, `teams [game]`, `team name <name>`,
-        `history [n]`, `rematch` (returns the new table, started)."""
+        `history [n]`, `rematch` (returns the new table, started). `game` is the one being played:
+        the leaderboard shows it unless another is named."""
         word, *args = line.strip().lstrip("/").split()
+        word = word.lower()
         standings = self.service.standings
         try:
             if word == "leaderboard":
-                self.write(await standings.leaderboard(PLATFORM, CHAT_ID, args, self.lang))
+                if game is not None and parse_board_args(args, self.lang).game is None:
+                    args = [*args, game]
+                self.write(await standings.leaderboard(PLATFORM, CHAT_ID, args, self.lang, me=user))
             elif word == "stats":
                 self.write(await standings.stats(PLATFORM, CHAT_ID, user, args, self.lang))
             elif word == "teams":
@@ -130,30 +194,71 @@ class ConsoleTable:
             elif word == "history":
                 self.write(await standings.history(PLATFORM, CHAT_ID, args, self.lang))
             elif word == "rematch":
-                rec = await self.service.rematch(PLATFORM, CHAT_ID, user)
-                outcome = await self.service.start(rec.id, user)
-                self.write(t("stats.rematch_opened", self.lang))
-                self._show_events(outcome, user)
-                return outcome.table
+                return await self.rematch(user)
         except StatsError as err:
             self.write(err.render(self.lang))
         except ServiceError as err:
             self.write(render_error(err, self.lang))
         return None
 
-    def _seat(self, rec: TableRecord, user: Player) -> int | None:
-        return self.service.seat_of(rec, user)
+    # ---- per-seat display choices ----------------------------------------------------------------
+
+    async def _load_sort(self, rec: TableRecord, user: Player) -> None:
+        seat = self.service.seat_of(rec, user)
+        if seat is not None:
+            stored = (await self.service.store.table_refs(rec.id)).get(sort_key(seat))
+            if stored is not None:
+                self.by_number = bool(stored)
+
+    async def _save_sort(self, rec: TableRecord, user: Player) -> None:
+        seat = self.service.seat_of(rec, user)
+        if seat is not None:
+            await self.service.store.set_table_ref(rec.id, sort_key(seat), self.by_number)
+
+    # ---- showing ---------------------------------------------------------------------------------
+
+    def _private_view(self, rec: TableRecord, seat: int | None) -> dict[str, Any] | None:
+        if rec.state is None or seat is None or rec.status != "playing":
+            return None
+        return get_engine(rec.game).view(rec.state, seat)
+
+    def _said_by_hand(self, event: Event, drawn: str | None) -> bool:
+        """A private "you drew X" that the hand shown right after names anyway ("You drew X.")."""
+        if drawn is None or event.type not in RECEIVED:
+            return False
+        cards = event.data.get("cards") or event.data.get("tiles") or [event.data.get("card") or event.data.get("tile")]
+        return list(cards) == [drawn]
 
     def _show_events(self, outcome: Outcome, user: Player = YOU) -> None:
-        for line in render_events(outcome.table, outcome.events, self._seat(outcome.table, user), self.lang):
+        seat = self.service.seat_of(outcome.table, user)
+        view = self._private_view(outcome.table, seat)
+        drawn = view.get("drawn") if view else None
+        drawn = drawn if isinstance(drawn, str) else None
+        events = [e for e in outcome.events if not self._said_by_hand(e, drawn)]
+        for line in render_events(outcome.table, events, seat, self.lang):
             self.write(line)
 
-    def _show(self, rec: TableRecord, user: Player) -> None:
+    def show_final(self, rec: TableRecord, user: Player = YOU) -> None:
+        """The table as the match ended (the end menu's `table`)."""
+        if rec.state is not None:
+            view = get_engine(rec.game).view(rec.state, None)
+            self.write(render_table(rec, view, self.lang, now=self.service.clock.now(),
+                                    viewer=self.service.seat_of(rec, user)))
+
+    def _show(self, rec: TableRecord, user: Player, again: bool = False) -> None:
+        """The table and your rack. After a move within the same turn (a Rummy 500 lay after a bank
+        take) the rack no longer repeats "You drew X."; asked for with `table`, it shows all."""
         if rec.state is None:
             return
         engine = get_engine(rec.game)
-        seat = self._seat(rec, user)
+        seat = self.service.seat_of(rec, user)
         self.write(render_table(rec, engine.view(rec.state, None), self.lang, now=self.service.clock.now(),
                                 viewer=seat))
-        if seat is not None and rec.status == "playing":
-            self.write(render_hand(rec, engine.view(rec.state, seat), self.lang, by_number=self.by_number))
+        view = self._private_view(rec, seat)
+        if view is None:
+            return
+        drawn = view.get("drawn") if isinstance(view.get("drawn"), str) else None
+        if drawn is not None and drawn == self._drawn_shown and not again:
+            view = {**view, "drawn": None}
+        self._drawn_shown = drawn
+        self.write(render_hand(rec, view, self.lang, by_number=self.by_number))

@@ -5,6 +5,8 @@ Knows games only as JSON: nothing here imports `bot/` or `rules/`.
 
 from __future__ import annotations
 
+import aiosqlite
+
 from storage.memory import MemoryStore
 from storage.models import (
     ACTIVE_STATUSES,
@@ -61,10 +63,24 @@ def open_store(url: str) -> Store:
     return SqliteStore(path)
 
 
+async def schema_version(store: Store) -> tuple[int, str]:
+    """The last migration applied to an open store's database: (number, file name); (0, "") for a
+    store without a schema (memory)."""
+    if isinstance(store, PostgresStore):
+        return await store.schema_version()
+    if isinstance(store, SqliteStore):
+        # A second connection that only reads: the store's own one is not part of its interface.
+        async with aiosqlite.connect(store.path) as db:
+            rows = list(await db.execute_fetchall(
+                "SELECT version, name FROM schema_migrations ORDER BY version DESC LIMIT 1"))
+        return (int(rows[0][0]), str(rows[0][1])) if rows else (0, "")
+    return (0, "")
+
+
 __all__ = [
     "ACTIVE_STATUSES", "GLOBAL_SCOPE", "ActionKeyRecord", "BoardRow", "DatabaseUnusable", "DuplicateAction",
     "LogEntry", "MatchPlayerRecord", "MatchResultRecord", "MemoryStore", "PlayerRecord", "PostgresStore",
     "PostgresUnusable", "RateFn", "RatingKey",
     "RatingRecord", "SeatRecord", "SqliteStore", "Store", "StoreURLError", "TableExists", "TableNotFound",
-    "TableRecord", "TableStatus", "VersionConflict", "display_url", "open_store",
+    "TableRecord", "TableStatus", "VersionConflict", "display_url", "open_store", "schema_version",
 ]

@@ -23,6 +23,13 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
+# The one role that must give a password (scram-sha-256), for the tests of a refused login; the rest
+# is trusted: the server listens on 127.0.0.1 only, for the length of one test run.
+PASSWORD_ROLE = "rummy_pw"
+HBA = f"""local all all trust
+host all {PASSWORD_ROLE} 127.0.0.1/32 scram-sha-256
+host all all 127.0.0.1/32 trust
+"""
 SERVER_USER = "nobody"  # an unprivileged account every Debian/Ubuntu image has
 START_TIMEOUT_S = 30.0
 # Durability buys nothing in a directory deleted after the run; a small footprint suits shared CI cores.
@@ -102,10 +109,10 @@ class PostgresServer:
             if drop:
                 os.chown(root, drop["user"], drop["group"])
             data = root / "data"
-            # trust: the server listens on 127.0.0.1 only, for the length of one test run.
             subprocess.run([str(bindir / "initdb"), "-D", str(data), "-U", "postgres", "--auth=trust",
                             "--encoding=UTF8", "--locale=C", "--no-sync", "--no-instructions"],
                            check=True, capture_output=True, **drop)
+            (data / "pg_hba.conf").write_text(HBA)
             last = ""
             for _ in range(3):  # another process may take the free port before the server binds it
                 server = cls._launch(bindir, root, drop)

@@ -15,6 +15,7 @@ import pwd
 import shutil
 import signal
 import socket
+import stat
 import subprocess
 import tempfile
 import time
@@ -71,6 +72,25 @@ def _free_port() -> int:
         return int(s.getsockname()[1])
 
 
+def _open_to_others(path: Path) -> bool:
+    """Whether a user other than the owner can reach `path` (every folder above it searchable)."""
+    return all(p.stat().st_mode & stat.S_IXOTH for p in [path, *path.parents])
+
+
+def _usable_bindir(bindir: Path, root: Path) -> Path:
+    """`bindir`, or under root a copy of its installation inside `root` when the server's user could
+    not reach it (a checkout under /root, mode 700): the unprivileged server must run these files."""
+    if os.geteuid() != 0 or _open_to_others(bindir / "postgres"):
+        return bindir
+    install, package = bindir.parent, bindir.parent.parent
+    libs = package.parent / f"{package.name}.libs"  # the wheel's shared libraries, found by RPATH $ORIGIN/../../..
+    copy = root / "site" / package.name / install.name
+    shutil.copytree(install, copy, symlinks=True)
+    if libs.is_dir():
+        shutil.copytree(libs, root / "site" / libs.name, symlinks=True)
+    return copy / bindir.name
+
+
 def _as_server_user() -> dict[str, Any]:
     """subprocess arguments that drop root for the server's own user; nothing when not root."""
     if os.geteuid() != 0:
@@ -108,10 +128,13 @@ class PostgresServer:
         try:
             if drop:
                 os.chown(root, drop["user"], drop["group"])
+            bindir = _usable_bindir(bindir, root)
             data = root / "data"
-            subprocess.run([str(bindir / "initdb"), "-D", str(data), "-U", "postgres", "--auth=trust",
-                            "--encoding=UTF8", "--locale=C", "--no-sync", "--no-instructions"],
-                           check=True, capture_output=True, **drop)
+            done = subprocess.run([str(bindir / "initdb"), "-D", str(data), "-U", "postgres", "--auth=trust",
+                                   "--encoding=UTF8", "--locale=C", "--no-sync", "--no-instructions"],
+                                  capture_output=True, text=True, **drop)
+            if done.returncode != 0:
+                raise RuntimeError(f"initdb failed ({done.returncode}): {done.stderr.strip()[-2000:]}")
             (data / "pg_hba.conf").write_text(HBA)
             last = ""
             for _ in range(3):  # another process may take the free port before the server binds it

@@ -1,4 +1,5 @@
-"""`rummyclub`: run the bot (or the terminal table), play in a terminal, simulate AI matches."""
+"""`rummyclub`: run the bot (or the terminal table), play in a terminal, simulate AI matches, back up
+or migrate the database."""
 
 from __future__ import annotations
 
@@ -26,7 +27,8 @@ from bot.settings import Settings
 from bot.simulate import simulate
 from bot.startup import Context, StartupError, check_tokens, explain, load_settings
 from rules import engine_names, get_engine
-from storage import DatabaseUnusable, SqliteStore, Store, open_store
+from storage import DatabaseUnusable, MemoryStore, PostgresStore, SqliteStore, Store, display_url, open_store
+from storage import schema_version as read_schema_version
 
 log = logging.getLogger("rummyclub")
 
@@ -75,6 +77,9 @@ def build_parser() -> argparse.ArgumentParser:
     backup.add_argument("path", help="the file to write")
     backup.add_argument("--db", help="database URL or file (default: DATABASE_URL)")
     backup.add_argument("--force", action="store_true", help="replace PATH if it exists")
+
+    migrate = sub.add_parser("migrate", help="bring the database schema up to date, without starting the bot")
+    migrate.add_argument("--db", help="database URL or file (default: DATABASE_URL)")
     return parser
 
 
@@ -182,8 +187,26 @@ async def _simulate(args: argparse.Namespace) -> int:
     return 0
 
 
+async def _migrate(url: str, setting: str) -> int:
+    """Open the store (opening migrates it: SQLite under its write lock, PostgreSQL under an advisory
+    lock, so a bot starting meanwhile is safe) and name the schema version reached."""
+    if isinstance(open_store(url), MemoryStore):
+        raise StartupError(f"{setting}: {url} keeps nothing to migrate — point {setting} at the database")
+    store = await _open(url)
+    try:
+        number, name = await read_schema_version(store)
+    finally:
+        await store.close()
+    where = store.path if isinstance(store, SqliteStore) else display_url(url)
+    _write(f"{where}: schema version {number} ({name}), up to date")
+    return 0
+
+
 async def _backup(url: str, target: Path, force: bool, setting: str) -> int:
     store = open_store(url)
+    if isinstance(store, PostgresStore):
+        raise StartupError(f"{setting}: a PostgreSQL database is backed up with pg_dump, e.g. pg_dump -Fc -f "
+                           f"rummyclub.dump '{display_url(url)}' (and restored with pg_restore)")
     if not isinstance(store, SqliteStore):
         raise StartupError(f"{setting}: {url} keeps nothing on disk to back up — point {setting} at the SQLite file")
     if target.is_dir():
@@ -218,6 +241,8 @@ def _dispatch(args: argparse.Namespace, settings: Settings, db: str, ctx: Contex
                                  settings.default_lang))
     if args.command == "backup":
         return asyncio.run(_backup(db, Path(args.path), args.force, ctx.db_setting))
+    if args.command == "migrate":
+        return asyncio.run(_migrate(db, ctx.db_setting))
     return asyncio.run(_simulate(args))
 
 

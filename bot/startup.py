@@ -21,7 +21,7 @@ from urllib.parse import urlsplit
 from pydantic import ValidationError
 
 from bot.settings import SECRET_FIELDS, Settings
-from storage import DatabaseUnusable, StoreURLError
+from storage import DatabaseUnusable, PostgresUnusable, StoreURLError
 
 CONFIG = 2
 PLATFORM = 1
@@ -130,7 +130,27 @@ def _host(url: str | None, default: str) -> str:
         return url
 
 
+def _postgres(err: PostgresUnusable, setting: str) -> str:
+    # err.path is the URL without its password; asyncpg's messages name the user, never the password.
+    where, detail, db = err.where, err.detail, err.database
+    lines = {
+        "unreachable": f"cannot reach PostgreSQL at {where} ({detail}) — check that the server runs and the host "
+                       f"and port in {setting}",
+        "auth": f"PostgreSQL at {where} refused user {err.user!r} ({detail}) — check the user and password in "
+                f"{setting}",
+        "no_database": f"PostgreSQL at {where} has no database {db!r} — create it (createdb {db}) or fix the name "
+                       f"in {setting}",
+        "foreign": f"the database {db!r} at {where} holds another program's tables ({detail}); it was left untouched "
+                   f"— point {setting} at another database (or schema)",
+        "newer": f"the database {db!r} at {where} was written by a newer Rummy Club ({detail}); it was left "
+                 f"untouched — upgrade rummyclub, or point {setting} at another database",
+    }
+    return f"{setting}: {lines.get(err.reason, f'{err.path}: {err.reason} {detail}')}"
+
+
 def _database(err: DatabaseUnusable, setting: str) -> str:
+    if isinstance(err, PostgresUnusable):
+        return _postgres(err, setting)
     path, detail = err.path, err.detail
     lines = {
         "directory": f"{path} is a folder, not a database file — name a file, e.g. {Path(path) / 'rummyclub.db'}",

@@ -5,6 +5,8 @@ Knows games only as JSON: nothing here imports `bot/` or `rules/`.
 
 from __future__ import annotations
 
+import aiosqlite
+
 from storage.memory import MemoryStore
 from storage.models import (
     ACTIVE_STATUSES,
@@ -26,7 +28,10 @@ from storage.models import (
     VersionConflict,
 )
 from storage.ports import RateFn, Store
+from storage.postgres import PostgresStore, PostgresUnusable, display_url
 from storage.sqlite import DatabaseUnusable, SqliteStore
+
+POSTGRES_SCHEMES = ("postgresql://", "postgres://")
 
 
 class StoreURLError(ValueError):
@@ -37,17 +42,20 @@ def open_store(url: str) -> Store:
     """The store a URL names, not yet opened (`await store.open()` next).
 
     "memory://" is a MemoryStore; "sqlite:///data/rummy.db" (relative) or "sqlite:////srv/rummy.db"
-    (absolute, the SQLAlchemy spelling) or a plain path is a SqliteStore.
+    (absolute, the SQLAlchemy spelling) or a plain path is a SqliteStore;
+    "postgresql://user:password@host:port/db" (or "postgres://…") is a PostgresStore.
     """
     if url == "memory://":
         return MemoryStore()
+    if url.startswith(POSTGRES_SCHEMES):
+        return PostgresStore(url)
     if url.startswith("sqlite:///"):
         path = url.removeprefix("sqlite:///")
     elif "://" in url:
         # Only the scheme is named: the rest of a URL may hold a password.
         scheme = url.partition("://")[0]
-        raise StoreURLError(f"unknown scheme {scheme + '://'!r} — use sqlite:///path.db, a file path, or memory:// "
-                            "(nothing kept)")
+        raise StoreURLError(f"unknown scheme {scheme + '://'!r} — use sqlite:///path.db, a file path, "
+                            "postgresql://user@host/db, or memory:// (nothing kept)")
     else:
         path = url
     if not path:
@@ -55,9 +63,24 @@ def open_store(url: str) -> Store:
     return SqliteStore(path)
 
 
+async def schema_version(store: Store) -> tuple[int, str]:
+    """The last migration applied to an open store's database: (number, file name); (0, "") for a
+    store without a schema (memory)."""
+    if isinstance(store, PostgresStore):
+        return await store.schema_version()
+    if isinstance(store, SqliteStore):
+        # A second connection that only reads: the store's own one is not part of its interface.
+        async with aiosqlite.connect(store.path) as db:
+            rows = list(await db.execute_fetchall(
+                "SELECT version, name FROM schema_migrations ORDER BY version DESC LIMIT 1"))
+        return (int(rows[0][0]), str(rows[0][1])) if rows else (0, "")
+    return (0, "")
+
+
 __all__ = [
     "ACTIVE_STATUSES", "GLOBAL_SCOPE", "ActionKeyRecord", "BoardRow", "DatabaseUnusable", "DuplicateAction",
-    "LogEntry", "MatchPlayerRecord", "MatchResultRecord", "MemoryStore", "PlayerRecord", "RateFn", "RatingKey",
+    "LogEntry", "MatchPlayerRecord", "MatchResultRecord", "MemoryStore", "PlayerRecord", "PostgresStore",
+    "PostgresUnusable", "RateFn", "RatingKey",
     "RatingRecord", "SeatRecord", "SqliteStore", "Store", "StoreURLError", "TableExists", "TableNotFound",
-    "TableRecord", "TableStatus", "VersionConflict", "open_store",
+    "TableRecord", "TableStatus", "VersionConflict", "display_url", "open_store", "schema_version",
 ]

@@ -94,9 +94,10 @@ def test_a_newer_rummyclub_database_is_refused(tmp_path: Path, clean_env: pytest
 
 
 def test_a_password_in_the_db_option_is_not_shown(tmp_path: Path, rummyclub: Run) -> None:
-    got = rummyclub("backup", "copy.db", "--db", "postgresql://rummy:Pg-Secret-123@db.example/rummy")
-    assert (got.code, got.lines) == (2, ["rummyclub: --db: unknown scheme 'postgresql://' — use sqlite:///path.db, a "
-                                         "file path, or memory:// (nothing kept)"])
+    got = rummyclub("backup", "copy.db", "--db", "mysql://rummy:Pg-Secret-123@db.example/rummy")
+    assert (got.code, got.lines) == (2, ["rummyclub: --db: unknown scheme 'mysql://' — use sqlite:///path.db, a "
+                                         "file path, postgresql://user@host/db, or memory:// (nothing kept)"])
+    assert "Pg-Secret-123" not in got.err + got.out
 
 
 def test_a_folder(tmp_path: Path, clean_env: pytest.MonkeyPatch, rummyclub: Run) -> None:
@@ -121,11 +122,12 @@ def test_the_db_option_is_named_when_it_is_the_source(tmp_path: Path, rummyclub:
 
 
 def test_an_unknown_scheme_names_no_password(clean_env: pytest.MonkeyPatch, rummyclub: Run) -> None:
-    clean_env.setenv("DATABASE_URL", "postgresql://rummy:Pg-Secret-123@db.example/rummy")
+    clean_env.setenv("DATABASE_URL", "mysql://rummy:Pg-Secret-123@db.example/rummy")
     clean_env.setenv("LOG_LEVEL", "DEBUG")  # the traceback is printed too: still no password
     got = rummyclub("run")
-    assert got.code == 2 and got.lines[-1] == ("rummyclub: DATABASE_URL: unknown scheme 'postgresql://' — use "
-                                               "sqlite:///path.db, a file path, or memory:// (nothing kept)")
+    assert got.code == 2 and got.lines[-1] == ("rummyclub: DATABASE_URL: unknown scheme 'mysql://' — use "
+                                               "sqlite:///path.db, a file path, postgresql://user@host/db, or "
+                                               "memory:// (nothing kept)")
     assert "Pg-Secret-123" not in got.err + got.out
 
 

@@ -3,26 +3,12 @@ transaction as the change, and a second change under the same key writes nothing
 
 from __future__ import annotations
 
-from collections.abc import AsyncIterator
-from pathlib import Path
-
 import pytest
 
-from storage import DuplicateAction, MemoryStore, SqliteStore, Store, VersionConflict
-from tests.storage.test_store_contract import FakeClock, make_entries, make_table
+from storage import DuplicateAction, Store, VersionConflict
+from tests.storage.records import make_entries, make_table
 
-
-@pytest.fixture
-def clock() -> FakeClock:
-    return FakeClock()
-
-
-@pytest.fixture(params=["memory", "sqlite"])
-async def store(request: pytest.FixtureRequest, tmp_path: Path, clock: FakeClock) -> AsyncIterator[Store]:
-    s: Store = MemoryStore(clock=clock) if request.param == "memory" else SqliteStore(str(tmp_path / "k.db"), clock)
-    await s.open()
-    yield s
-    await s.close()
+# `store` (every backend) comes from conftest.py.
 
 
 async def test_keyed_commit_records_the_key_with_the_new_version(store: Store) -> None:

@@ -166,6 +166,6 @@ def test_open_store_sqlite_urls(url: str, path: str) -> None:
 
 def test_open_store_other_urls() -> None:
     assert isinstance(open_store("memory://"), MemoryStore)
-    for bad in ("postgresql://db/rummy", "sqlite:///", ""):
+    for bad in ("mysql://db/rummy", "sqlite:///", ""):
         with pytest.raises(ValueError):
             open_store(bad)

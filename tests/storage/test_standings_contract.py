@@ -4,8 +4,6 @@ final commit, is rated exactly once, and the boards read what was rated."""
 from __future__ import annotations
 
 import asyncio
-from collections.abc import AsyncIterator
-from pathlib import Path
 
 import pytest
 
@@ -13,25 +11,16 @@ from storage import (
     GLOBAL_SCOPE,
     MatchPlayerRecord,
     MatchResultRecord,
-    MemoryStore,
     RatingKey,
     RatingRecord,
     SeatRecord,
-    SqliteStore,
     Store,
     TableNotFound,
     VersionConflict,
 )
-from tests.storage.test_store_contract import FakeClock, make_result, make_table
+from tests.storage.records import make_result, make_table
 
-
-@pytest.fixture(params=["memory", "sqlite"])
-async def store(request: pytest.FixtureRequest, tmp_path: Path) -> AsyncIterator[Store]:
-    clock = FakeClock()
-    s: Store = MemoryStore(clock=clock) if request.param == "memory" else SqliteStore(str(tmp_path / "r.db"), clock)
-    await s.open()
-    yield s
-    await s.close()
+# `store` (every backend) comes from conftest.py.
 
 
 def seat_row(result: MatchResultRecord, seat: int, user: str, won: bool, score: int, team: str | None = None

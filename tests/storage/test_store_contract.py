@@ -3,80 +3,15 @@
 from __future__ import annotations
 
 import asyncio
-from collections.abc import AsyncIterator, Callable
-from pathlib import Path
-from typing import Any
 
 import pytest
 
-from storage import (
-    LogEntry,
-    MatchResultRecord,
-    MemoryStore,
-    SeatRecord,
-    SqliteStore,
-    Store,
-    TableExists,
-    TableNotFound,
-    TableRecord,
-    VersionConflict,
-)
+from storage import LogEntry, SeatRecord, Store, TableExists, TableNotFound, TableRecord, VersionConflict
 
+# The helpers other test files import from here; the `store` fixture (every backend) is in conftest.py.
+from tests.storage.records import FakeClock, make_entries, make_result, make_table
 
-class FakeClock:
-    def __init__(self, now: float = 1_000.0) -> None:
-        self.now = now
-
-    def __call__(self) -> float:
-        return self.now
-
-
-def make_table(table_id: str = "t1", **fields: Any) -> TableRecord:
-    base: dict[str, Any] = {
-        "id": table_id, "game": "rummikub", "platform": "telegram", "chat_id": "chat-1", "status": "lobby",
-        "host_platform": "telegram", "host_user_id": "u1", "options": {"turn_timer_s": 60}, "seed": 7,
-        "seats": [SeatRecord(kind="human", platform="telegram", user_id="u1", name="Ann")],
-        "created_at": 100.0, "updated_at": 100.0,
-    }
-    return TableRecord(**{**base, **fields})
-
-
-def make_entries(table_id: str, first_seq: int, count: int) -> list[LogEntry]:
-    return [LogEntry(table_id=table_id, seq=s, kind="action", seat=s % 2, text=f"draw #{s}", at=200.0 + s)
-            for s in range(first_seq, first_seq + count)]
-
-
-def make_result(table_id: str, finished_at: float, **fields: Any) -> MatchResultRecord:
-    base: dict[str, Any] = {
-        "table_id": table_id, "game": "rummikub", "platform": "telegram", "chat_id": "chat-1",
-        "status": "finished", "finished_at": finished_at,
-        "seats": [SeatRecord(kind="ai", platform=None, user_id=None, name="Bot")],
-        "result": {"totals": [12, -12], "winners": [0]},
-    }
-    return MatchResultRecord(**{**base, **fields})
-
-
-StoreFactory = Callable[[FakeClock], Store]
-
-
-@pytest.fixture(params=["memory", "sqlite"])
-def store_factory(request: pytest.FixtureRequest, tmp_path: Path) -> StoreFactory:
-    if request.param == "memory":
-        return lambda clock: MemoryStore(clock=clock)
-    return lambda clock: SqliteStore(str(tmp_path / "rummy.db"), clock=clock)
-
-
-@pytest.fixture
-def clock() -> FakeClock:
-    return FakeClock()
-
-
-@pytest.fixture
-async def store(store_factory: StoreFactory, clock: FakeClock) -> AsyncIterator[Store]:
-    s = store_factory(clock)
-    await s.open()
-    yield s
-    await s.close()
+__all__ = ["FakeClock", "make_entries", "make_result", "make_table"]
 
 
 # --- tables -------------------------------------------------------------------------------------------

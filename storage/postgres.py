@@ -1,0 +1,504 @@
+"""The Store on PostgreSQL (asyncpg, a connection pool), for deployments that outgrow one machine:
+any number of bot processes share one database. Same contract as SqliteStore and MemoryStore
+(tests/storage/); numbered migrations of its own in storage/migrations_pg/.
+
+Where SQLite serialises writers with BEGIN IMMEDIATE, this store locks the rows a change depends on
+(`SELECT … FOR UPDATE`) and lets unique indexes settle races (one active table per chat, one result
+per table, one change per idempotency key), so concurrent writers on other tables never wait.
+"""
+
+from __future__ import annotations
+
+import json
+import time
+from collections.abc import AsyncIterator, Callable, Sequence
+from contextlib import asynccontextmanager
+from pathlib import Path
+from typing import Any
+from urllib.parse import urlsplit
+
+import asyncpg
+
+from storage.models import (
+    GLOBAL_SCOPE,
+    ActionKeyRecord,
+    BoardRow,
+    DuplicateAction,
+    LogEntry,
+    MatchPlayerRecord,
+    MatchResultRecord,
+    PlayerRecord,
+    RatingKey,
+    RatingRecord,
+    TableExists,
+    TableNotFound,
+    TableRecord,
+    VersionConflict,
+    chat_key,
+    next_log_seq,
+)
+from storage.ports import RateFn
+from storage.sqlite import DatabaseUnusable
+
+MIGRATIONS_DIR = Path(__file__).parent / "migrations_pg"
+# Any constant would do: it only has to be the same in every process migrating this database.
+MIGRATION_LOCK = 0x52554D4D59  # "RUMMY"
+CONNECT_TIMEOUT_S = 10.0
+POOL_MAX = 10
+
+_TABLE_JSON = ("options", "deck", "seats", "state", "meta")
+_RESULT_JSON = ("seats", "result")
+_ACTIVE_IN = "status IN ('lobby', 'playing')"  # spelled as in the partial unique index
+
+
+class PostgresUnusable(DatabaseUnusable):
+    """The PostgreSQL database cannot serve: `reason` is "unreachable", "auth" (the server refused
+    the user or password), "no_database", "foreign" or "newer". `path` is the URL without its
+    password, `where` its host:port; nothing here ever holds the password."""
+
+    def __init__(self, url: str, reason: str, detail: str = "") -> None:
+        super().__init__(display_url(url), reason, detail)
+        parts = urlsplit(url)
+        self.where = f"{parts.hostname or 'localhost'}:{parts.port or 5432}"
+        self.user = parts.username or ""
+        self.database = parts.path.lstrip("/") or self.user
+
+
+def display_url(url: str) -> str:
+    """The URL with its password removed: safe to print and to log."""
+    parts = urlsplit(url)
+    if parts.password is None:
+        return url
+    netloc = parts.netloc.rpartition("@")[2]
+    user = parts.username or ""
+    return parts._replace(netloc=f"{user}@{netloc}").geturl()
+
+
+def migrations() -> list[tuple[int, str, str]]:
+    """(number, file name, SQL) of every file NNN_name.sql in migrations_pg/, in order."""
+    found = sorted((int(p.name.split("_", 1)[0]), p.name, p.read_text("utf-8"))
+                   for p in MIGRATIONS_DIR.glob("*.sql"))
+    numbers = [n for n, _, _ in found]
+    if len(set(numbers)) != len(numbers):
+        raise RuntimeError(f"two migrations share a number in {MIGRATIONS_DIR}")
+    return found
+
+
+def _to_row(data: dict[str, Any], json_fields: Sequence[str]) -> dict[str, Any]:
+    # The same JSON text SQLite stores; `json` columns keep it as written (see 001_init.sql).
+    return {k: json.dumps(v, ensure_ascii=False) if k in json_fields and v is not None else v
+            for k, v in data.items()}
+
+
+def _from_row(row: asyncpg.Record, json_fields: Sequence[str], skip: Sequence[str] = ()) -> dict[str, Any]:
+    return {k: json.loads(v) if k in json_fields and v is not None else v
+            for k, v in row.items() if k not in skip}
+
+
+def _table(row: asyncpg.Record) -> TableRecord:
+    return TableRecord.model_validate(_from_row(row, _TABLE_JSON))
+
+
+def _result(row: asyncpg.Record) -> MatchResultRecord:
+    return MatchResultRecord.model_validate(_from_row(row, _RESULT_JSON, skip=("recorded", "rated")))
+
+
+def _insert_sql(table: str, row: dict[str, Any]) -> str:
+    marks = ", ".join(f"${i}" for i in range(1, len(row) + 1))
+    return f"INSERT INTO {table} ({', '.join(row)}) VALUES ({marks})"
+
+
+def _count(status: str) -> int:
+    """Rows touched, from a command tag such as "INSERT 0 1" or "DELETE 3"."""
+    return int(status.rsplit(" ", 1)[-1])
+
+
+def board_query(
+    platform: str, scope: str, game: str, kind: str, since: float | None, limit: int
+) -> tuple[str, tuple[Any, ...]]:
+    """The SQL behind `board`, as storage.sqlite.board_query with PostgreSQL's placeholders."""
+    if since is None:
+        return ("SELECT subject, name, rating, matches, wins, points FROM ratings "
+                "WHERE platform = $1 AND scope = $2 AND game = $3 AND kind = $4 "
+                "ORDER BY rating DESC, subject LIMIT $5", (platform, scope, game, kind, max(limit, 0)))
+    column = "'p:' || user_id" if kind == "player" else "team"
+    if scope == GLOBAL_SCOPE:
+        where = "platform = $1 AND game = $2 AND finished_at >= $3 AND kind = 'human'"
+        args: tuple[Any, ...] = (platform, game, since)
+    else:
+        where = "platform = $1 AND chat_id = $2 AND game = $3 AND finished_at >= $4 AND kind = 'human'"
+        args = (platform, scope, game, since)
+    # A team (two humans) has two rows per match carrying the same figures: count it once.
+    per = "1" if kind == "player" else "2"
+    if kind == "team":
+        where += " AND team IS NOT NULL"
+    n = len(args)
+    sql = (f"SELECT g.subject, COALESCE(r.name, g.name) AS name, r.rating, g.matches, g.wins, g.points "
+           f"FROM (SELECT {column} AS subject, MAX(name) AS name, (COUNT(*) / {per})::int AS matches, "
+           f"(SUM(won::int) / {per})::int AS wins, (SUM(score) / {per})::int AS points "
+           f"FROM match_players WHERE {where} GROUP BY subject) AS g "
+           f"LEFT JOIN ratings r ON r.platform = ${n + 1} AND r.scope = ${n + 2} AND r.game = ${n + 3} "
+           f"AND r.subject = g.subject "
+           f"ORDER BY r.rating IS NULL, r.rating DESC, g.wins DESC, g.subject LIMIT ${n + 4}")
+    return sql, (*args, platform, scope, game, max(limit, 0))
+
+
+class PostgresStore:
+    def __init__(self, url: str, clock: Callable[[], float] = time.time) -> None:
+        self.url = url
+        self._clock = clock
+        self._pool: asyncpg.Pool | None = None
+
+    def __repr__(self) -> str:  # never the password
+        return f"PostgresStore({display_url(self.url)!r})"
+
+    async def open(self) -> None:
+        if self._pool is not None:
+            return
+        try:
+            pool = await asyncpg.create_pool(self.url, min_size=1, max_size=POOL_MAX, timeout=CONNECT_TIMEOUT_S)
+        except asyncpg.InvalidCatalogNameError as err:
+            raise PostgresUnusable(self.url, "no_database", str(err)) from None
+        except (asyncpg.InvalidAuthorizationSpecificationError, asyncpg.InvalidPasswordError) as err:
+            raise PostgresUnusable(self.url, "auth", str(err)) from None
+        except (OSError, TimeoutError, asyncpg.CannotConnectNowError) as err:
+            raise PostgresUnusable(self.url, "unreachable", str(err) or type(err).__name__) from None
+        try:
+            await self._migrate(pool)
+        except BaseException:
+            await pool.close()
+            raise
+        self._pool = pool
+
+    async def close(self) -> None:
+        if self._pool is not None:
+            pool, self._pool = self._pool, None
+            await pool.close()
+
+    async def _migrate(self, pool: asyncpg.Pool) -> None:
+        # One transaction under an advisory lock: two processes starting together apply each
+        # migration once, and a failing migration leaves nothing behind (DDL is transactional here).
+        async with pool.acquire() as db, db.transaction():
+            await db.execute("SELECT pg_advisory_xact_lock($1)", MIGRATION_LOCK)
+            await self._check_ours(db)
+            await db.execute("CREATE TABLE IF NOT EXISTS schema_migrations "
+                             "(version INTEGER PRIMARY KEY, name TEXT NOT NULL, applied_at DOUBLE PRECISION NOT NULL)")
+            applied = {r["version"] for r in await db.fetch("SELECT version FROM schema_migrations")}
+            for number, name, sql in migrations():
+                if number in applied:
+                    continue
+                await db.execute(sql)  # no arguments: the simple protocol runs the whole script
+                await db.execute("INSERT INTO schema_migrations VALUES ($1, $2, $3)", number, name, self._clock())
+
+    async def _check_ours(self, db: asyncpg.Connection) -> None:
+        """Refuse, before anything is written, a schema holding another program's tables (no
+        schema_migrations of ours) or migrations this version does not know (a newer Rummy Club)."""
+        tables = {r["tablename"] for r in await db.fetch(
+            "SELECT tablename FROM pg_tables WHERE schemaname = current_schema()")}
+        if not tables:
+            return  # a new (or empty) database: ours to set up
+        if "schema_migrations" not in tables:
+            raise PostgresUnusable(self.url, "foreign", ", ".join(sorted(tables)[:5]))
+        columns = {r["column_name"] for r in await db.fetch(
+            "SELECT column_name FROM information_schema.columns "
+            "WHERE table_schema = current_schema() AND table_name = 'schema_migrations'")}
+        if not {"version", "name", "applied_at"} <= columns:
+            raise PostgresUnusable(self.url, "foreign", "schema_migrations")
+        ours = {number: name for number, name, _ in migrations()}
+        for version, name in await db.fetch("SELECT version, name FROM schema_migrations"):
+            if version not in ours:
+                raise PostgresUnusable(self.url, "newer", f"migration {name}")
+            if ours[version] != name:
+                raise PostgresUnusable(self.url, "foreign", f"migration {version} is {name!r}, not {ours[version]!r}")
+
+    async def schema_version(self) -> tuple[int, str]:
+        """The last migration applied: (number, file name); (0, "") before any."""
+        async with self._conn() as db:
+            row = await db.fetchrow("SELECT version, name FROM schema_migrations ORDER BY version DESC LIMIT 1")
+        return (row["version"], row["name"]) if row else (0, "")
+
+    @asynccontextmanager
+    async def _conn(self) -> AsyncIterator[asyncpg.Connection]:
+        if self._pool is None:
+            raise RuntimeError("PostgresStore is not open; await store.open() first")
+        async with self._pool.acquire() as db:
+            yield db
+
+    @asynccontextmanager
+    async def _write(self) -> AsyncIterator[asyncpg.Connection]:
+        async with self._conn() as db, db.transaction():
+            yield db
+
+    # ---- tables ----------------------------------------------------------------------------------
+
+    async def create_table(self, rec: TableRecord, key: str | None = None,
+                           reply: dict[str, Any] | None = None) -> None:
+        row = _to_row(rec.model_dump(mode="json"), _TABLE_JSON)
+        try:
+            async with self._write() as db:
+                await self._check_key(db, key)
+                await db.execute(_insert_sql("game_tables", row), *row.values())
+                await self._record_key(db, key, rec, rec.version, reply)
+        except asyncpg.UniqueViolationError as err:
+            raise await self._clash(err, rec, key) from None
+
+    async def _clash(self, err: asyncpg.UniqueViolationError, rec: TableRecord, key: str | None) -> Exception:
+        """What a unique index refused, as the contract names it. Read after the rollback: the
+        other transaction that won the race has committed by then."""
+        constraint = err.constraint_name
+        if constraint == "game_tables_pkey":
+            return TableExists(f"table {rec.id!r} already exists")
+        if constraint == "game_tables_active_chat":
+            return TableExists(f"chat {chat_key(rec)} already has an active table")
+        if constraint == "action_keys_pkey" and key is not None:
+            async with self._conn() as db:
+                found = await self._key_row(db, key)
+            if found is not None:
+                return DuplicateAction(found)
+        return err
+
+    @staticmethod
+    async def _key_row(db: asyncpg.Connection, key: str) -> ActionKeyRecord | None:
+        row = await db.fetchrow("SELECT * FROM action_keys WHERE key = $1", key)
+        return ActionKeyRecord.model_validate(_from_row(row, ("reply",))) if row else None
+
+    async def _check_key(self, db: asyncpg.Connection, key: str | None) -> None:
+        if key is not None and (found := await self._key_row(db, key)) is not None:
+            raise DuplicateAction(found)
+
+    @staticmethod
+    async def _record_key(db: asyncpg.Connection, key: str | None, rec: TableRecord, version: int,
+                          reply: dict[str, Any] | None) -> None:
+        # Stamped with the change's own time (the caller's clock), which is what pruning compares.
+        if key is not None:
+            await db.execute("INSERT INTO action_keys VALUES ($1, $2, $3, $4, $5)",
+                             key, rec.id, version, json.dumps(reply or {}, ensure_ascii=False), rec.updated_at)
+
+    async def action_key(self, key: str) -> ActionKeyRecord | None:
+        async with self._conn() as db:
+            return await self._key_row(db, key)
+
+    async def prune_action_keys(self, before: float) -> int:
+        async with self._conn() as db:
+            return _count(await db.execute("DELETE FROM action_keys WHERE at < $1", before))
+
+    async def get_table(self, table_id: str) -> TableRecord | None:
+        async with self._conn() as db:
+            row = await db.fetchrow("SELECT * FROM game_tables WHERE id = $1", table_id)
+        return _table(row) if row else None
+
+    async def active_table_for_chat(
+        self, platform: str, chat_id: str, topic_id: str | None = None
+    ) -> TableRecord | None:
+        async with self._conn() as db:
+            row = await db.fetchrow(
+                "SELECT * FROM game_tables WHERE platform = $1 AND chat_id = $2 AND COALESCE(topic_id, '') = $3 "
+                f"AND {_ACTIVE_IN}", platform, chat_id, topic_id or "")
+        return _table(row) if row else None
+
+    async def list_tables(self, statuses: Sequence[str]) -> list[TableRecord]:
+        async with self._conn() as db:
+            rows = await db.fetch("SELECT * FROM game_tables WHERE status = ANY($1::text[]) ORDER BY created_at, id",
+                                  list(statuses))
+        return [_table(r) for r in rows]
+
+    async def due_tables(self, now: float) -> list[str]:
+        async with self._conn() as db:
+            rows = await db.fetch("SELECT id FROM game_tables WHERE status = 'playing' AND deadline <= $1 "
+                                  "ORDER BY deadline, id", now)
+        return [r["id"] for r in rows]
+
+    async def commit(
+        self,
+        rec: TableRecord,
+        expected_version: int,
+        entries: Sequence[LogEntry] = (),
+        result: MatchResultRecord | None = None,
+        key: str | None = None,
+        reply: dict[str, Any] | None = None,
+    ) -> TableRecord:
+        try:
+            async with self._write() as db:
+                # The row lock first: a concurrent writer of this table (or of this key) has then
+                # committed or rolled back, so the checks below see what it wrote.
+                found = await db.fetchrow(
+                    "SELECT version, log_seq, created_at FROM game_tables WHERE id = $1 FOR UPDATE", rec.id)
+                await self._check_key(db, key)  # before the version: a repeat is not a stale writer
+                if found is None:
+                    raise TableNotFound(rec.id)
+                if found["version"] != expected_version:
+                    raise VersionConflict(rec.id, expected_version, found["version"])
+                stored = rec.model_copy(update={
+                    "version": expected_version + 1, "created_at": found["created_at"],
+                    "log_seq": next_log_seq(rec.id, found["log_seq"], entries)})
+                if entries:
+                    await db.executemany("INSERT INTO table_log VALUES ($1, $2, $3, $4, $5, $6)",
+                                         [(e.table_id, e.seq, e.kind, e.seat, e.text, e.at) for e in entries])
+                row = _to_row(stored.model_dump(mode="json"), _TABLE_JSON)
+                names = [k for k in row if k != "id"]
+                assignments = ", ".join(f"{k} = ${i}" for i, k in enumerate(names, start=2))
+                await db.execute(f"UPDATE game_tables SET {assignments} WHERE id = $1",
+                                 rec.id, *(row[k] for k in names))
+                if result is not None:
+                    await self._insert_result(db, result)
+                await self._record_key(db, key, rec, stored.version, reply)
+        except asyncpg.UniqueViolationError as err:
+            raise await self._clash(err, rec, key) from None
+        # Rebuilt from the JSON as written, so the caller holds what get_table would return.
+        return TableRecord.model_validate({k: json.loads(v) if k in _TABLE_JSON and v is not None else v
+                                           for k, v in row.items()})
+
+    async def log(self, table_id: str, after_seq: int = 0) -> list[LogEntry]:
+        async with self._conn() as db:
+            rows = await db.fetch("SELECT * FROM table_log WHERE table_id = $1 AND seq > $2 ORDER BY seq",
+                                  table_id, after_seq)
+        return [LogEntry.model_validate(dict(r)) for r in rows]
+
+    # ---- players and results ---------------------------------------------------------------------
+
+    async def upsert_player(self, platform: str, user_id: str, name: str) -> None:
+        async with self._conn() as db:
+            await db.execute("INSERT INTO players VALUES ($1, $2, $3, $4) "
+                             "ON CONFLICT (platform, user_id) DO UPDATE SET name = excluded.name",
+                             platform, user_id, name, self._clock())
+
+    async def get_player(self, platform: str, user_id: str) -> PlayerRecord | None:
+        async with self._conn() as db:
+            row = await db.fetchrow("SELECT * FROM players WHERE platform = $1 AND user_id = $2", platform, user_id)
+        return PlayerRecord.model_validate(dict(row)) if row else None
+
+    @staticmethod
+    async def _insert_result(db: asyncpg.Connection, rec: MatchResultRecord) -> bool:
+        row = _to_row(rec.model_dump(mode="json"), _RESULT_JSON)
+        # The primary key makes this exactly-once across processes: a concurrent insert waits, then does nothing.
+        status = await db.execute(_insert_sql("match_results", row) + " ON CONFLICT (table_id) DO NOTHING",
+                                  *row.values())
+        return _count(status) == 1
+
+    async def record_result(self, rec: MatchResultRecord) -> bool:
+        async with self._conn() as db:
+            return await self._insert_result(db, rec)
+
+    async def results(
+        self, platform: str, chat_id: str, limit: int = 20, game: str | None = None
+    ) -> list[MatchResultRecord]:
+        async with self._conn() as db:
+            rows = await db.fetch(
+                "SELECT * FROM match_results WHERE platform = $1 AND chat_id = $2 AND ($3::text IS NULL OR game = $3) "
+                "ORDER BY finished_at DESC, recorded DESC LIMIT $4", platform, chat_id, game, max(limit, 0))
+        return [_result(r) for r in rows]
+
+    # ---- standings -------------------------------------------------------------------------------
+
+    async def unrated_results(self, limit: int = 100) -> list[MatchResultRecord]:
+        async with self._conn() as db:
+            rows = await db.fetch("SELECT * FROM match_results WHERE NOT rated AND status = 'finished' "
+                                  "ORDER BY finished_at, recorded LIMIT $1", max(limit, 0))
+        return [_result(r) for r in rows]
+
+    async def rate_result(self, table_id: str, keys: Sequence[RatingKey], rate: RateFn) -> bool:
+        async with self._write() as db:
+            # FOR UPDATE: a concurrent rater waits here, then finds the row rated and does nothing.
+            row = await db.fetchrow("SELECT * FROM match_results WHERE table_id = $1 AND NOT rated "
+                                    "AND status = 'finished' FOR UPDATE", table_id)
+            if row is None:
+                return False
+            result = _result(row)
+            current: dict[RatingKey, RatingRecord] = {}
+            for scope, subject in keys:
+                found = await db.fetchrow("SELECT * FROM ratings WHERE platform = $1 AND scope = $2 AND game = $3 "
+                                          "AND subject = $4", result.platform, scope, result.game, subject)
+                if found:
+                    current[(scope, subject)] = RatingRecord.model_validate(dict(found))
+            seats, ratings = rate(result, current)
+            for seat in seats:
+                data = seat.model_dump(mode="json")
+                await db.execute(_insert_sql("match_players", data) + " ON CONFLICT DO NOTHING", *data.values())
+            for rating in ratings:
+                data = rating.model_dump(mode="json")
+                await db.execute(_insert_sql("ratings", data) + " ON CONFLICT (platform, scope, game, subject) "
+                                 "DO UPDATE SET " + ", ".join(f"{k} = excluded.{k}" for k in data), *data.values())
+            await db.execute("UPDATE match_results SET rated = TRUE WHERE table_id = $1", table_id)
+        return True
+
+    async def board(
+        self, platform: str, scope: str, game: str, kind: str = "player", since: float | None = None,
+        limit: int = 10,
+    ) -> list[BoardRow]:
+        sql, args = board_query(platform, scope, game, kind, since, limit)
+        async with self._conn() as db:
+            rows = await db.fetch(sql, *args)
+        return [BoardRow.model_validate(dict(r)) for r in rows]
+
+    async def ratings(self, platform: str, scope: str, kind: str = "player", game: str | None = None
+                      ) -> list[RatingRecord]:
+        async with self._conn() as db:
+            rows = await db.fetch(
+                "SELECT * FROM ratings WHERE platform = $1 AND scope = $2 AND kind = $3 "
+                "AND ($4::text IS NULL OR game = $4) ORDER BY rating DESC, game, subject", platform, scope, kind, game)
+        return [RatingRecord.model_validate(dict(r)) for r in rows]
+
+    async def player_matches(
+        self, platform: str, user_id: str, chat_id: str | None = None, game: str | None = None
+    ) -> list[MatchPlayerRecord]:
+        async with self._conn() as db:
+            rows = await db.fetch(
+                "SELECT * FROM match_players WHERE platform = $1 AND user_id = $2 AND ($3::text IS NULL OR chat_id = $3) "
+                "AND ($4::text IS NULL OR game = $4) ORDER BY finished_at, table_id", platform, user_id, chat_id, game)
+        return [MatchPlayerRecord.model_validate(dict(r)) for r in rows]
+
+    async def team_names(self, platform: str, chat_id: str) -> dict[str, str]:
+        async with self._conn() as db:
+            rows = await db.fetch("SELECT team, name FROM team_names WHERE platform = $1 AND chat_id = $2",
+                                  platform, chat_id)
+        return {r["team"]: r["name"] for r in rows}
+
+    async def set_team_name(self, platform: str, chat_id: str, team: str, name: str) -> None:
+        async with self._conn() as db:
+            await db.execute("INSERT INTO team_names VALUES ($1, $2, $3, $4) "
+                             "ON CONFLICT (platform, chat_id, team) DO UPDATE SET name = excluded.name",
+                             platform, chat_id, team, name)
+
+    # ---- adapter data ----------------------------------------------------------------------------
+
+    async def chat_settings(self, platform: str, chat_id: str) -> dict[str, Any]:
+        async with self._conn() as db:
+            value = await db.fetchval("SELECT settings FROM chat_settings WHERE platform = $1 AND chat_id = $2",
+                                      platform, chat_id)
+        return json.loads(value) if value is not None else {}
+
+    async def set_chat_settings(self, platform: str, chat_id: str, settings: dict[str, Any]) -> None:
+        async with self._conn() as db:
+            await db.execute("INSERT INTO chat_settings VALUES ($1, $2, $3) "
+                             "ON CONFLICT (platform, chat_id) DO UPDATE SET settings = excluded.settings",
+                             platform, chat_id, json.dumps(settings, ensure_ascii=False))
+
+    async def claim_update(self, platform: str, update_id: str, now: float) -> bool:
+        async with self._conn() as db:
+            status = await db.execute("INSERT INTO processed_updates VALUES ($1, $2, $3) "
+                                      "ON CONFLICT (platform, update_id) DO NOTHING", platform, update_id, now)
+        return _count(status) == 1
+
+    async def update_claimed(self, platform: str, update_id: str) -> bool:
+        async with self._conn() as db:
+            return bool(await db.fetchval("SELECT 1 FROM processed_updates WHERE platform = $1 AND update_id = $2",
+                                          platform, update_id))
+
+    async def prune_updates(self, platform: str, before: float) -> int:
+        async with self._conn() as db:
+            return _count(await db.execute("DELETE FROM processed_updates WHERE platform = $1 AND at < $2",
+                                           platform, before))
+
+    async def table_refs(self, table_id: str) -> dict[str, Any]:
+        async with self._conn() as db:
+            rows = await db.fetch("SELECT key, value FROM table_refs WHERE table_id = $1", table_id)
+        return {r["key"]: json.loads(r["value"]) for r in rows}
+
+    async def set_table_ref(self, table_id: str, key: str, value: Any) -> None:
+        async with self._conn() as db:
+            if value is None:
+                await db.execute("DELETE FROM table_refs WHERE table_id = $1 AND key = $2", table_id, key)
+            else:
+                await db.execute("INSERT INTO table_refs VALUES ($1, $2, $3) "
+                                 "ON CONFLICT (table_id, key) DO UPDATE SET value = excluded.value",
+                                 table_id, key, json.dumps(value, ensure_ascii=False))

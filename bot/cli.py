@@ -13,6 +13,7 @@ from pathlib import Path
 from typing import Any
 
 from bot.console.app import ConsoleTable
+from bot.console.guide import guide_reply
 from bot.core.i18n import t
 from bot.core.models import ServiceError
 from bot.core.options_text import parse_option
@@ -144,6 +145,9 @@ async def _pick_game(lang: str) -> str | None:
         line = await _stdin_reader()()
         if line is None:
             return None
+        if (guide := guide_reply(line, None, lang)) is not None:  # `rules rummikub` before choosing
+            _write(guide)
+            continue
         choice = line.strip().lower() or "1"
         if choice.isdigit() and 1 <= int(choice) <= len(games):
             return games[int(choice) - 1]

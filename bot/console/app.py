@@ -9,6 +9,7 @@ from __future__ import annotations
 from collections.abc import Awaitable, Callable
 from typing import Any
 
+from bot.console.guide import guide_reply
 from bot.core.i18n import t
 from bot.core.models import Outcome, Player, ServiceError
 from bot.core.render import render_error, render_events, render_hand, render_help, render_table
@@ -82,10 +83,14 @@ class ConsoleTable:
             if lowered in _QUIT:
                 self.write(t("console.bye", self.lang))
                 return 0
+            if (guide := guide_reply(command, rec.game, self.lang)) is not None:
+                self.write(guide)
+                continue
             if lowered in ("help", "?"):
                 self.write(render_help(rec.game, self.lang))
                 self.write(t("console.extra_help", self.lang))
                 self.write(t("stats.console_help", self.lang))
+                self.write(t("guide.hint", self.lang))
                 continue
             if lowered in ("table", "hand", "rack"):
                 self._show(rec, user)

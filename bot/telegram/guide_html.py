@@ -19,13 +19,13 @@ _BOLD = re.compile(r"\*\*(.+?)\*\*")
 def _inline(text: str) -> str:
     parts = text.split("`")
     if len(parts) % 2 == 0:  # an unpaired backtick: show it as written
-        return html.escape(text)
+        return html.escape(text, quote=False)
     out = []
     for i, part in enumerate(parts):
         if i % 2:
-            out.append(f"<code>{html.escape(part)}</code>")
+            out.append(f"<code>{html.escape(part, quote=False)}</code>")
         else:
-            out.append(_BOLD.sub(r"<b>\1</b>", html.escape(part)))
+            out.append(_BOLD.sub(r"<b>\1</b>", html.escape(part, quote=False)))
     return "".join(out)
 
 
@@ -38,7 +38,7 @@ def guide_html(markdown: str) -> str:
             if fence is None:
                 fence = []
             else:
-                out.append("<pre>" + html.escape("\n".join(fence)) + "</pre>")
+                out.append("<pre>" + html.escape("\n".join(fence), quote=False) + "</pre>")
                 fence = None
             continue
         if fence is not None:
@@ -50,7 +50,7 @@ def guide_html(markdown: str) -> str:
         else:
             out.append(_inline(line))
     if fence is not None:  # an unclosed fence (a chunk never holds one): keep its lines as text
-        out.extend(html.escape(line) for line in fence)
+        out.extend(html.escape(line, quote=False) for line in fence)
     return "\n".join(out)
 
 

@@ -34,6 +34,7 @@ DISCORD_EPOCH_MS = 1420070400000
 EPHEMERAL = 1 << 6
 PLAIN_MEMBER = 0x400 | 0x800 | 0x80000000  # view channel, send messages, use app commands
 MANAGE_GUILD = 1 << 5
+CONTENT_MAX, EMBED_DESCRIPTION_MAX, EMBEDS_TOTAL_MAX, EMBEDS_MAX = 2000, 4096, 6000, 10  # Discord's message limits
 
 
 @dataclass
@@ -335,6 +336,23 @@ class _GatewaySession:
 
 
 # ------------------------------------------------------------------ REST handlers
+def _too_long(d: JSON | None) -> web.Response | None:
+    """Discord refuses a message over its limits with 400 / 50035 (Invalid Form Body), as here."""
+    d = d or {}
+    embeds = d.get("embeds") or []
+
+    def size(e: JSON) -> int:
+        fields = sum(len(f.get("name") or "") + len(f.get("value") or "") for f in e.get("fields") or [])
+        return len(e.get("title") or "") + len(e.get("description") or "") + fields + len(
+            (e.get("footer") or {}).get("text") or "") + len((e.get("author") or {}).get("name") or "")
+
+    if (len(d.get("content") or "") > CONTENT_MAX or len(embeds) > EMBEDS_MAX
+            or any(len(e.get("description") or "") > EMBED_DESCRIPTION_MAX for e in embeds)
+            or sum(size(e) for e in embeds) > EMBEDS_TOTAL_MAX):
+        return _json({"message": "Invalid Form Body", "code": 50035}, 400)
+    return None
+
+
 def _me(f: FakeDiscord, r: Req) -> JSON:
     return {**f.bot_user, "verified": True, "mfa_enabled": False, "locale": "en-US"}
 
@@ -368,6 +386,8 @@ def _callback(f: FakeDiscord, r: Req, iid: str, token: str) -> JSON:
     inter = f.interactions.get(token, {})
     rtype = r.json["type"]
     data = r.json.get("data") or {}
+    if (refused := _too_long(data)) is not None:
+        return refused
     flags = data.get("flags", 0)
     resp: JSON = {"interaction": {"id": iid, "type": inter.get("type", 2),
                                   "response_message_loading": rtype == 5,
@@ -393,20 +413,24 @@ def _callback(f: FakeDiscord, r: Req, iid: str, token: str) -> JSON:
     return resp
 
 
-def _followup(f: FakeDiscord, r: Req, app_id: str, token: str) -> JSON:
+def _followup(f: FakeDiscord, r: Req, app_id: str, token: str) -> Any:
     d = r.json or {}
+    if (refused := _too_long(d)) is not None:
+        return refused
     return f.message(content=d.get("content") or "", flags=d.get("flags", 0),
                      components=d.get("components"), embeds=d.get("embeds"),
                      webhook_id=app_id, application_id=app_id)
 
 
-def _webhook_msg(f: FakeDiscord, r: Req, app_id: str, token: str, mid: str) -> JSON:
+def _webhook_msg(f: FakeDiscord, r: Req, app_id: str, token: str, mid: str) -> Any:
     msg_id = f.original.get(token) if mid == "@original" else int(mid)
     msg = f.messages.get(msg_id) if msg_id else None
     if msg is None:
         msg = f.message(webhook_id=app_id)
     if r.method == "PATCH":
         d = r.json or {}
+        if (refused := _too_long(d)) is not None:
+            return refused
         msg.update({k: v for k, v in d.items() if k in ("content", "components", "embeds")},
                    edited_timestamp=_now_iso())
         msg["flags"] = msg.get("flags", 0) & ~128       # no longer "loading"
@@ -417,6 +441,8 @@ def _channel_msg(f: FakeDiscord, r: Req, channel_id: str) -> Any:
     d = r.json or {}
     if int(channel_id) in f.dm_channels and f.dm_channels[int(channel_id)] in f.dm_closed:
         return _json({"message": "Cannot send messages to this user", "code": 50007}, 403)
+    if (refused := _too_long(d)) is not None:
+        return refused
     return f.message(content=d.get("content") or "", components=d.get("components"),
                      embeds=d.get("embeds"), channel_id=int(channel_id))
 
@@ -428,6 +454,8 @@ def _edit_channel_msg(f: FakeDiscord, r: Req, channel_id: str, mid: str) -> Any:
     if msg is None:
         return _json({"message": "Unknown Message", "code": 10008}, 404)
     d = r.json or {}
+    if (refused := _too_long(d)) is not None:
+        return refused
     msg.update({k: v for k, v in d.items() if k in ("content", "components", "embeds")}, edited_timestamp=_now_iso())
     return msg
 

@@ -12,6 +12,7 @@ import pytest
 from bot.core.guides import GUIDE_LANGS, guide_text
 from bot.telegram.guide_html import MESSAGE_MAX, guide_messages
 from rules import engine_names
+from tests.bot.test_guides import command_bullets
 from tests.telegram.conftest import GROUP_ID, Harness
 
 TELEGRAM_TAGS = {"b", "code", "pre"}
@@ -53,7 +54,9 @@ def test_each_message_is_balanced_telegram_html_within_the_limit(game: str, lang
     # Nothing is lost: every word of the guide is in the messages, and every example in <code>/<pre>.
     words = lambda s: re.findall(r"[\w=:#+|]+", s.replace("**", "").replace("`", ""))  # noqa: E731
     assert words(plain(messages)) == words(re.sub(r"^#+ ", "", guide_text(game, lang), flags=re.M))
-    assert "<code>take" in "".join(messages) or game in ("rummikub",)
+    joined = "".join(messages)
+    for command in command_bullets(guide_text(game, lang)):  # every command set as code, as typed
+        assert f"<code>{html.escape(command, quote=False)}</code>" in joined, command
     small = guide_messages(guide_text(game, lang), limit=1000)  # a tight limit cuts more, still balanced
     assert len(small) > len(messages) and all(len(m) <= 1000 for m in small)
 

@@ -6,7 +6,7 @@ VENV := .venv
 BIN := $(VENV)/bin
 STAMP := $(VENV)/.installed-dev
 
-.PHONY: run test lint bench simulate clean
+.PHONY: run test lint bench simulate clean guides
 
 $(BIN)/python:
 	$(PYTHON) -m venv $(VENV)
@@ -34,6 +34,12 @@ bench: $(STAMP)
 
 simulate: $(STAMP)
 	$(BIN)/rummyclub simulate rummikub --games 20 --seed 1
+
+# The players' guides are edited in docs/ and shipped as package data (bot/core/guides/<lang>/).
+guides:
+	mkdir -p bot/core/guides/en bot/core/guides/ru
+	cp docs/*.md bot/core/guides/en/
+	cp docs/ru/*.md bot/core/guides/ru/
 
 clean:
 	rm -rf $(VENV) .pytest_cache .ruff_cache .hypothesis

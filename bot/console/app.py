@@ -10,6 +10,7 @@ from __future__ import annotations
 from collections.abc import Awaitable, Callable
 from typing import Any
 
+from bot.console.guide import guide_reply
 from bot.core.i18n import t
 from bot.core.models import Outcome, Player, ServiceError
 from bot.core.render import render_error, render_events, render_hand, render_help, render_table
@@ -138,10 +139,13 @@ class ConsoleTable:
                 return None
             if not command:
                 continue
-            if word in HELP_WORDS:
+            if (guide := guide_reply(command, rec.game, self.lang)) is not None:
+                self.write(guide)
+            elif word in HELP_WORDS:
                 self.write(render_help(rec.game, self.lang))
                 self.write(t("console.extra_help", self.lang))
                 self.write(t("stats.console_help", self.lang))
+                self.write(t("guide.hint", self.lang))
             elif command.lower() in ("table", "hand", "rack"):
                 self._show(rec, user, again=True)
             elif command.lower() == "sort":

@@ -11,6 +11,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from bot.console.app import CHAT_ID, HELP_WORDS, PLATFORM, QUIT_WORDS, STATS_WORDS, YOU, ConsoleTable, first_word
+from bot.console.guide import guide_reply
 from bot.console.seats import default_opponents, opponents_hint, opponents_range
 from bot.core.i18n import t
 from bot.core.models import Player, ServiceError
@@ -63,7 +64,9 @@ class Session:
             word = first_word(answer)
             if word in QUIT_WORDS and len(answer.split()) == 1:
                 return None
-            if word in HELP_WORDS:
+            if (guide := guide_reply(answer, game, self.lang)) is not None:  # `rules canasta` anywhere
+                self.write(guide)
+            elif word in HELP_WORDS:
                 self.write(help_text())
             elif word in STATS_WORDS and word != "rematch":
                 await self.table.stats_command(answer, self.user, game=game)

@@ -22,6 +22,7 @@ from discord import app_commands
 
 from bot.core.codec import ButtonData, CodecError, decode, indices_of
 from bot.core.grammar import compose, hand_items, melds_of, templates
+from bot.core.guides import RulesRequest, guide_chunks, guide_text, rules_reply, rules_request
 from bot.core.i18n import t
 from bot.core.models import Outcome, Player, ServiceError
 from bot.core.options_text import options_from_text
@@ -42,6 +43,7 @@ log = logging.getLogger(__name__)
 PLATFORM = "discord"
 T = TypeVar("T")
 _ANNOUNCED = {"RoundScored", "MatchEnded", "TieBreakNeeded", "RoundEnded", "MatchOver"}
+MESSAGE_MAX = 2000  # Discord's limit on a message's content
 CANNOT_DM = 50007  # Discord's "Cannot send messages to this user": DMs closed, or the bot blocked
 _LOBBY_VERBS = ("join", "leave", "addai", "rmai", "start", "cancel")
 
@@ -262,12 +264,12 @@ class DiscordBot:
         async def help_(interaction: discord.Interaction) -> None:
             await self.cmd_help(interaction, None)
 
-        @group.command(name=ls("rules", "dc.cmd.rules.name"), description=ls("The moves of a game", "dc.cmd.rules.desc"))
+        @group.command(name=ls("rules", "dc.cmd.rules.name"), description=ls("A game's player's guide", "dc.cmd.rules.desc"))
         @app_commands.rename(game=ls("game", "dc.opt.game.name"))
         @app_commands.describe(game=ls("Which game", "dc.opt.game.desc"))
         @app_commands.choices(game=games)
-        async def rules_(interaction: discord.Interaction, game: str) -> None:
-            await self.cmd_help(interaction, game)
+        async def rules_(interaction: discord.Interaction, game: str | None = None) -> None:
+            await self.cmd_rules(interaction, game)
 
         @group.command(name=ls("dm", "dc.cmd.dm.name"), description=ls("Get your hand by DM", "dc.cmd.dm.desc"))
         @app_commands.rename(mode=ls("mode", "dc.opt.mode.name"))
@@ -505,6 +507,10 @@ class DiscordBot:
         await self._say(interaction, embed=embed, view=view)
 
     async def cmd_play(self, interaction: discord.Interaction, text: str) -> None:
+        if (request := rules_request(text)) is not None:  # `help rules` typed as a move: the guide
+            await self._guarded(interaction, self._rules(interaction, request))
+            return
+
         async def work() -> None:
             rec = await self._need_table(interaction)
             if rec.status != "playing":
@@ -577,6 +583,20 @@ class DiscordBot:
         if game is not None:
             text += "\n" + ui.code_block(render_help(game, lang), 1800)
         await self._say(interaction, text)
+
+    async def cmd_rules(self, interaction: discord.Interaction, game: str | None) -> None:
+        await self._guarded(interaction, self._rules(interaction, RulesRequest(game)))
+
+    async def _rules(self, interaction: discord.Interaction, request: RulesRequest) -> None:
+        """The player's guide (the channel's game when none is named), as ephemeral messages within 2000."""
+        lang = self._ulang(interaction)
+        rec = await self._table_here(interaction) if request.game is None else None
+        shown, problem = rules_reply(request, rec.game if rec is not None else None, lang)
+        if shown is None:
+            await self._say(interaction, problem)
+            return
+        for chunk in guide_chunks(guide_text(shown, lang), MESSAGE_MAX):
+            await self._say(interaction, chunk)
 
     async def cmd_dm(self, interaction: discord.Interaction, on: bool) -> None:
         await self._guarded(interaction, self._dm(interaction, on))

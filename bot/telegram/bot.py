@@ -30,6 +30,7 @@ from telegram.ext import (
 )
 
 from bot.core.codec import ButtonData, CodecError, decode, indices_of
+from bot.core.guides import guide_text, rules_reply, rules_request
 from bot.core.i18n import available_languages, t
 from bot.core.models import Outcome, Player, ServiceError
 from bot.core.options_text import option_words, parse_options
@@ -39,6 +40,7 @@ from bot.core.service import TableService
 from bot.core.stats import StatsError
 from bot.core.text import display_name, excerpt
 from bot.telegram import keyboards as kb
+from bot.telegram.guide_html import guide_messages
 from bot.telegram.limits import CALLBACK_MAX, fit_html, fit_plain
 from bot.telegram.outbox import Outbox, obey_retry_after
 from rules import IllegalAction, engine_names, get_engine
@@ -49,7 +51,7 @@ log = logging.getLogger(__name__)
 PLATFORM = "telegram"
 PEEK_MAX = CALLBACK_MAX  # Telegram's limit for a callback answer
 UPDATE_MEMORY_S = 7 * 24 * 3600.0
-COMMANDS = ("new", "help", "lang", "away", "back", "end", "hand")
+COMMANDS = ("new", "help", "rules", "lang", "away", "back", "end", "hand")
 STATS_COMMANDS = ("leaderboard", "stats", "teams", "team", "history", "rematch")  # texts: stats.cmd.*
 
 
@@ -108,6 +110,7 @@ class TelegramBot:
         app.add_handler(CommandHandler("start", self.cmd_start))
         app.add_handler(CommandHandler("new", self.cmd_new))
         app.add_handler(CommandHandler("help", self.cmd_help))
+        app.add_handler(CommandHandler("rules", self.cmd_rules))
         app.add_handler(CommandHandler("lang", self.cmd_lang))
         app.add_handler(CommandHandler("away", self.cmd_away))
         app.add_handler(CommandHandler("back", self.cmd_back))
@@ -366,10 +369,32 @@ class TelegramBot:
         assert chat is not None and user is not None
         lang = await self.chat_lang(chat.id, user)
         rec = await self._table_for(chat, user, _topic(update))
+        if context.args and context.args[0].lower() in ("rules", "guide"):
+            await self._send_guide(update, "rules " + " ".join(context.args[1:]), rec, lang)
+            return
         text = html.escape(t("tg.help", lang, games=", ".join(self._games())))
         if rec is not None:
             text += "\n\n" + _pre(render_help(rec.game, lang))
+        text += "\n" + html.escape(t("guide.hint", lang))
         await self._reply(update, text)
+
+    async def cmd_rules(self, update: Update, context: ContextTypes.DEFAULT_TYPE) -> None:
+        """`/rules [game]` (and `/help rules [game]`): the player's guide, in as many messages as it needs."""
+        chat, user = update.effective_chat, update.effective_user
+        assert chat is not None and user is not None
+        lang = await self.chat_lang(chat.id, user)
+        rec = await self._table_for(chat, user, _topic(update))
+        await self._send_guide(update, "rules " + " ".join(context.args or []), rec, lang)
+
+    async def _send_guide(self, update: Update, command: str, rec: TableRecord | None, lang: str) -> None:
+        request = rules_request(command)
+        assert request is not None
+        game, problem = rules_reply(request, rec.game if rec is not None else None, lang)
+        if game is None:
+            await self._reply(update, html.escape(problem))
+            return
+        for message in guide_messages(guide_text(game, lang)):
+            await self._reply(update, message)
 
     async def cmd_lang(self, update: Update, context: ContextTypes.DEFAULT_TYPE) -> None:
         chat, user = update.effective_chat, update.effective_user
@@ -553,6 +578,9 @@ class TelegramBot:
         await self._seen_user(user, private=True)
         lang = await self.chat_lang(chat.id, user)
         rec = await self._table_for(chat, user, _topic(update))
+        if rules_request(msg.text) is not None:  # a guide needs no table: `rules rummikub` works anywhere
+            await self._send_guide(update, msg.text, rec, lang)
+            return
         if rec is None:
             await self._reply(update, html.escape(t("tg.no_game", lang)))
             return

@@ -488,7 +488,7 @@ def _callback(f: FakeDiscord, r: Req, iid: str, token: str) -> JSON:
     return resp
 
 
-def _followup(f: FakeDiscord, r: Req, app_id: str, token: str) -> JSON:
+def _followup(f: FakeDiscord, r: Req, app_id: str, token: str) -> Any:
     d = r.json or {}
     if (refused := _refuse(f, r, message_errors(d))) is not None:
         return refused
@@ -497,7 +497,7 @@ def _followup(f: FakeDiscord, r: Req, app_id: str, token: str) -> JSON:
                      webhook_id=app_id, application_id=app_id)
 
 
-def _webhook_msg(f: FakeDiscord, r: Req, app_id: str, token: str, mid: str) -> JSON:
+def _webhook_msg(f: FakeDiscord, r: Req, app_id: str, token: str, mid: str) -> Any:
     msg_id = f.original.get(token) if mid == "@original" else int(mid)
     msg = f.messages.get(msg_id) if msg_id else None
     if msg is None:

@@ -30,6 +30,7 @@ lint: $(STAMP)
 	$(BIN)/ruff check bot rules storage tests bench
 
 bench: $(STAMP)
+	$(BIN)/python -m pip install --quiet -e '.[dev,bench]'
 	$(BIN)/python -m bench
 
 simulate: $(STAMP)

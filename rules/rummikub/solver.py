@@ -1,0 +1,195 @@
+"""Exact Rummikub move solver: the best whole new table for a rack (RK-41..55, checks C2..C8).
+
+The algorithm is the dynamic program of van Rijn, Takes and Vis ("The complexity of Rummikub
+problems"), widened for our joker rules. It sweeps the numbers 1..13; before number v a state holds,
+per colour, the lengths of the runs still open (capped at 3: a run of 3 or more may end anywhere),
+plus which jokers are used. At number v every tile of (colour, v) is decided: table tiles must be
+laid (C2: the table keeps every tile), rack tiles may be. A laid copy goes to one of at most three
+groups of v (RK-30: a group holds one tile per colour; three groups of one number need a joker) or to
+a run of its colour. Runs take their items in a fixed order that loses nothing: every open run
+shorter than 3 must grow (it may not end yet), then runs of 3+ grow, then new runs start; a run of
+3+ that is not extended ends. Jokers are items too: a joker at (colour, v) in a run, or in a group
+of v (RK-32, RK-50); a meld never has more than the two jokers of the set, so it always holds a
+numbered tile. The score of a state is the objective of the rack tiles laid so far; the best state
+after 13 with every run closed and every table joker laid is the optimum, and back-pointers give
+the melds (runs longer than the DP needs are just written out whole).
+
+Jokers and C8 (RK-52). Each joker of T0 stands for a set S0 of tiles, all of one number v0. The DP
+treats the table jokers as distinct (that is a pairing of old to new jokers) and settles each one at
+number v0: it is *kept* when, at v0, it sits in a run as a tile of S0 or in a group of v0 that misses
+a colour of S0 (its new S shares a tile with S0); otherwise it is *retrieved*, and then the tiles
+laid at v0 must hold a distinct replacement from S0 for every retrieved joker (Hall's condition over
+at most two jokers). A retrieved joker may stand anywhere, before or after v0. Rack jokers are free.
+
+The initial meld (RK-41/42, C6/C7) is the same program on the rack alone with an empty table; the
+objective then counts points, jokers at the tile they stand for (RK-33).
+
+Cost: states are few in practice (colours with no tile at v close every run), and each tile is
+decided once; see bench/bench_ai.py for the figures against a MILP.
+"""
+
+from __future__ import annotations
+
+from collections import Counter
+from collections.abc import Sequence
+from dataclasses import dataclass
+
+from rules.core.tiles import COLOURS, JOKER, MAX_NUMBER
+from rules.rummikub.sweep import FULL, LEAN, OverBudget, Path, Problem, run_dp
+
+__all__ = ["MOST_TILES", "OPENING_VALUE", "Objective", "OverBudget", "Solution", "solve", "solve_opening"]
+
+StoredMeld = dict
+_CI = {c: i for i, c in enumerate(COLOURS)}
+
+
+@dataclass(frozen=True)
+class Objective:
+    """What a laid rack tile is worth: `tile` each plus `value` per point; a rack joker `joker` plus
+    `joker_value` per point of the tile it stands for. Every weight must leave a laid tile worth > 0."""
+
+    tile: int = 1000
+    value: int = 1
+    joker: int = 1000
+    joker_value: int = 0
+
+
+MOST_TILES = Objective()  # most tiles, then most points of numbered tiles (a joker counts as a tile)
+OPENING_VALUE = Objective(tile=0, value=1, joker=0, joker_value=1)  # the initial meld's points (RK-33)
+
+
+@dataclass(frozen=True)
+class Solution:
+    melds: list[StoredMeld]  # the whole new table, each {"tiles": [...], "prefix": "G" | None}
+    placed: list[str]  # the rack tiles it lays
+    score: int
+
+
+def _rebuild(path: Path) -> list[StoredMeld] | None:
+    """Replay the decisions of the best path: the melds of the new table (None: no room for the free
+    jokers of a lean sweep)."""
+    open_runs: list[list[list]] = [[] for _ in COLOURS]  # per colour: [tiles, state] (see sweep.py)
+    done: list[StoredMeld] = []
+    groups: list[list[str]] = [[], [], []]
+    free = 0
+    for kind, v, ci, decision in path:
+        if kind == "colour":
+            u, sel, kt, picks, masks = decision  # type: ignore[misc]
+            tile = f"{COLOURS[ci]}{v}"
+            for gi in sel:
+                groups[gi].append(tile)
+            # The same canonical order as the sweep's key (equal keys hold interchangeable groups).
+            groups.sort(key=lambda g: _group_key(g, masks), reverse=True)
+            runs = open_runs[ci]
+            extended = []
+            for pick in picks:  # lean: jokers holding a run together (a hole, or its 3rd tile)
+                if pick == "new":
+                    extended.append([[JOKER], 1])
+                    continue
+                run = next(r for r in runs if r[1] == pick)
+                runs.remove(run)
+                run[0].append(JOKER)
+                run[1] = {1: 2, 2: 3, 3: 4, 4: 5}[pick]
+                extended.append(run)
+            items = [JOKER] * kt + [tile] * (u - len(sel))
+            must = sorted((r for r in runs if r[1] != 3), key=lambda r: -r[1])  # 5 first: it needs a tile
+            longs = [r for r in runs if r[1] == 3]
+            for r in must:
+                r[0].append(items.pop())
+                r[1] = 3 if r[1] > 2 else r[1] + 1
+            grown = longs[: len(items)]
+            for r in grown:
+                r[0].append(items.pop())
+            done.extend({"tiles": r[0], "prefix": None} for r in longs[len(grown) :])
+            open_runs[ci] = must + grown + [[[x], 1] for x in items] + extended
+        elif kind == "groups":
+            for gi, g in enumerate(groups):
+                if g:
+                    numbered = len(g)
+                    g.extend([JOKER] * decision[gi])  # type: ignore[index]
+                    done.append({"tiles": g, "prefix": "G" if numbered == 1 else None})
+            groups = [[], [], []]
+        else:
+            free = decision  # type: ignore[assignment]
+    done.extend({"tiles": r[0], "prefix": None} for lines in open_runs for r in lines)
+    return done if _append_free(done, free) else None
+
+
+def _group_key(group: list[str], masks: bool) -> int:
+    if not masks:
+        return len(group)
+    return sum(1 << _CI[t[0]] for t in group)
+
+
+def _append_free(melds: list[StoredMeld], free: int) -> bool:
+    """Lay `free` jokers at the ends of runs or as a group's 4th tile: no other joker's tile changes."""
+    for meld in melds:
+        while free:
+            tiles = meld["tiles"]
+            numbered = [(i, t) for i, t in enumerate(tiles) if t != JOKER]
+            if len(numbered) >= 2 and numbered[0][1][1:] == numbered[1][1][1:] or meld["prefix"] == "G":
+                if len(tiles) >= 4:
+                    break
+                tiles.append(JOKER)  # a group of 3 takes a 4th colour (RK-30)
+            else:
+                i, t = numbered[0]
+                first = int(t[1:]) - i
+                if first + len(tiles) - 1 < MAX_NUMBER:
+                    tiles.append(JOKER)
+                elif first > 1:
+                    tiles.insert(0, JOKER)
+                else:
+                    break
+            free -= 1
+    return free == 0
+
+
+def _group_key(group: list[str], masks: bool) -> int:
+    if not masks:
+        return len(group)
+    return sum(1 << _CI[t[0]] for t in group)
+
+
+def _weights(obj: Objective) -> tuple[int, int, int, int]:
+    return (obj.tile, obj.value, obj.joker, obj.joker_value)
+
+
+def solve(
+    table: Sequence[StoredMeld],
+    rack: Sequence[str],
+    objective: Objective = MOST_TILES,
+    rack_jokers: int = 2,
+    budget: int | None = None,
+) -> Solution | None:
+    """The best play for an opened player (RK-45): the whole new table, keeping every table tile
+    (C2), laying at least one rack tile (C3), every meld valid (C5) and the joker rules kept (C8).
+    None when no rack tile can be laid. At most `rack_jokers` of the rack's jokers are used.
+    `objective.joker_value` is for a table without jokers (the initial meld). With a `budget` (DP
+    states), a sweep that would create more raises `OverBudget` instead of running on."""
+    weights = _weights(objective)
+    found = None
+    if objective.joker_value == 0:
+        p = Problem(table, rack, weights, rack_jokers, LEAN)
+        p.budget = budget
+        found = run_dp(p)
+    melds = _rebuild(found[1]) if found is not None else None
+    if melds is None:  # the free jokers found no room (or jokers count points): every joker in the sweep
+        p = Problem(table, rack, weights, rack_jokers, FULL)
+        p.budget = budget
+        found = run_dp(p)
+        melds = _rebuild(found[1]) if found is not None else None
+    if found is None or melds is None or found[0] <= 0:
+        return None
+    placed = Counter(t for m in melds for t in m["tiles"]) - Counter(t for m in table for t in m["tiles"])
+    return Solution(melds=melds, placed=sorted(placed.elements()), score=found[0])
+
+
+def solve_opening(rack: Sequence[str], minimum: int) -> list[StoredMeld] | None:
+    """The initial meld (RK-41/42): new melds from the rack alone worth the most points, using the
+    fewest jokers that still reach `minimum` (a joker kept on the rack is worth more later); None
+    when no meld from the rack reaches it. The table is left as it is (C6), so it is not needed."""
+    for jokers in range(min(rack.count(JOKER), 2) + 1):
+        found = run_dp(Problem([], rack, _weights(OPENING_VALUE), jokers, FULL))
+        if found is not None and found[0] > 0 and found[0] >= minimum:
+            return _rebuild(found[1])
+    return None

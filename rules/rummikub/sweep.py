@@ -1,0 +1,321 @@
+"""The number-by-number dynamic program behind `rules.rummikub.solver` (see its docstring).
+
+State between numbers: per colour the sorted lengths of its open runs, and the jokers used so far
+(jokers are interchangeable tiles; the C8 pairing of old to new jokers is settled per number, below).
+Run lengths: 1 and 2 must grow, 3 means "3 or more, may end"; in a lean sweep 4 and 5 mean a run of 3+
+whose last one or two items are jokers standing in a hole, so the next item must come (5: a tile).
+"""
+
+from __future__ import annotations
+
+from collections import Counter
+from collections.abc import Sequence
+from functools import cache
+from itertools import combinations
+
+from rules.core.tiles import COLOURS, JOKER, MAX_NUMBER
+from rules.rummikub.melds import analyse
+
+_NC = len(COLOURS)
+_CI = {c: i for i, c in enumerate(COLOURS)}
+MAX_GROUPS = 3  # 8 numbered tiles of one number and a joker make three groups (RK-30)
+FULL, LEAN = "full", "lean"
+_RUN_START_WITH_JOKER = 11  # a lean run starts with a joker only as [j x12 x13] or [j j x13]
+Path = list[tuple[str, int, int, object]]
+
+
+class OverBudget(Exception):
+    """The sweep met its state budget (a caller that must stay fast falls back on a heuristic)."""
+
+
+class Problem:
+    """Tile counts per (colour, number): `mand` on the table (all must stay, C2), `opt` on the rack."""
+
+    def __init__(self, table: Sequence[dict], rack: Sequence[str], weights: tuple[int, int, int, int],
+                 rack_jokers: int, mode: str) -> None:
+        self.tile_w, self.value_w, self.joker_w, self.joker_value_w = weights
+        self.mode = mode
+        self.floor = 0  # a score known to be reachable: states that cannot reach it are dropped
+        self.mand = [[0] * (MAX_NUMBER + 3) for _ in range(_NC)]
+        self.opt = [[0] * (MAX_NUMBER + 3) for _ in range(_NC)]
+        self.due: list[list[int]] = [[] for _ in range(MAX_NUMBER + 2)]  # S0 colour masks of T0 jokers by v0
+        self.nt = 0
+        for meld in table:
+            for t in meld["tiles"]:
+                if t != JOKER:
+                    self.mand[_CI[t[0]]][int(t[1:])] += 1
+            for s0 in analyse(meld["tiles"], meld.get("prefix")).joker_sets:
+                self.due[int(next(iter(s0))[1:])].append(sum(1 << _CI[t[0]] for t in s0))
+                self.nt += 1
+        counts = Counter(rack)
+        for t, n in counts.items():
+            if t != JOKER:
+                self.opt[_CI[t[0]]][int(t[1:])] = n
+        self.nr = min(counts[JOKER], rack_jokers)
+        self.nj = self.nr + self.nt
+        self.max_groups = MAX_GROUPS if self.nj else 2  # a third group of one number needs a joker
+        self.budget: int | None = None  # states the sweep may create before it gives up (None: no limit)
+        self._drop_dead_tiles()
+        self.avail = [[self.mand[c][v] + self.opt[c][v] for v in range(MAX_NUMBER + 3)] for c in range(_NC)]
+        # rest[k]: the most the rack tiles of cells k.. add (cell k = colour k % 4 at number k // 4 + 1).
+        cells = [self.opt[k % _NC][k // _NC + 1] * (self.tile_w + self.value_w * (k // _NC + 1)) for k in range(52)]
+        self.rest = [sum(cells[k:]) for k in range(53)]
+        self.cache: dict = {}
+
+    def _drop_dead_tiles(self) -> None:
+        """Rack tiles that fit no run or group of the tiles there are (jokers counted) never move."""
+        changed = True
+        while changed:
+            changed = False
+            have = [[self.mand[c][v] + self.opt[c][v] > 0 for v in range(MAX_NUMBER + 3)] for c in range(_NC)]
+            for c in range(_NC):
+                for v in range(1, MAX_NUMBER + 1):
+                    if not self.opt[c][v] or self.mand[c][v]:
+                        continue  # the table's copy already sits in a meld that could take it
+                    fits = sum(1 for x in range(_NC) if have[x][v]) + self.nj >= 3
+                    for lo in range(max(1, v - 2), min(v, MAX_NUMBER - 2) + 1):
+                        fits = fits or sum(1 for w in range(lo, lo + 3) if not have[c][w]) <= self.nj
+                    if not fits:
+                        self.opt[c][v] = 0
+                        changed = True
+
+    def alloc(self, line: tuple[int, ...], tiles: int, jokers: int, v: int) -> list[tuple[tuple[int, ...], tuple]]:
+        """The open runs of one colour after `tiles` tiles and `jokers` jokers of number v join runs:
+        [(new runs, which states took a joker)]. Full sweep: a joker is just another tile."""
+        key = (line, tiles, jokers, v if self.mode == LEAN else 0)
+        hit = self.cache.get(key)
+        if hit is not None:
+            return hit
+        out: list[tuple[tuple[int, ...], tuple]] = []
+        if self.mode == FULL:
+            grown = _place_tiles(list(line), tiles + jokers)
+            if grown is not None:
+                out.append((grown, ()))
+        else:
+            targets = sorted(set(line) - {5}) + (["new"] if v == _RUN_START_WITH_JOKER else [])
+            for picks in _multisets(targets, jokers):
+                rest = list(line)
+                new_runs = []
+                ok = True
+                for pick in picks:
+                    if pick == "new":
+                        new_runs.append(1)
+                        continue
+                    if pick not in rest:
+                        ok = False
+                        break
+                    rest.remove(pick)
+                    new_runs.append({1: 2, 2: 3, 3: 4, 4: 5}[pick])
+                if not ok:
+                    continue
+                grown = _place_tiles(rest, tiles)
+                if grown is not None:
+                    out.append((tuple(sorted(grown + tuple(new_runs))), tuple(picks)))
+        self.cache[key] = out
+        return out
+
+
+def _multisets(targets: list, k: int) -> list[tuple]:
+    out: list[tuple] = [()]
+    for _ in range(k):
+        out = [x + (t,) for x in out for t in targets if not x or targets.index(t) >= targets.index(x[-1])]
+    return out
+
+
+def _place_tiles(line: list[int], tiles: int) -> tuple[int, ...] | None:
+    """Tiles go first to runs that must grow (5, 4, 2, 1), then to runs of 3+, then start new runs;
+    a run of 3+ left without one ends. This order loses nothing: a longer open run can do all a
+    shorter one can, and a run that may end is never worse than no run."""
+    must = [x for x in line if x != 3]
+    longs = len(line) - len(must)
+    if tiles < len(must):
+        return None
+    rest = tiles - len(must)
+    grown = min(rest, longs)
+    return tuple(sorted([min(x + 1, 3) if x < 3 else 3 for x in must] + [3] * grown + [1] * (rest - grown)))
+
+
+def can_grow(line: tuple[int, ...], counts: list[int], v: int, jokers: int) -> bool:
+    """Runs that must grow need an item at v+1 (tiles or jokers; after two hole jokers a tile), and
+    length-1 runs one at v+2 too."""
+    if not line or (line[0] == 3 and line[-1] == 3):
+        return True
+    need = sum(1 for x in line if x != 3)
+    if v + 1 > MAX_NUMBER or need > counts[v + 1] + jokers or line.count(5) > counts[v + 1]:
+        return False
+    ones = line.count(1)
+    return not ones or (v + 2 <= MAX_NUMBER and ones <= counts[v + 2] + jokers)
+
+
+def settled(due: list[int], roles: tuple[int, ...], placed: tuple[int, ...]) -> bool:
+    """RK-52 for the T0 jokers whose S0 is at this number: some of them keep standing for a tile of
+    S0 (each paired with its own joker whose new S, `roles`, meets S0), every other one has its own
+    replacement among the tiles laid at this number (`placed` per colour)."""
+    for kept in range(len(due) + 1):
+        for keep in combinations(range(len(due)), kept):
+            if not _matched([due[i] for i in keep], roles):
+                continue
+            retrieved = [due[i] for i in range(len(due)) if i not in keep]
+            if _replaced(retrieved, placed):
+                return True
+    return False
+
+
+def _matched(keep: list[int], roles: tuple[int, ...]) -> bool:
+    if not keep:
+        return True
+    for chosen in combinations(range(len(roles)), len(keep)):
+        for order in _perms(list(chosen)):
+            if all(roles[r] & s0 for r, s0 in zip(order, keep, strict=True)):
+                return True
+    return False
+
+
+def _perms(xs: list[int]) -> list[list[int]]:
+    return [xs] if len(xs) < 2 else [xs, xs[::-1]]
+
+
+def _replaced(retrieved: list[int], placed: tuple[int, ...]) -> bool:
+    def supply(mask: int) -> int:
+        return sum(placed[c] for c in range(_NC) if mask >> c & 1)
+
+    if any(supply(mask) < 1 for mask in retrieved):
+        return False
+    return len(retrieved) < 2 or supply(retrieved[0] | retrieved[1]) >= 2
+
+
+def run_dp(p: Problem) -> tuple[int, Path] | None:
+    """The sweep: the best score and its decisions, or None when no table is reachable."""
+    lean = p.mode == LEAN
+    avail = p.avail
+    floor = p.floor
+    jbound = max(p.joker_w, 0) + p.joker_value_w * MAX_NUMBER
+    layers: list[tuple[str, int, int, dict]] = []
+    states: dict = {(((), (), (), ()), 0): 0}
+    for v in range(1, MAX_NUMBER + 1):
+        due = p.due[v]
+        masks = bool(due)
+        due_colours = 0
+        for s0 in due:
+            due_colours |= s0
+        # Intra-layer key: (runs, jokers used, roles of jokers at v, groups, tiles laid per colour at v)
+        cur = {(runs, used, (), (0, 0, 0), (0, 0, 0, 0)): s for (runs, used), s in states.items()}
+        for ci in range(_NC):
+            m, o = p.mand[ci][v], p.opt[ci][v]
+            tile_w = p.tile_w + p.value_w * v
+            joker_gain = 0 if lean else p.joker_value_w * v
+            later = sum(1 for c in range(ci + 1, _NC) if avail[c][v])  # colours still to join groups
+            rest = p.rest[(v - 1) * _NC + ci + 1]
+            # Lean: a joker here that may end its run (it could keep a T0 joker, C8) counts as a tile.
+            as_tile_ok = not lean or bool(due_colours >> ci & 1)
+            nxt: dict = {}
+            back: dict = {}
+            for key, score in cur.items():
+                runs, used, roles, groups, pc = key
+                line = runs[ci]
+                jleft = p.nj - used
+                for u in range(m, m + o + 1):
+                    gain = score + (u - m) * tile_w
+                    npc = pc[:ci] + (u,) + pc[ci + 1 :] if masks else pc
+                    for g, sel, ngt in _group_steps(groups, u, ci, masks, p.max_groups):
+                        if any(x and (x.bit_count() if masks else x) + later + jleft < 3 for x in ngt):
+                            continue  # a group that can no longer reach 3 tiles
+                        for kt in range(min(jleft, 2) + 1 if as_tile_ok else 1):
+                            for ks in range(min(jleft - kt, 2 - kt) + 1 if lean else 1):
+                                k = kt + ks
+                                ns = gain + k * joker_gain
+                                if ns + rest + (jleft - k) * jbound < floor:
+                                    continue  # even every tile still to come cannot reach the floor
+                                nroles = roles + (1 << ci,) * k if masks and k else roles
+                                for nl, picks in p.alloc(line, u - g + kt, ks, v):
+                                    if not can_grow(nl, avail[ci], v, jleft - k):
+                                        continue
+                                    nruns = runs[:ci] + (nl,) + runs[ci + 1 :]
+                                    nkey = (nruns, used + k, tuple(sorted(nroles)), ngt, npc)
+                                    if ns > nxt.get(nkey, -1):
+                                        nxt[nkey] = ns
+                                        back[nkey] = (key, (u, sel, kt, picks, masks))
+            layers.append(("colour", v, ci, back))
+            cur = nxt
+            if p.budget is not None:
+                p.budget -= len(nxt)
+                if p.budget < 0:
+                    raise OverBudget
+        # Close the groups of v: jokers fill them to 3..4 tiles; then settle the T0 jokers due at v.
+        nxt = {}
+        back = {}
+        for key, score in cur.items():
+            runs, used, roles, groups, pc = key
+            ranges = []
+            for x in groups:
+                size = x.bit_count() if masks else x
+                top = min(4 - size, 2) if not lean else max(0, 3 - size) + (1 if masks else 0)
+                ranges.append((0,) if size == 0 else tuple(range(max(0, 3 - size), min(4 - size, top) + 1)))
+            for js in _product(ranges):
+                k = sum(js)
+                if used + k > p.nj:
+                    continue
+                nroles = roles
+                if masks:
+                    nroles = tuple(sorted(roles + tuple(~x & 0xF for x, j in zip(groups, js, strict=True)
+                                                        for _ in range(j))))
+                if due and not settled(due, nroles, pc):
+                    continue
+                nkey = (runs, used + k)
+                ns = score + (0 if lean else k * p.joker_value_w * v)
+                if ns > nxt.get(nkey, -1):
+                    nxt[nkey] = ns
+                    back[nkey] = (key, js)
+        layers.append(("groups", v, -1, back))
+        states = nxt
+    best_key, best = None, -1
+    for key, score in states.items():
+        runs, used = key
+        if not all(x == 3 for line in runs for x in line):
+            continue
+        if lean:
+            placed = p.nj if p.joker_w > 0 else max(used, p.nt)  # free jokers are appended afterwards
+        elif used < p.nt:
+            continue  # every T0 joker stays on the table (C2)
+        else:
+            placed = used
+        score += (placed - p.nt) * p.joker_w
+        if score > best:
+            best_key, best = key, score
+    if best_key is None:
+        return None
+    path: Path = []
+    key = best_key
+    for kind, v, ci, back in reversed(layers):
+        prev, decision = back[key]
+        path.append((kind, v, ci, decision))
+        key = prev[:2] if ci == 0 else prev  # the first colour of v starts from a boundary state
+    path.reverse()
+    free = (p.nj if p.joker_w > 0 else max(best_key[1], p.nt)) - best_key[1] if lean else 0
+    path.append(("free", 0, -1, free))
+    return best, path
+
+
+@cache
+def _group_steps(groups: tuple[int, ...], u: int, ci: int, masks: bool, most: int) -> list:
+    """The distinct ways (copies, groups chosen, new canonical groups) to put copies of colour ci
+    into the open groups of this number: one copy per group at most (RK-30)."""
+    out = []
+    seen = set()
+    for g in range(min(u, most) + 1):
+        for sel in combinations(range(most), g):
+            ng = list(groups)
+            for gi in sel:
+                ng[gi] = ng[gi] | 1 << ci if masks else ng[gi] + 1
+            ngt = tuple(sorted(ng, reverse=True))
+            if (g, ngt) not in seen and all((x.bit_count() if masks else x) <= 4 for x in ngt):
+                seen.add((g, ngt))
+                out.append((g, sel, ngt))
+    return out
+
+
+def _product(ranges: list[tuple[int, ...]]) -> list[tuple[int, ...]]:
+    out: list[tuple[int, ...]] = [()]
+    for r in ranges:
+        out = [x + (j,) for x in out for j in r]
+    return out

@@ -35,9 +35,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 
 from rules.core.tiles import COLOURS, JOKER, MAX_NUMBER
-from rules.rummikub.sweep import FULL, LEAN, OverBudget, Path, Problem, run_dp
-
-__all__ = ["MOST_TILES", "OPENING_VALUE", "Objective", "OverBudget", "Solution", "solve", "solve_opening"]
+from rules.rummikub.sweep import FULL, LEAN, Path, Problem, run_dp
 
 StoredMeld = dict
 _CI = {c: i for i, c in enumerate(COLOURS)}
@@ -159,24 +157,19 @@ def solve(
     rack: Sequence[str],
     objective: Objective = MOST_TILES,
     rack_jokers: int = 2,
-    budget: int | None = None,
 ) -> Solution | None:
     """The best play for an opened player (RK-45): the whole new table, keeping every table tile
     (C2), laying at least one rack tile (C3), every meld valid (C5) and the joker rules kept (C8).
     None when no rack tile can be laid. At most `rack_jokers` of the rack's jokers are used.
-    `objective.joker_value` is for a table without jokers (the initial meld). With a `budget` (DP
-    states), a sweep that would create more raises `OverBudget` instead of running on."""
+    `objective.joker_value` is for a table without jokers (the initial meld)."""
     weights = _weights(objective)
     found = None
     if objective.joker_value == 0:
         p = Problem(table, rack, weights, rack_jokers, LEAN)
-        p.budget = budget
         found = run_dp(p)
     melds = _rebuild(found[1]) if found is not None else None
     if melds is None:  # the free jokers found no room (or jokers count points): every joker in the sweep
-        p = Problem(table, rack, weights, rack_jokers, FULL)
-        p.budget = budget
-        found = run_dp(p)
+        found = run_dp(Problem(table, rack, weights, rack_jokers, FULL))
         melds = _rebuild(found[1]) if found is not None else None
     if found is None or melds is None or found[0] <= 0:
         return None

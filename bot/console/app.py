@@ -107,7 +107,10 @@ class ConsoleTable:
                 continue
             self._show_events(outcome, user)
             rec = outcome.table
-            self._show(rec, user)
+            # A draft step's note already shows the melds it changed and the rack: the whole table
+            # and draft again would bury it (the full view stays one `table` away).
+            if not outcome.events or any(e.type != "DraftChanged" for e in outcome.events):
+                self._show(rec, user)
         return 0
 
     async def stats_command(self, line: str, user: Player = YOU) -> TableRecord | None:

@@ -54,6 +54,13 @@ class MoveTile(Action):
     dst: int | None = Field(None, ge=0)  # None: a new meld at the end
 
 
+class ToRack(Action):
+    """`move <tile> <from#> rack`: a tile placed this turn goes back from the draft to the rack."""
+
+    tile: str
+    src: int = Field(ge=0)
+
+
 class Split(Action):
     meld: int = Field(ge=0)
     pos: int = Field(ge=0)
@@ -67,7 +74,7 @@ class Done(Action):
     pass
 
 
-DRAFT_ACTIONS = (NewMeld, AddTiles, MoveTile, Split, Reset, Done)
+DRAFT_ACTIONS = (NewMeld, AddTiles, MoveTile, ToRack, Split, Reset, Done)
 
 
 def _tiles(tokens: list[str] | tuple[str, ...]) -> tuple[str, ...]:
@@ -121,7 +128,9 @@ def parse(text: str) -> Action:
         return AddTiles(meld=_int(args[0], "meld number"), tiles=_tiles(args[1:]))
     if verb == "move":
         _arity(verb, args, 3)
-        dst = None if args[2].lower() == "new" else _int(args[2], "meld number or 'new'")
+        if args[2].lower() == "rack":
+            return ToRack(tile=parse_tile(args[0]), src=_int(args[1], "meld number"))
+        dst = None if args[2].lower() == "new" else _int(args[2], "meld number, 'new' or 'rack'")
         return MoveTile(tile=parse_tile(args[0]), src=_int(args[1], "meld number"), dst=dst)
     if verb == "split":
         _arity(verb, args, 2)
@@ -154,6 +163,8 @@ def format_action(action: Action) -> str:
             return f"add {meld} " + " ".join(tiles)
         case MoveTile(tile=tile, src=src, dst=dst):
             return f"move {tile} {src} {'new' if dst is None else dst}"
+        case ToRack(tile=tile, src=src):
+            return f"move {tile} {src} rack"
         case Split(meld=meld, pos=pos):
             return f"split {meld} {pos}"
     raise TypeError(f"not a Rummikub action: {action!r}")

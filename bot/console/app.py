@@ -169,9 +169,12 @@ class ConsoleTable:
             self.write(render_error(err, self.lang, rec.game))
             return await self.service.get(rec.id)
         self._show_events(outcome, user)
-        if outcome.table.status == "playing":
-            # At the match's end the events just shown hold the last summary and the winner;
-            # the table would print that summary a second time (`table` at the menu shows it).
+        # At the match's end the events just shown hold the last summary and the winner; the table
+        # would print that summary a second time (`table` at the menu shows it). A draft step's note
+        # already shows the melds it changed and the rack: the whole table and draft again would bury
+        # it (the full view stays one `table` away).
+        draft_step = bool(outcome.events) and all(e.type == "DraftChanged" for e in outcome.events)
+        if outcome.table.status == "playing" and not draft_step:
             self._show(outcome.table, user)
         return outcome.table
 

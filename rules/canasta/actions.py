@@ -9,6 +9,7 @@ from pydantic import Field
 
 from rules.core.engine import Action
 from rules.core.errors import IllegalAction, names_command
+from rules.core.meld_list import split_melds
 from rules.core.tiles import parse_tile
 
 MeldTiles = tuple[str, ...]
@@ -52,7 +53,6 @@ class Timeout(Action):
     service_only = True
 
 
-_BRACKET = re.compile(r"\[([^\[\]]*)\]")
 _MELD_REF = re.compile(r"^(?:([ab])\s*:\s*)?([0-9]{1,2})s?$", re.I)
 
 
@@ -61,24 +61,9 @@ def _tiles(tokens: list[str]) -> MeldTiles:
 
 
 def parse_melds(text: str) -> tuple[MeldTiles, ...]:
-    """Melds separated by `|`, or each in brackets (`[r8 b8 k8] [r10 b10 j]`, `|` between allowed)."""
-    text = text.strip()
-    if not text:
-        raise IllegalAction("E_PARSE", expected="melds", token="")
-    if "[" not in text and "]" not in text:
-        parts = text.split("|")
-    else:
-        parts = _BRACKET.findall(text)
-        leftover = _BRACKET.sub(" ", text).replace("|", " ").strip()
-        if leftover or not parts:
-            raise IllegalAction("E_PARSE", expected="brackets", token=(leftover or text).split()[0])
-    melds = []
-    for part in parts:
-        tokens = part.split()
-        if not tokens:
-            raise IllegalAction("E_PARSE", expected="meld", token=part.strip() or "|")
-        melds.append(_tiles(tokens))
-    return tuple(melds)
+    """Melds in the shared notation (rules/core/meld_list.py): separated by `|`, or each in brackets
+    (`[r8 b8 k8] [r10 b10 j]`), or both mixed (`r5 b5 k5 | [r2 b2 j]`)."""
+    return tuple(_tiles(list(m.tokens)) for m in split_melds(text))
 
 
 def _meld_ref(token: str) -> tuple[Team | None, int]:

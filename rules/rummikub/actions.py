@@ -9,6 +9,7 @@ from pydantic import Field
 
 from rules.core.engine import Action
 from rules.core.errors import IllegalAction, names_command
+from rules.core.meld_list import split_melds
 from rules.core.tiles import parse_tile
 
 Prefix = Literal["G", "R"] | None
@@ -53,6 +54,13 @@ class MoveTile(Action):
     dst: int | None = Field(None, ge=0)  # None: a new meld at the end
 
 
+class ToRack(Action):
+    """`move <tile> <from#> rack`: a tile placed this turn goes back from the draft to the rack."""
+
+    tile: str
+    src: int = Field(ge=0)
+
+
 class Split(Action):
     meld: int = Field(ge=0)
     pos: int = Field(ge=0)
@@ -66,48 +74,17 @@ class Done(Action):
     pass
 
 
-DRAFT_ACTIONS = (NewMeld, AddTiles, MoveTile, Split, Reset, Done)
-
-_BRACKETED = re.compile(r"\s*(?:([GgRr])\s*:\s*)?\[([^\[\]]*)\]\s*\|?")
-_PREFIXED = re.compile(r"^([GgRr])\s*:\s*(.*)$", re.S)
+DRAFT_ACTIONS = (NewMeld, AddTiles, MoveTile, ToRack, Split, Reset, Done)
 
 
-def _tiles(tokens: list[str]) -> tuple[str, ...]:
+def _tiles(tokens: list[str] | tuple[str, ...]) -> tuple[str, ...]:
     return tuple(parse_tile(t) for t in tokens)
 
 
-def _meld(text: str, bracket_prefix: str | None = None) -> MeldSpec:
-    prefix = bracket_prefix.upper() if bracket_prefix else None
-    body = text.strip()
-    if prefix is None:
-        m = _PREFIXED.match(body)
-        if m:
-            prefix, body = m.group(1).upper(), m.group(2)
-    tokens = body.split()
-    if not tokens:
-        raise IllegalAction("E_PARSE", expected="meld", token=text.strip() or "|")
-    return MeldSpec(tiles=_tiles(tokens), prefix=prefix)  # type: ignore[arg-type]
-
-
 def parse_melds(text: str) -> tuple[MeldSpec, ...]:
-    """A list of melds: `a b c | d e f`, or each in brackets `[a b c] [d e f]`, `G:` before a meld."""
-    text = text.strip()
-    if not text:
-        raise IllegalAction("E_PARSE", expected="melds", token="")
-    if "[" not in text and "]" not in text:
-        return tuple(_meld(part) for part in text.split("|"))
-    melds: list[MeldSpec] = []
-    pos = 0
-    while pos < len(text):
-        m = _BRACKETED.match(text, pos)
-        if not m or m.end() == pos:
-            rest = text[pos:].strip()
-            if not rest:
-                break
-            raise IllegalAction("E_PARSE", expected="brackets", token=rest.split()[0])
-        melds.append(_meld(m.group(2), m.group(1)))
-        pos = m.end()
-    return tuple(melds)
+    """A list of melds in the shared notation (rules/core/meld_list.py): `a b c | d e f`, `[a b c] [d e f]`,
+    or both mixed; `G:`/`R:` before a meld (or just inside its bracket) marks its type."""
+    return tuple(MeldSpec(tiles=_tiles(m.tokens), prefix=m.prefix) for m in split_melds(text, prefixes="GR"))
 
 
 _NUMBER = re.compile(r"[0-9]{1,9}")
@@ -154,7 +131,9 @@ def parse(text: str) -> Action:
         return AddTiles(meld=_int(args[0], "meld_number"), tiles=_tiles(args[1:]))
     if verb == "move":
         _arity(verb, args, 3)
-        dst = None if args[2].lower() == "new" else _int(args[2], "meld_or_new")
+        if args[2].lower() == "rack":
+            return ToRack(tile=parse_tile(args[0]), src=_int(args[1], "meld_number"))
+        dst = None if args[2].lower() == "new" else _int(args[2], "meld_new_or_rack")
         return MoveTile(tile=parse_tile(args[0]), src=_int(args[1], "meld_number"), dst=dst)
     if verb == "split":
         _arity(verb, args, 2)
@@ -187,6 +166,8 @@ def format_action(action: Action) -> str:
             return f"add {meld} " + " ".join(tiles)
         case MoveTile(tile=tile, src=src, dst=dst):
             return f"move {tile} {src} {'new' if dst is None else dst}"
+        case ToRack(tile=tile, src=src):
+            return f"move {tile} {src} rack"
         case Split(meld=meld, pos=pos):
             return f"split {meld} {pos}"
     raise TypeError(f"not a Rummikub action: {action!r}")

@@ -77,6 +77,20 @@ def move_tile(draft: Draft, tile: str, src: int, dst: int | None) -> None:
         draft["table"] = [m for m in draft["table"] if m is not source]
 
 
+def to_rack(draft: Draft, tile: str, src: int, rack0: Sequence[str]) -> None:
+    """Take back a tile placed this turn. Only as many copies as came from the turn-start rack
+    `rack0` may go back: a tile that was on the table stays there (C2, RK-46)."""
+    source = _meld(draft, src)
+    if tile not in source["tiles"]:
+        raise IllegalAction("E_BAD_REF", meld=src, tile=tile)
+    if draft["rack"].count(tile) >= list(rack0).count(tile):
+        raise IllegalAction("E_TILE_REMOVED", tiles=[tile], why="to_rack")
+    source["tiles"].remove(tile)
+    draft["rack"].append(tile)
+    if not source["tiles"]:
+        draft["table"] = [m for m in draft["table"] if m is not source]
+
+
 def split(draft: Draft, number: int, pos: int) -> None:
     meld = _meld(draft, number)
     if not 1 <= pos <= len(meld["tiles"]) - 1:

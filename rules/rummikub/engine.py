@@ -26,11 +26,14 @@ from rules.rummikub.actions import (
     Reset,
     Split,
     Timeout,
+    ToRack,
     format_action,
     parse,
 )
 from rules.rummikub.ai import best_opening_value, choose_action
-from rules.rummikub.melds import InvalidMeld, analyse
+from rules.rummikub.changes import table_changes
+from rules.rummikub.draft_view import draft_step, draft_view
+from rules.rummikub.melds import analyse
 from rules.rummikub.options import RummikubOptions
 from rules.rummikub.scoring import match_leaders, rack_value, score_empty_pool, score_going_out
 from rules.rummikub.validate import meld_tiles, validate_play
@@ -162,9 +165,10 @@ class RummikubEngine(MatchEngine):
                 self._pass(new, seat, events)
             case Timeout():
                 self._timeout(new, seat, events)
-            case NewMeld() | AddTiles() | MoveTile() | Split() | Reset():
+            case NewMeld() | AddTiles() | MoveTile() | ToRack() | Split() | Reset():
+                before = [list(m["tiles"]) for m in (new["draft"] or {"table": new["table"]})["table"]]
                 self._edit_draft(new, seat, action)
-                events.append(Event("DraftChanged", {"seat": seat}, seat=seat))
+                events.append(Event("DraftChanged", {"seat": seat, **draft_step(new, seat, before)}, seat=seat))
             case _:
                 raise IllegalAction("E_PARSE", token=type(action).__name__, expected="Rummikub action")
         return new, events
@@ -177,13 +181,15 @@ class RummikubEngine(MatchEngine):
         rack = state["racks"][seat]
         for t in accepted.added:
             rack.remove(t)
+        changes = table_changes(state["table"], accepted.table, accepted.added)
         state["table"] = accepted.table
         state["opened"][seat] = True
         state["draft"] = None
         events.append(
             Event(
                 "MeldsPlayed",
-                {"seat": seat, "added": accepted.added, "opened_now": accepted.opened_now, "rack_size": len(rack)},
+                {"seat": seat, "added": accepted.added, "opened_now": accepted.opened_now, "rack_size": len(rack),
+                 "changes": changes},
             )
         )
         if not rack:
@@ -258,6 +264,8 @@ class RummikubEngine(MatchEngine):
                 drafting.add_tiles(current, meld, tiles)
             case MoveTile(tile=tile, src=src, dst=dst):
                 drafting.move_tile(current, tile, src, dst)
+            case ToRack(tile=tile, src=src):
+                drafting.to_rack(current, tile, src, state["racks"][seat])
             case Split(meld=meld, pos=pos):
                 drafting.split(current, meld, pos)
         state["draft"] = current
@@ -337,7 +345,7 @@ class RummikubEngine(MatchEngine):
             rack = state["racks"][seat]
             v["rack"] = sorted_tiles(rack)
             v["rack_by_number"] = sorted(rack, key=number_key)
-            v["draft"] = _draft_view(state) if state["draft"] and state["turn"] == seat else None
+            v["draft"] = draft_view(state) if state["draft"] and state["turn"] == seat else None
             # Before opening, the number that helps decide: the best initial meld the rack holds.
             v["best_opening"] = None if state["opened"][seat] else best_opening_value(rack)
         return v
@@ -372,32 +380,6 @@ def parse_tile_for_deck(token: str) -> str:
 def _meld_view(meld: dict) -> dict[str, Any]:
     info = analyse(meld["tiles"], meld.get("prefix"))
     return {"tiles": list(meld["tiles"]), "prefix": meld.get("prefix"), "type": info.type, "value": info.value}
-
-
-def _draft_view(state: State) -> dict[str, Any]:
-    """The draft with each meld marked valid or not, and the running initial-meld total (RK-26)."""
-    current = state["draft"]
-    t0 = [analyse(m["tiles"], m.get("prefix")) for m in state["table"]]
-    remaining_t0 = {}
-    for info in t0:
-        key = (info.type, info.tiles)
-        remaining_t0[key] = remaining_t0.get(key, 0) + 1
-    melds, new_total = [], 0
-    for m in current["table"]:
-        entry: dict[str, Any] = {"tiles": list(m["tiles"]), "prefix": m.get("prefix"), "valid": True}
-        try:
-            info = analyse(m["tiles"], m.get("prefix"))
-        except InvalidMeld as err:
-            entry.update(valid=False, reason=err.reason, value=0)
-        else:
-            entry.update(type=info.type, value=info.value)
-            key = (info.type, info.tiles)
-            if remaining_t0.get(key, 0) > 0:
-                remaining_t0[key] -= 1  # unchanged from the turn-start table: not new
-            else:
-                new_total += info.value
-        melds.append(entry)
-    return {"melds": melds, "rack": sorted_tiles(current["rack"]), "new_value": new_total}
 
 
 ENGINE = RummikubEngine()

@@ -8,6 +8,7 @@ from pydantic import Field
 
 from rules.core.engine import Action
 from rules.core.errors import IllegalAction, names_command
+from rules.core.meld_list import split_melds
 from rules.rummy101.melds import parse_token
 
 
@@ -57,36 +58,13 @@ class Timeout(Action):
     service_only = True
 
 
-_BRACKETED = re.compile(r"\s*[\[(]([^\[\]()]*)[\])]\s*\|?")
 _NUMBER = re.compile(r"[0-9]{1,9}")
 
 
-def _meld(text: str) -> MeldSpec:
-    tokens = text.split()
-    if not tokens:
-        raise IllegalAction("E_PARSE", expected="meld", token=text.strip() or "|")
-    return MeldSpec(tiles=tuple(parse_token(t) for t in tokens))
-
-
 def parse_melds(text: str) -> tuple[MeldSpec, ...]:
-    """Melds separated by `|`, or each in brackets / parentheses: `[r3 r4 r5] (k9 j)`."""
-    text = text.strip()
-    if not text:
-        raise IllegalAction("E_PARSE", expected="melds", token="")
-    if not any(c in text for c in "[]()"):
-        return tuple(_meld(part) for part in text.split("|"))
-    melds: list[MeldSpec] = []
-    pos = 0
-    while pos < len(text):
-        m = _BRACKETED.match(text, pos)
-        if not m or m.end() == pos:
-            rest = text[pos:].strip()
-            if not rest:
-                break
-            raise IllegalAction("E_PARSE", expected="brackets", token=rest.split()[0])
-        melds.append(_meld(m.group(1)))
-        pos = m.end()
-    return tuple(melds)
+    """Melds in the shared notation (rules/core/meld_list.py): separated by `|`, or each in brackets /
+    parentheses (`[r3 r4 r5] (k9 j)`), or both mixed."""
+    return tuple(MeldSpec(tiles=tuple(parse_token(t) for t in m.tokens)) for m in split_melds(text))
 
 
 def _int(token: str) -> int:

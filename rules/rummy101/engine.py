@@ -31,6 +31,7 @@ from rules.rummy101.actions import (
     parse,
 )
 from rules.rummy101.ai import best_opening, choose_action
+from rules.rummy101.hints import take_hint
 from rules.rummy101.options import Rummy101Options
 from rules.rummy101.scoring import match_leaders, multiplier, round_scores
 
@@ -510,6 +511,10 @@ class Rummy101Engine(MatchEngine):
             v["hand_by_number"] = sorted(hand, key=number_key)
             # Before opening, the numbers that help decide: the best opening the hand holds now.
             v["best_opening"] = best_opening(hand) if state["status"][seat] == UNOPENED else None
+            # A ready take command, only when one is legal (tried against this engine), on your turn.
+            on_draw = state["turn"] == seat and state["phase"] == "draw" and not over
+            take = take_hint(state, seat, self.apply) if on_draw else None
+            v["take_hint"] = None if take is None else format_action(take)
         return v
 
     def help_text(self) -> list[tuple[str, str]]:

@@ -56,11 +56,13 @@ def market_takes(state: State, seat: int) -> list[dict[str, Any]]:
                     best = (cards, on, value)
             if best is not None:
                 kept = [c for c in after if c not in best[0]]
-                cost = melds.hand_value(kept, jk)
+                leave = None
                 if entry["must_leave"]:
-                    cost -= max(melds.card_value(c, jk) for c in kept)  # leaving the costliest card
-                entry["best"] = {"cards": list(best[0]), "on": best[1], "value": best[2],
-                                 "to_hand": kept, "to_hand_value": cost}
+                    # The hint leaves the costliest card: the rest is what really comes into the hand.
+                    leave = max(kept, key=lambda c: melds.card_value(c, jk))
+                    kept.remove(leave)
+                entry["best"] = {"cards": list(best[0]), "on": best[1], "value": best[2], "leave": leave,
+                                 "to_hand": kept, "to_hand_value": melds.hand_value(kept, jk)}
         out.append(entry)
     return out
 

@@ -25,6 +25,7 @@ from rules.three_thirteen.deadwood import (
     suit_of,
     wild_rank_for_round,
 )
+from rules.three_thirteen.hints import best_discard
 from rules.three_thirteen.options import ThreeThirteenOptions
 
 DECKS = 2  # T13-01 / D-01
@@ -390,6 +391,8 @@ class ThreeThirteenEngine(MatchEngine):
             v["deadwood_cards"] = list(arr.deadwood_cards)
             v["deadwood"] = arr.deadwood
             v["drawn"] = state["drawn"] if state["turn"] == seat else None
+            on_discard = state["turn"] == seat and state["phase"] == "discard"
+            v["best_discard"] = best_discard(hand, state["taken"], wild, opts["ace_high"]) if on_discard else None
         return v
 
     def help_text(self) -> list[tuple[str, str]]:

@@ -25,6 +25,7 @@ from rules.rummikub.actions import (
     Reset,
     Split,
     Timeout,
+    ToRack,
 )
 from rules.rummikub.melds import analyse, is_valid
 from tests.rules.scenario import ENG, fill_melds
@@ -215,6 +216,8 @@ def fuzz_action(rng: Random, state: dict[str, Any], seat: int) -> Action:
     if kind == 8:
         return AddTiles(meld=ref(), tiles=some_tiles())
     if kind == 9:
+        if rng.random() < 0.3:
+            return ToRack(tile=near(), src=ref())
         return MoveTile(tile=near(), src=ref(), dst=rng.choice([None, ref()]))
     if kind == 10:
         return Split(meld=ref(), pos=rng.randint(0, 6))

@@ -21,6 +21,7 @@ from rules.rummikub.actions import (
     Reset,
     Split,
     Timeout,
+    ToRack,
 )
 from tests.rules.scenario import ENG
 
@@ -153,6 +154,7 @@ actions = st.one_of(
     st.builds(NewMeld, tiles=tile_list, prefix=prefix),
     st.builds(AddTiles, meld=number, tiles=tile_list),
     st.builds(MoveTile, tile=tile, src=number, dst=st.none() | number),
+    st.builds(ToRack, tile=tile, src=number),
     st.builds(Split, meld=number, pos=number),
     st.sampled_from([Draw(), Pass(), Reset(), Done(), Timeout()]),
 )

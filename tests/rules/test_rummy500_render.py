@@ -41,7 +41,8 @@ def test_hand_shows_what_each_market_take_brings() -> None:
     view = ENG.view(table_state(), 0)
     text = r5.render_hand(view, "en")
     assert "#1 4C: lay 3S 4S 4C" not in text  # 4C 4S 3S is not a meld
-    assert "#2 3H: lay" in text and "#2 3H: lay 3S 3C 3H (+9) · into your hand: all but one of 9D AD (from 9;" in text
+    # After #2 come 9D AD; one must stay: the costlier AD, so 9D alone comes into the hand.
+    assert "#2 3H: lay 3S 3C 3H (+9) · into your hand: 9D (9) · AD stays in the market (leave AD)" in text
     assert "#4 AD: burned, cannot be taken" in text
     assert "Your hand (4 cards, 19 points if the round ended now):" in text
     assert r5.render_hand(view, "ru").startswith("Ваша рука")

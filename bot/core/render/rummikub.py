@@ -78,18 +78,21 @@ def render_hand(view: dict[str, Any], lang: str, by_number: bool = False) -> str
     draft = view.get("draft")
     if draft:
         lines.append(t("hand.draft", lang))
-        for n, meld in enumerate(draft["melds"], start=1):
-            if meld["valid"]:
-                mark = t("hand.draft_valid", lang, value=meld["value"])
-            else:
-                mark = t("hand.draft_invalid", lang, reason=t(f"meld_reason.{meld['reason']}", lang))
-            lines.append(t("hand.draft_line", lang, n=n, tiles=format_meld(meld), mark=mark))
+        lines += [_draft_line(n, meld, lang) for n, meld in enumerate(draft["melds"], start=1)]
         lines.append(t("hand.draft_rack", lang, tiles=format_rack(draft["rack"]) or "—"))
         if not view["opened"][you]:
             lines.append(t("hand.draft_new_value", lang, value=draft["new_value"], required=view["initial_meld_min"]))
     if view["turn"] == you:
         lines.append(t("hand.your_turn", lang))
     return "\n".join(lines)
+
+
+def _draft_line(n: int, meld: dict[str, Any], lang: str) -> str:
+    if meld["valid"]:
+        mark = t("hand.draft_valid", lang, value=meld["value"])
+    else:
+        mark = t("hand.draft_invalid", lang, reason=t(f"meld_reason.{meld['reason']}", lang))
+    return t("hand.draft_line", lang, n=n, tiles=format_meld(meld), mark=mark)
 
 
 def render_event(event: Event, names: list[str], viewer: int | None, lang: str) -> str | None:
@@ -99,7 +102,10 @@ def render_event(event: Event, names: list[str], viewer: int | None, lang: str) 
     match event.type:
         case "MeldsPlayed":
             key = "event.MeldsPlayed_opened" if d["opened_now"] else "event.MeldsPlayed"
-            return said(key, lang, seat, viewer, name=name, count=len(d["added"]), tiles=join_items(d["added"]))
+            head = said(key, lang, seat, viewer, name=name, count=len(d["added"]), tiles=join_items(d["added"]))
+            return "\n".join([head, *_change_lines(d.get("changes"), lang)])
+        case "DraftChanged":
+            return _draft_step(d, lang)
         case "TileDrawn":
             if d["reason"] == "timeout":
                 return said("event.TileDrawn_timeout", lang, seat, viewer, name=name, count=d["count"])
@@ -120,7 +126,7 @@ def render_event(event: Event, names: list[str], viewer: int | None, lang: str) 
             return t("event.TieBreakNeeded", lang, names=", ".join(names[w] for w in d["leaders"]))
         case "NextRound":
             return said("event.NextRound", lang, seat, viewer, round=d["round"], name=name)
-    return None  # TurnStarted, DraftChanged: the refreshed table and hand say it
+    return None  # TurnStarted: the refreshed table says it
 
 
 def _round_summary(d: dict[str, Any], names: list[str], viewer: int | None, lang: str) -> str:
@@ -135,4 +141,45 @@ def _round_summary(d: dict[str, Any], names: list[str], viewer: int | None, lang
             t("event.round_line", lang, name=name, rack=join_items(d["racks"][seat]) or "—", value=d["values"][seat],
               score=d["scores"][seat], total=d["totals"][seat])
         )
+    return "\n".join(lines)
+
+
+def _numbered(melds: list[dict[str, Any]], lang: str) -> str:
+    return " · ".join(t("event.change_meld", lang, n=m["n"], tiles=format_meld(m)) for m in melds)
+
+
+def _change_lines(changes: dict[str, Any] | None, lang: str) -> list[str]:
+    """What a play changed, meld by meld, in the numbers of the table shown after it."""
+    if not changes:
+        return []  # an event stored before plays carried their changes
+    lines = [t("event.change_new", lang, n=m["n"], tiles=format_meld(m)) for m in changes["new"]]
+    for m in changes["extended"]:
+        key = "event.change_extended" if m["n"] == m["was"] else "event.change_extended_moved"
+        lines.append(t(key, lang, n=m["n"], was=m["was"], added=join_items(m["added"]), tiles=format_meld(m)))
+    moved = changes["rearranged"]
+    if moved:
+        before, after = _numbered(moved["before"], lang), _numbered(moved["after"], lang)
+        if moved["from_rack"]:
+            lines.append(t("event.change_rearranged_rack", lang, before=before, after=after,
+                           tiles=join_items(moved["from_rack"])))
+        else:
+            lines.append(t("event.change_rearranged", lang, before=before, after=after))
+    lines += [t("event.change_joker", lang, was=j["was"], n=j["n"], tile=j["tile"]) for j in changes["jokers"]]
+    if changes["renumbered"]:
+        lines.append(t("event.change_renumbered", lang))
+    return lines
+
+
+def _draft_step(d: dict[str, Any], lang: str) -> str:
+    """One draft command's note: only the melds it changed and the rack, not the whole draft."""
+    if d.get("reset"):
+        lines = [t("event.DraftChanged_reset", lang)]
+    else:
+        lines = [t("event.DraftChanged", lang)]
+        lines += [_draft_line(m["n"], m, lang) for m in d.get("changed", [])]
+        lines += [t("event.DraftChanged_gone", lang, n=n) for n in d.get("removed", [])]
+    if "rack" in d:
+        lines.append(t("hand.draft_rack", lang, tiles=format_rack(d["rack"]) or "—"))
+    if "new_value" in d and not d.get("opened", True):
+        lines.append(t("hand.draft_new_value", lang, value=d["new_value"], required=d["required"]))
     return "\n".join(lines)

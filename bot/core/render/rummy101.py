@@ -96,9 +96,13 @@ def render_hand(view: dict[str, Any], lang: str, by_number: bool = False) -> str
         lines.append(t("rummy101.hand.opened", lang, status=t(f"rummy101.status.{status}", lang)))
     if view["turn"] == you:
         if view["phase"] == "draw":
-            if view["can_take"]:
-                lines.append(t("rummy101.hand.can_take", lang, tile=view["discard_top"]))
-            lines.append(t("rummy101.hand.your_turn_draw", lang))
+            take = view.get("take_hint")
+            if take:
+                lines.append(t("rummy101.hand.can_take", lang, tile=view["discard_top"], command=take))
+            # Offer only what is possible now: the take when a use exists, the joker when on and unused.
+            joker = view["joker_button"] == "on" and not view["joker_used"][you]
+            key = {(True, True): "", (True, False): "_take", (False, True): "_joker", (False, False): "_only"}
+            lines.append(t("rummy101.hand.your_turn_draw" + key[(bool(take), joker)], lang))
         else:
             lines.append(t("rummy101.hand.your_turn_play", lang))
     return "\n".join(lines)

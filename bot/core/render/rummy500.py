@@ -111,11 +111,11 @@ def _take_line(entry: dict[str, Any], lang: str) -> str:
     on = f" on S{best['on']}" if best["on"] else ""
     text = t("rummy500.hand.take_best", lang, head=head, lay=f"lay {join_items(best['cards'])}{on}",
              value=best["value"])
-    if entry["must_leave"] and len(entry["after"]) == 1:
-        text += " " + t("rummy500.hand.take_stays", lang, card=entry["after"][0])
-    elif entry["after"]:
-        key = "rummy500.hand.take_brings_leave" if entry["must_leave"] else "rummy500.hand.take_brings"
-        text += " " + t(key, lang, cards=join_items(best["to_hand"]) or "—", value=best["to_hand_value"])
+    leave = best.get("leave")
+    if best["to_hand"]:
+        text += " " + t("rummy500.hand.take_brings", lang, cards=join_items(best["to_hand"]), value=best["to_hand_value"])
+    if leave:
+        text += " " + t("rummy500.hand.take_stays", lang, card=leave)
     return text
 
 

@@ -64,11 +64,17 @@ def render_hand(view: dict[str, Any], lang: str, by_number: bool = False) -> str
     ]
     if view["melds"]:
         lines.append(t("three_thirteen.hand.melds", lang, melds=format_melds(view["melds"])))
+    best = view.get("best_discard")
     if view["deadwood_cards"]:
         lines.append(t("three_thirteen.hand.deadwood", lang, cards=join_items(view["deadwood_cards"]),
                        value=view["deadwood"]))
+    elif best is not None and not best["out"]:
+        # All melds, but a card must still go and each one breaks a meld: "no deadwood" would mislead.
+        lines.append(t("three_thirteen.hand.all_melds_but", lang, card=best["card"], value=best["deadwood"]))
     else:
         lines.append(t("three_thirteen.hand.no_deadwood", lang))
+    if best is not None and best["out"]:
+        lines.append(t("three_thirteen.hand.goes_out", lang, card=best["card"]))
     if view["turn"] == view["you"]:
         if view["phase"] == "draw":
             if view["can_draw_stock"]:

@@ -1,0 +1,106 @@
+"""What a play changed on the table, so others can follow it without comparing two tables.
+
+A `play` submits the whole layout (RK-20), and the melds come back in the order they were written,
+so the same meld may carry a new number. `table_changes` matches the tables meld by meld and says,
+in table numbers (1-based; `was` is the number before the play):
+
+- `new`: melds made only of rack tiles;
+- `extended`: an old meld kept whole, with rack tiles added;
+- `rearranged`: the old melds that were broken up (`before`) and the melds they became (`after`),
+  with the rack tiles that went into them (`from_rack`);
+- `jokers`: a joker won back (RK-52): the tile that took its place, in which old and new meld;
+- `renumbered`: whether a meld left as it was now has another number.
+
+Everything is JSON-native: it travels in the `MeldsPlayed` event.
+"""
+
+from __future__ import annotations
+
+from collections import Counter
+from collections.abc import Sequence
+from typing import Any
+
+from rules.core.tiles import JOKER, sorted_tiles
+from rules.rummikub.melds import InvalidMeld, analyse
+
+StoredMeld = dict
+
+
+def _entry(n: int, meld: StoredMeld) -> dict[str, Any]:
+    return {"n": n, "tiles": list(meld["tiles"]), "prefix": meld.get("prefix")}
+
+
+def _pick(free: list[int], test: Any, prefer: int) -> int | None:
+    """The first free index passing `test`, the one at the same position first."""
+    if prefer in free and test(prefer):
+        return prefer
+    return next((i for i in free if test(i)), None)
+
+
+def table_changes(before: Sequence[StoredMeld], after: Sequence[StoredMeld], added: Sequence[str]) -> dict[str, Any]:
+    old = [Counter(m["tiles"]) for m in before]
+    new = [Counter(m["tiles"]) for m in after]
+    free_old = list(range(len(before)))
+    match: dict[int, int] = {}  # new index -> old index
+    # Unchanged melds first, so an old meld is never taken for the base of an extension by mistake.
+    for j in range(len(after)):
+        i = _pick(free_old, lambda i, j=j: old[i] == new[j], j)
+        if i is not None:
+            match[j] = i
+            free_old.remove(i)
+    rack = Counter(added)
+    extended = []
+    for j in range(len(after)):
+        if j in match:
+            continue
+        i = _pick(free_old, lambda i, j=j, rack=rack: not old[i] - new[j] and not (new[j] - old[i]) - rack, j)
+        if i is not None:
+            extra = new[j] - old[i]
+            rack -= extra
+            free_old.remove(i)
+            match[j] = i
+            extended.append({**_entry(j + 1, after[j]), "was": i + 1, "added": sorted_tiles(extra.elements())})
+    fresh = []
+    for j in range(len(after)):
+        if j not in match and not new[j] - rack:
+            rack -= new[j]
+            match[j] = -1
+            fresh.append(_entry(j + 1, after[j]))
+    broken = [_entry(i + 1, before[i]) for i in free_old]
+    remade = [_entry(j + 1, after[j]) for j in range(len(after)) if j not in match]
+    renumbered = any(i != j for j, i in match.items() if i >= 0 and old[i] == new[j])
+    return {
+        "new": fresh,
+        "extended": extended,
+        "rearranged": {"before": broken, "after": remade, "from_rack": sorted_tiles(rack.elements())}
+        if broken or remade else None,
+        "jokers": _jokers_won(broken, remade),
+        "renumbered": renumbered,
+    }
+
+
+def _jokers_won(broken: list[dict], remade: list[dict]) -> list[dict[str, Any]]:
+    """A broken-up old meld whose joker's tile now stands, as a real tile, among its other tiles."""
+    won = []
+    for meld in broken:
+        if JOKER not in meld["tiles"]:
+            continue
+        try:
+            info = analyse(meld["tiles"], meld.get("prefix"))
+        except InvalidMeld:  # a stored meld is valid; this only guards against a hand-made table
+            continue
+        naturals = Counter(t for t in meld["tiles"] if t != JOKER)
+        for stands_for in info.joker_sets:
+            home = next(
+                (
+                    m for m in remade
+                    if not naturals - Counter(m["tiles"])
+                    and m["tiles"].count(JOKER) < meld["tiles"].count(JOKER)
+                    and stands_for & set(m["tiles"])
+                ),
+                None,
+            )
+            if home is not None:
+                tile = sorted_tiles(stands_for & set(home["tiles"]))[0]
+                won.append({"was": meld["n"], "n": home["n"], "tile": tile})
+    return won

@@ -3,7 +3,8 @@
 A template is a verb and its slots in command order. Slots are fixed words (`word`), hand items in
 the order picked (`items`), a meld reference in the game's own numbering (`meld`: `3`, `S2`, or a
 rank in Canasta), a market position (`position`), a table item with its meld (`piece`: `k6 1`), or
-one of a few literals (`choice`: `bank`, `new`). Adapters build buttons, menus and prompts from
+one of a few literals (`choice`: `bank`, `new`); `melds` is several groups of items written with
+`|` between them (an opening batch), typed rather than picked. Adapters build buttons, menus and prompts from
 these templates alone, and `compose` is the only way they turn a filled template into command text,
 so a button can only ever send what the engine's grammar reads.
 """
@@ -16,8 +17,9 @@ from typing import Literal
 
 from pydantic import BaseModel, ConfigDict, model_validator
 
-SlotKind = Literal["word", "items", "meld", "position", "piece", "choice"]
-Filling = str | Sequence[str]  # a list of items for an `items` slot, else one of the slot's options
+SlotKind = Literal["word", "items", "melds", "meld", "position", "piece", "choice"]
+# A list of items for an `items` slot, a list of item lists for `melds`, else one of the slot's options.
+Filling = str | Sequence[str] | Sequence[Sequence[str]]
 
 
 class Slot(BaseModel):
@@ -38,8 +40,8 @@ class Slot(BaseModel):
     def _consistent(self) -> Slot:
         if self.labels and len(self.labels) != len(self.options):
             raise ValueError("one label per option")
-        if self.kind == "items" and not 1 <= self.min <= self.max:
-            raise ValueError("an items slot takes 1 <= min <= max items")
+        if self.kind in ("items", "melds") and not 0 <= self.min <= self.max:
+            raise ValueError("an items slot takes 0 <= min <= max items")
         if self.kind == "word" and not self.text:
             raise ValueError("a word slot needs its text")
         return self
@@ -57,6 +59,10 @@ class Slot(BaseModel):
 
 def word(text: str) -> Slot:
     return Slot(kind="word", text=text)
+
+
+def melds() -> Slot:
+    return Slot(kind="melds", min=1, max=99)
 
 
 def items(min: int = 1, max: int = 1, fits: Sequence[str] | None = None) -> Slot:
@@ -111,6 +117,11 @@ def compose(template: MoveTemplate, filled: Sequence[Filling] = ()) -> str:
             if isinstance(value, str) or not slot.can_hold(list(value)):
                 raise ValueError(f"{template.verb}: {value!r} does not fit the items slot")
             words.extend(value)
+        elif slot.kind == "melds":
+            groups = [list(g) for g in value] if not isinstance(value, str) else []
+            if not groups or any(not g or isinstance(g, str) for g in value):
+                raise ValueError(f"{template.verb}: {value!r} is not a list of melds")
+            words.append(" | ".join(" ".join(g) for g in groups))
         else:
             if not isinstance(value, str) or value not in slot.options:
                 raise ValueError(f"{template.verb}: {value!r} is not one of {slot.options}")

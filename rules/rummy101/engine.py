@@ -14,6 +14,7 @@ from typing import Any
 from rules.core.deck import build_deck, deal_blocks, rng_for
 from rules.core.engine import Action, Event, MatchEngine, RoundResult, State
 from rules.core.errors import IllegalAction, SetupError, not_held
+from rules.core.moves import MoveTemplate
 from rules.core.state import clone
 from rules.core.tiles import JOKER, number_key, parse_tile, sorted_tiles, tile_set
 from rules.rummy101 import melds as M
@@ -31,6 +32,7 @@ from rules.rummy101.actions import (
     parse,
 )
 from rules.rummy101.ai import best_opening, choose_action
+from rules.rummy101.moves import moves as legal_moves
 from rules.rummy101.options import Rummy101Options
 from rules.rummy101.scoring import match_leaders, multiplier, round_scores
 
@@ -511,6 +513,9 @@ class Rummy101Engine(MatchEngine):
             # Before opening, the numbers that help decide: the best opening the hand holds now.
             v["best_opening"] = best_opening(hand) if state["status"][seat] == UNOPENED else None
         return v
+
+    def moves(self, view: dict[str, Any]) -> list[MoveTemplate]:
+        return legal_moves(view)
 
     def help_text(self) -> list[tuple[str, str]]:
         # Every example parses; chat adapters also turn the simple ones into buttons.

@@ -10,7 +10,7 @@ from __future__ import annotations
 from typing import Any
 
 from rules.core.errors import IllegalAction
-from rules.core.moves import MoveTemplate, Slot, items, melds, pick
+from rules.core.moves import MoveTemplate, Slot, items, pick
 from rules.rummikub.validate import validate_play
 
 KEY = "move.rummikub."
@@ -35,7 +35,8 @@ def moves(view: dict[str, Any]) -> list[MoveTemplate]:
         _tpl("draw", "draw", [], on_turn and pool > 0),
         _tpl("pass", "pass", [], on_turn and pool == 0),
         # A whole layout is typed; only the whole-table check can say whether it is accepted.
-        _tpl("play", "play", [melds()], None if on_turn else False),
+        # Rack tiles alone never make the layout (it holds the table too): `fits` is empty.
+        _tpl("play", "play", [Slot(kind="melds", max=99, fits=())], None if on_turn else False),
         _tpl("new", "new", [items(1, max(1, len(rack)), rack)], on_turn and bool(rack)),
         _tpl("add", "add", [pick("meld", refs), items(1, max(1, len(rack)), rack)], on_turn and bool(rack and refs)),
         _tpl("move", "move", [pick("piece", *_split(pieces)), pick("meld", ["new", *refs])], on_turn and bool(pieces)),

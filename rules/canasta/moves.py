@@ -50,7 +50,7 @@ def moves(view: dict[str, Any]) -> list[MoveTemplate]:
         _tpl("draw", "draw", [], drawing),
         _tpl("joker", "joker", [], drawing and bool(view.get("joker_button")) and not view["joker_used"][seat]),
         _tpl("take", "take_hint", [pick("choice", [hint.removeprefix("take ")] if hint else [],
-                                        [hint] if hint else [])], hint is not None),
+                                        [hint.removeprefix("take with ")] if hint else [])], hint is not None),
         _tpl("take", "take", [word("with"), items(2, max(2, len(hand)), hand)],
              None if drawing and pair else False),
         _tpl("open", "open", [melds()], None if playing and not opened else False),

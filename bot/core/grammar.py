@@ -1,44 +1,118 @@
-"""The hand's grammar for buttons, shared by every chat adapter (no game rule in here).
+"""Hand controls for every chat adapter, built only from the engine's legal moves (no game rule here).
 
-Hand buttons come from two sources: the items of the player's view (rack tiles or cards, in the
-view's own order) and the engine's `help_text` grammar. A help example whose arguments are all
-items (`new r5 r6 r7`, `discard 10H`) becomes a button that sends the verb with the picked items;
-one that starts with a number (`add 2 r8`) becomes one button per meld on the table; one with no
-arguments (`draw`, `done`) a plain button; `move k6 1 new` a two-step move. Everything else is typed.
+`engine.moves(view)` lists the game's move templates (rules/core/moves.py) with which are legal now;
+this module turns the ones a button can fill into controls, and a pressed control back into command
+text through `compose`, the only way a button builds text. A template with no slots is a plain
+button; one with an items slot needs picked items (in pick order) that fit it; one with an enumerated
+slot (a meld in the game's numbering, a market position, a literal) is one button per option; a
+table item and its destination (`move`) is the two-step move. The rest (whole layouts, batches of
+melds) is typed.
 """
 
 from __future__ import annotations
 
 from dataclasses import dataclass
-from typing import Any, Literal
+from typing import Any
 
 from rules import Engine
+from rules.core.moves import Filling, MoveTemplate, Slot, compose
+
+ENUMERATED = ("meld", "position", "choice")
 
 
 @dataclass(frozen=True)
-class Template:
+class Control:
+    """One hand button: template `index` in `moves(view)`, the option picked in its enumerated
+    slot (None if it has none), whether it sends the picked items, and its label parts."""
+
     index: int
+    option: int | None
+    label_key: str
     verb: str
-    kind: Literal["plain", "items", "meld_items", "move"]
+    detail: str = ""
+    with_items: bool = False
 
 
-def templates(engine: Engine) -> list[Template]:
-    """Button templates from the engine's grammar examples (see the module docstring)."""
-    out = []
-    for i, (example, _) in enumerate(engine.help_text()):
-        verb, *args = example.split()
-        if not args:
-            out.append(Template(i, verb, "plain"))
-        elif "|" in args or any(a.startswith("[") for a in args):
+def moves(engine: Engine, view: dict[str, Any]) -> list[MoveTemplate]:
+    return engine.moves(view)
+
+
+def _shape(tpl: MoveTemplate) -> tuple[Slot | None, Slot | None, list[Slot]]:
+    """The template's items slot, its one enumerated slot, and any other open slot."""
+    open_slots = tpl.open_slots()
+    items = next((s for s in open_slots if s.kind in ("items", "melds")), None)
+    choice = next((s for s in open_slots if s.kind in ENUMERATED), None)
+    rest = [s for s in open_slots if s is not items and s is not choice]
+    return items, choice, rest
+
+
+def is_move(tpl: MoveTemplate) -> bool:
+    """A table item and where it goes: the two-step move flow."""
+    kinds = [s.kind for s in tpl.open_slots()]
+    return kinds == ["piece", "meld"]
+
+
+def controls(templates: list[MoveTemplate], picked: list[str]) -> list[Control]:
+    """The buttons for these templates and the items picked so far (legal or undecided moves only)."""
+    out: list[Control] = []
+    for index, tpl in enumerate(templates):
+        if tpl.available is False or is_move(tpl):
             continue
-        elif all(not a.isdigit() for a in args):
-            out.append(Template(i, verb, "items"))
-        elif args[0].isdigit() and len(args) > 1 and all(not a.isdigit() for a in args[1:]):
-            out.append(Template(i, verb, "meld_items"))
-        elif len(args) == 3 and not args[0].isdigit() and args[1].isdigit() and not args[2].isdigit():
-            # `move k6 1 new`: an item of a table meld, its meld, and where it goes (a meld or new).
-            out.append(Template(i, verb, "move"))
+        items, choice, rest = _shape(tpl)
+        if rest:
+            continue  # e.g. a split point: typed
+        if items is not None and not _holds(items, picked):
+            continue
+        with_items = items is not None and bool(picked or items.min)
+        if items is None and tpl.available is None:
+            continue
+        if choice is None:
+            out.append(Control(index, None, tpl.label_key, tpl.verb, with_items=with_items))
+            continue
+        for k, option in enumerate(choice.options):
+            out.append(Control(index, k, tpl.label_key, tpl.verb, choice.label(option), with_items))
     return out
+
+
+def _holds(slot: Slot, picked: list[str]) -> bool:
+    if slot.kind == "melds":
+        # The picked items as one meld of the batch, unless the engine says hand items alone
+        # cannot make it (a Rummikub layout holds the table too).
+        return bool(picked) and (slot.fits is None or set(picked) <= set(slot.fits))
+    if not picked:
+        return slot.min == 0
+    return slot.can_hold(picked)
+
+
+def command(templates: list[MoveTemplate], index: int, option: int | None, picked: list[str]) -> str:
+    """The text a pressed control stands for; `ValueError` when it no longer fits the templates."""
+    if not 0 <= index < len(templates):
+        raise ValueError("no such move")
+    tpl = templates[index]
+    filled: list[Filling] = []
+    for slot in tpl.open_slots():
+        if slot.kind == "items":
+            filled.append(list(picked))
+        elif slot.kind == "melds":
+            filled.append([list(picked)])
+        elif slot.kind in ENUMERATED and option is not None and 0 <= option < len(slot.options):
+            filled.append(slot.options[option])
+        else:
+            raise ValueError("the move needs a filling this button does not have")
+    return compose(tpl, filled)
+
+
+def move_template(templates: list[MoveTemplate]) -> tuple[int, MoveTemplate] | None:
+    """The available two-step move (a table item, then its destination), if the game has one."""
+    return next(((i, t) for i, t in enumerate(templates) if is_move(t) and t.available), None)
+
+
+def move_command(tpl: MoveTemplate, piece: int, dest: int) -> str:
+    """`move` with the table item at option `piece` going to destination option `dest`."""
+    source, target = tpl.open_slots()
+    if not (0 <= piece < len(source.options) and 0 <= dest < len(target.options)):
+        raise ValueError("no such table item or destination")
+    return compose(tpl, [source.options[piece], target.options[dest]])
 
 
 def hand_items(view: dict[str, Any]) -> list[str]:
@@ -52,26 +126,7 @@ def hand_items(view: dict[str, Any]) -> list[str]:
     return []
 
 
-def melds_of(view: dict[str, Any]) -> list[list[str]]:
-    """The numbered melds a command can point at: the draft's while drafting, else the table's."""
-    draft = view.get("draft")
-    found: Any = draft.get("melds") if isinstance(draft, dict) else None
-    if not isinstance(found, list):
-        found = next((view[k] for k in ("table", "melds") if isinstance(view.get(k), list)), [])
-    return [list(m.get("tiles", [])) if isinstance(m, dict) else list(m) for m in found]
-
-
-def meld_count(view: dict[str, Any]) -> int:
-    return len(melds_of(view))
-
-
-def compose(template: Template, items: list[str], meld: int | None, dst: int | None = None) -> str:
-    """The engine text command a hand button stands for."""
-    if template.kind == "move":
-        return f"{template.verb} {items[0]} {meld} {dst if dst else 'new'}"
-    parts = [template.verb]
-    if template.kind == "meld_items":
-        parts.append(str(meld))
-    if template.kind != "plain":
-        parts += items
-    return " ".join(parts)
+def ordered_pick(previous: list[int], chosen: list[int]) -> list[int]:
+    """The new selection in pick order: what stays keeps its place, what is new comes last."""
+    kept = [i for i in previous if i in chosen]
+    return kept + [i for i in chosen if i not in kept]

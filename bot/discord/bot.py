@@ -21,7 +21,8 @@ import discord
 from discord import app_commands
 
 from bot.core.codec import ButtonData, CodecError, decode, indices_of
-from bot.core.grammar import compose, hand_items, melds_of, templates
+from bot.core.grammar import command as grammar_command
+from bot.core.grammar import hand_items, move_command, move_template, ordered_pick
 from bot.core.guides import RulesRequest, guide_chunks, guide_text, rules_reply, rules_request
 from bot.core.i18n import t
 from bot.core.models import Outcome, Player, ServiceError
@@ -85,7 +86,7 @@ class DiscordBot:
         self.tree: app_commands.CommandTree[Any] | None = None
         self._selection: dict[tuple[str, int], list[int]] = {}
         self._by_number: dict[tuple[str, int], bool] = {}
-        self._moving: dict[tuple[str, int], tuple[int, int]] = {}  # (table, seat) -> table item picked to move
+        self._moving: dict[tuple[str, int], int] = {}  # (table, seat) -> table item (move option) picked to move
         self._refs: dict[str, dict[str, Any]] = {}
         self.errors: deque[BaseException] = deque(maxlen=100)  # recent handler failures, for tests and logs
         self.processed: deque[int] = deque(maxlen=4096)  # recent interactions fully handled (replies and edits sent)
@@ -679,49 +680,52 @@ class DiscordBot:
             await self._move_component(interaction, rec, me, seat, view, data, values, lang)
             return
         if verb == "pick":
-            picked = sorted({int(v) for v in values if v.isdigit()})
-            if len(picked) != len(values) or any(i >= len(items) for i in picked):
+            # pick <seat> [<part>]: one select per 25 items, so a press changes only its own part.
+            part = int(data.args[1]) if len(data.args) > 1 and data.args[1].isdigit() else 0
+            span = range(part * ui.MAX_OPTIONS, (part + 1) * ui.MAX_OPTIONS)
+            chosen = list(dict.fromkeys(int(v) for v in values if v.isdigit()))
+            if len(chosen) != len(values) or any(i >= len(items) or i not in span for i in chosen):
                 raise CodecError("bad pick")
-            self._selection[(rec.id, seat)] = picked
+            previous = self._selection.get((rec.id, seat), [])
+            others = [i for i in previous if i not in span]
+            self._selection[(rec.id, seat)] = ordered_pick(previous, others + chosen)
             await self.update_hand(interaction, rec, seat, lang)
             return
-        # cmd <seat> <template> [<mask> [<meld>]]
-        tpls = {tpl.index: tpl for tpl in templates(get_engine(rec.game))}
-        if len(data.args) < 2 or not data.args[1].isdigit() or int(data.args[1]) not in tpls:
+        # cmd <seat> <move index> <mask> [<option>]: the move of `engine.moves(view)`, filled by compose
+        if len(data.args) < 3 or not data.args[1].isdigit():
             raise CodecError("bad command")
-        tpl = tpls[int(data.args[1])]
-        picked_items = [items[i] for i in indices_of(data.args[2], len(items))] if len(data.args) > 2 else []
-        meld = int(data.args[3]) if len(data.args) > 3 and data.args[3].isdigit() else None
-        if tpl.kind != "plain" and not picked_items or tpl.kind == "meld_items" and meld is None:
-            raise CodecError("bad command")
-        await self._act(interaction, rec, me, seat, compose(tpl, picked_items, meld), data.version, update=True)
+        mask = set(indices_of(data.args[2], len(items)))
+        order = [i for i in self._selection.get((rec.id, seat), []) if i in mask]
+        picked_items = [items[i] for i in order + sorted(mask - set(order))]
+        option = int(data.args[3]) if len(data.args) > 3 and data.args[3].isdigit() else None
+        try:
+            command = grammar_command(get_engine(rec.game).moves(view), int(data.args[1]), option, picked_items)
+        except ValueError as err:
+            raise CodecError("bad command") from err
+        await self._act(interaction, rec, me, seat, command, data.version, update=True)
 
     async def _move_component(self, interaction: discord.Interaction, rec: TableRecord, me: Player, seat: int,
                               view: dict[str, Any], data: ButtonData, values: list[str], lang: str) -> None:
-        """Moving a table item (the grammar's `move` verb): pick it in the select, then its target."""
-        melds = melds_of(view)
+        """Moving a table item (the engine's two-step move): pick it in the select, then its target."""
         key = (rec.id, seat)
-
-        def item_at(n: int, pos: int) -> str:
-            if not (1 <= n <= len(melds) and 0 <= pos < len(melds[n - 1])):
-                raise CodecError("bad move")
-            return melds[n - 1][pos]
-
+        found = move_template(get_engine(rec.game).moves(view))
         if data.verb == "back":
             self._moving.pop(key, None)
+        elif found is None:
+            raise CodecError("bad move")
         elif data.verb == "mvt":
-            n_text, _, pos_text = (values[0] if len(values) == 1 else "").partition(".")
-            if not (n_text.isdigit() and pos_text.isdigit()):
+            text = values[0] if len(values) == 1 else ""
+            if not text.isdigit() or int(text) >= len(found[1].open_slots()[0].options):
                 raise CodecError("bad move")
-            item_at(int(n_text), int(pos_text))
-            self._moving[key] = (int(n_text), int(pos_text))
-        else:  # mv <seat> <template> <meld> <pos> <target meld or 0 for new>
+            self._moving[key] = int(text)
+        else:  # mv <seat> <move index> <table item option> <destination option>
             nums = [int(a) for a in data.args[1:] if a.isdigit()]
-            tpls = {tpl.index: tpl for tpl in templates(get_engine(rec.game)) if tpl.kind == "move"}
-            if len(nums) != 4 or len(data.args) != 5 or nums[0] not in tpls or nums[3] > len(melds) \
-                    or nums[3] == nums[1]:
+            if len(nums) != 3 or len(data.args) != 4 or nums[0] != found[0]:
                 raise CodecError("bad move")
-            command = compose(tpls[nums[0]], [item_at(nums[1], nums[2])], nums[1], nums[3])
+            try:
+                command = move_command(found[1], nums[1], nums[2])
+            except ValueError as err:
+                raise CodecError("bad move") from err
             self._moving.pop(key, None)
             await self._act(interaction, rec, me, seat, command, data.version, update=True)
             return
@@ -769,8 +773,8 @@ class DiscordBot:
         title = t("dc.hand_header", lang, game=t(f"game.{rec.game}", lang))
         moving = self._moving.get((rec.id, seat))
         if moving is not None:
-            extra = (extra + "\n" + t("dc.moving", lang, meld=moving[0],
-                                       item=_item_at(view, moving))).strip()
+            meld, _, item = _item_at(view, moving).partition(":")
+            extra = (extra + "\n" + t("dc.moving", lang, meld=meld, item=item or meld)).strip()
         return ui.embed(title, body, extra), ui.hand_view(rec, view, seat, selected, lang, moving)
 
     async def update_hand(self, interaction: discord.Interaction, rec: TableRecord, seat: int, lang: str,
@@ -948,10 +952,11 @@ class DiscordBot:
         return out
 
 
-def _item_at(view: dict[str, Any], at: tuple[int, int]) -> str:
-    melds = melds_of(view)
-    n, pos = at
-    return melds[n - 1][pos] if 1 <= n <= len(melds) and 0 <= pos < len(melds[n - 1]) else "?"
+def _item_at(view: dict[str, Any], at: int) -> str:
+    """The label of the table item picked to move (an option of the engine's move)."""
+    found = move_template(get_engine(view["game"]).moves(view))
+    pieces = found[1].open_slots()[0] if found else None
+    return pieces.label(pieces.options[at]) if pieces and 0 <= at < len(pieces.options) else "?"
 
 
 def build_client(adapter: DiscordBot, *, intents: discord.Intents | None = None) -> discord.Client:

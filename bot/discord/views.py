@@ -3,7 +3,7 @@
 Every button and select carries a custom id written by the shared codec (`v1:<table>:<version>:…`,
 ≤ 100 characters), wrapped in one `DynamicItem` class: discord.py routes any component whose id
 matches the template to it, with or without a view in memory, so buttons survive a restart.
-No game rule lives here: hand buttons come from the view's items and the engine's `help_text`.
+No game rule lives here: hand buttons come from the view's items and the engine's legal moves.
 """
 
 from __future__ import annotations
@@ -14,8 +14,8 @@ from typing import Any
 import discord
 
 from bot.core.codec import DISCORD_MAX_CHARS, encode, mask_of
-from bot.core.grammar import hand_items, meld_count, melds_of, templates
-from bot.core.i18n import t
+from bot.core.grammar import controls, hand_items, move_template, moves
+from bot.core.i18n import has, t
 from bot.core.options_ui import option_choices, show_value
 from bot.core.text import fit
 from bot.discord.limits import EMBED_DESC_MAX, EMBED_TITLE_MAX
@@ -23,7 +23,8 @@ from rules import get_engine
 from storage import TableRecord
 
 CUSTOM_ID = re.compile(r"v1:[0-9A-Za-z_-]{1,32}:(?:0|[1-9][0-9]{0,8}):[\x21-\x7e][\x20-\x7e]{0,80}")
-MAX_OPTIONS = 25  # a select menu holds 25 options; a bigger hand's rest is typed with /rummy play
+MAX_OPTIONS = 25  # a select menu holds 25 options: a bigger hand gets one select per 25 items
+MAX_HAND_SELECTS = 3  # rows 0..2 at most; one row is kept for the moves
 MAX_ACTIONS = 15  # three rows of five; row 0 is the select, row 4 refresh and sort
 EMBED_MAX = 4000
 EXTRA_MAX = 1000  # the lines under an embed's code block (events, whose turn); the block keeps the rest
@@ -135,21 +136,21 @@ def table_view(rec: TableRecord, lang: str) -> discord.ui.View:
 # ---- hands ------------------------------------------------------------------------------------
 
 
-def _verb_label(verb: str, lang: str) -> str:
-    key = f"tg.verb.{verb}"
-    text = t(key, lang)
-    return verb if text == key else text
+def _label(key: str, verb: str, lang: str) -> str:
+    return t(key, lang) if has(key, lang) else verb
 
 
-def _move_targets(rec: TableRecord, view: dict[str, Any], seat: int, source: tuple[int, int],
-                  lang: str) -> list[CodecItem]:
-    """Where the table item picked for a move goes: a new meld or another meld."""
-    tpl = next(tpl for tpl in templates(get_engine(rec.game)) if tpl.kind == "move")
-    n, pos = source
-    out = [button(t("tg.btn.to_new", lang), cid(rec.id, rec.version, "mv", seat, tpl.index, n, pos, 0),
-                  discord.ButtonStyle.primary)]
-    out += [button(f"→{k}", cid(rec.id, rec.version, "mv", seat, tpl.index, n, pos, k))
-            for k in range(1, len(melds_of(view)) + 1) if k != n]
+def _move_targets(rec: TableRecord, view: dict[str, Any], seat: int, source: int, lang: str) -> list[CodecItem]:
+    """Where the table item picked for a move goes: an option of the move's destination slot."""
+    found = move_template(moves(get_engine(rec.game), view))
+    out: list[CodecItem] = []
+    if found is not None:
+        index, tpl = found
+        targets = tpl.open_slots()[1]
+        out = [button(t("tg.btn.to_new", lang) if o == "new" else f"→{targets.label(o)}",
+                      cid(rec.id, rec.version, "mv", seat, index, source, k),
+                      discord.ButtonStyle.primary if o == "new" else discord.ButtonStyle.secondary)
+               for k, o in enumerate(targets.options)]
     out = out[:MAX_ACTIONS - 1]
     out.append(button(t("tg.btn.back", lang), cid(rec.id, rec.version, "back", seat)))
     for i, item in enumerate(out):
@@ -158,10 +159,10 @@ def _move_targets(rec: TableRecord, view: dict[str, Any], seat: int, source: tup
 
 
 def hand_view(rec: TableRecord, view: dict[str, Any], seat: int, selected: list[int], lang: str,
-              moving: tuple[int, int] | None = None) -> discord.ui.View:
-    """A select menu of the hand's items (what a move acts on), the moves the grammar offers for
-    the pick, a select of the table's items when the grammar can move them, and Refresh/Sort.
-    Off turn only Refresh and Sort. `moving`: the table item picked to move, whose targets show."""
+              moving: int | None = None) -> discord.ui.View:
+    """Select menus of the hand's items (one per 25, what a move acts on), the legal moves for the
+    pick, a select of the table's items when the game can move them, and Refresh/Sort. Off turn only
+    Refresh and Sort. `moving`: the table item (move option) picked to move, whose targets show."""
     v = rec.version
     items: list[CodecItem] = []
     tail = [
@@ -170,37 +171,43 @@ def hand_view(rec: TableRecord, view: dict[str, Any], seat: int, selected: list[
     ]
     if rec.status != "playing" or view.get("turn") != seat:
         return new_view(tail)
-    has_move = any(tpl.kind == "move" for tpl in templates(get_engine(rec.game)))
-    if moving is not None and has_move:
+    templates = moves(get_engine(rec.game), view)
+    found = move_template(templates)
+    if moving is not None and found is not None:
         return new_view(_move_targets(rec, view, seat, moving, lang) + tail)
-    hand = hand_items(view)[:MAX_OPTIONS]
-    if hand:
-        options = [discord.SelectOption(label=item, value=str(i), default=i in selected) for i, item in enumerate(hand)]
-        select = discord.ui.Select(custom_id=cid(rec.id, v, "pick", seat), placeholder=t("dc.pick", lang),
-                                   min_values=0, max_values=len(options), options=options, row=0)
+    hand = hand_items(view)
+    parts = [range(start, min(start + MAX_OPTIONS, len(hand))) for start in range(0, len(hand), MAX_OPTIONS)]
+    for part, span in enumerate(parts[:MAX_HAND_SELECTS]):
+        options = [discord.SelectOption(label=hand[i], value=str(i), default=i in selected) for i in span]
+        placeholder = t("dc.pick", lang) + (f" ({span.start + 1}–{span.stop})" if len(parts) > 1 else "")
+        select = discord.ui.Select(custom_id=cid(rec.id, v, "pick", seat, part), placeholder=placeholder[:150],
+                                   min_values=0, max_values=len(options), options=options, row=part)
         items.append(CodecItem(select))
+    first_row = len(items)
     mask = mask_of(selected)
+    picked = [hand[i] for i in selected if i < len(hand)]
     actions: list[CodecItem] = []
-    for tpl in templates(get_engine(rec.game)):
-        label = _verb_label(tpl.verb, lang)
-        if tpl.kind == "plain":
-            actions.append(button(label, cid(rec.id, v, "cmd", seat, tpl.index), discord.ButtonStyle.primary))
-        elif selected and tpl.kind == "items":
-            actions.append(button(f"{label} ✓", cid(rec.id, v, "cmd", seat, tpl.index, mask),
-                                  discord.ButtonStyle.success))
-        elif selected and tpl.kind == "meld_items":
-            for n in range(1, meld_count(view) + 1):
-                actions.append(button(f"{label} →{n}", cid(rec.id, v, "cmd", seat, tpl.index, mask, n)))
-    first_row = 1
-    melds = melds_of(view)
-    if has_move and melds and not selected:
-        table_items = [(n, pos, item) for n, meld in enumerate(melds, start=1) for pos, item in enumerate(meld)]
-        options = [discord.SelectOption(label=f"{n}: {item}", value=f"{n}.{pos}")
-                   for n, pos, item in table_items[:MAX_OPTIONS]]
-        items.append(CodecItem(discord.ui.Select(custom_id=cid(rec.id, v, "mvt", seat), options=options, row=1,
-                                                 placeholder=t("dc.move_pick", lang), min_values=1, max_values=1)))
-        first_row = 2
-    for i, act in enumerate(actions[:(4 - first_row) * 5]):
+    for c in controls(templates, picked):
+        label = _label(c.label_key, c.verb, lang)
+        if c.detail:
+            label = f"{label} →{c.detail}" if c.with_items else f"{label} {c.detail}"
+        elif c.with_items:
+            label += " ✓"
+        args: list[str | int] = [seat, c.index, mask if c.with_items else "0"]
+        if c.option is not None:
+            args.append(c.option)
+        style = discord.ButtonStyle.success if c.with_items else discord.ButtonStyle.primary
+        actions.append(button(label, cid(rec.id, v, "cmd", *args), style))
+    if found is not None and not selected and first_row < 3:
+        pieces = found[1].open_slots()[0]
+        options = [discord.SelectOption(label=pieces.label(o)[:100], value=str(k))
+                   for k, o in enumerate(pieces.options[:MAX_OPTIONS])]
+        items.append(CodecItem(discord.ui.Select(custom_id=cid(rec.id, v, "mvt", seat), options=options,
+                                                 row=first_row, placeholder=t("dc.move_pick", lang),
+                                                 min_values=1, max_values=1)))
+        first_row += 1
+    room = (4 - first_row) * 5
+    for i, act in enumerate(actions[:room]):
         act.row = first_row + i // 5
         items.append(act)
     return new_view(items + tail)

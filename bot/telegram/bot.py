@@ -3,7 +3,7 @@
 One table message per table in the group (lobby, then the game), edited in place; each human's
 hand in a DM message edited in place; a short new group message only when a turn passes to a
 human and at round or match end. Nothing here knows a game rule: texts come from the renderers,
-buttons from the view and the engine grammar (keyboards.py), moves are engine text commands.
+buttons from the view and the engine's legal moves (keyboards.py), moves are engine text commands.
 """
 
 from __future__ import annotations
@@ -30,6 +30,8 @@ from telegram.ext import (
 )
 
 from bot.core.codec import ButtonData, CodecError, decode, indices_of
+from bot.core.grammar import command as kb_command
+from bot.core.grammar import move_command, move_template, ordered_pick
 from bot.core.guides import guide_text, rules_reply, rules_request
 from bot.core.i18n import available_languages, t
 from bot.core.models import Outcome, Player, ServiceError
@@ -97,7 +99,7 @@ class TelegramBot:
         self._by_number: dict[tuple[str, int], bool] = {}
         self._options_open: set[str] = set()
         self._info: dict[str, dict[str, Any]] = {}
-        self._moving: dict[tuple[str, int], tuple[int, int] | None] = {}  # (table, seat) -> item being moved
+        self._moving: dict[tuple[str, int], int | None] = {}  # (table, seat) -> table item (move option) moved
         self.processed: list[int] = []
         self._processed_cond = asyncio.Condition()
 
@@ -689,7 +691,9 @@ class TelegramBot:
         if verb == "pick":
             if len(data.args) != 2:
                 raise CodecError("bad pick")
-            self._selection[(rec.id, seat)] = indices_of(data.args[1], len(items))
+            # Kept in pick order: where a joker stands in a meld is the player's choice.
+            previous = self._selection.get((rec.id, seat), [])
+            self._selection[(rec.id, seat)] = ordered_pick(previous, indices_of(data.args[1], len(items)))
             self._moving.pop((rec.id, seat), None)
             await self._answer(query, None)
             await self.put_hand(rec, seat)
@@ -697,16 +701,17 @@ class TelegramBot:
         if verb in ("mvs", "mvt", "mv"):
             await self._move_button(query, me, rec, seat, view, data)
             return
-        # cmd <seat> <template> [<mask> [<meld>]]
-        templates = {tpl.index: tpl for tpl in kb.templates(get_engine(rec.game))}
-        if len(data.args) < 2 or not data.args[1].isdigit() or int(data.args[1]) not in templates:
+        # cmd <seat> <move index> <mask> [<option>]: the move of `engine.moves(view)`, filled by compose
+        if len(data.args) < 3 or not data.args[1].isdigit():
             raise CodecError("bad command")
-        tpl = templates[int(data.args[1])]
-        picked = [items[i] for i in indices_of(data.args[2], len(items))] if len(data.args) > 2 else []
-        meld = int(data.args[3]) if len(data.args) > 3 and data.args[3].isdigit() else None
-        if tpl.kind != "plain" and not picked or tpl.kind == "meld_items" and meld is None:
-            raise CodecError("bad command")
-        command = kb.compose(tpl, picked, meld)
+        mask = set(indices_of(data.args[2], len(items)))
+        order = [i for i in self._selection.get((rec.id, seat), []) if i in mask]
+        picked = [items[i] for i in order + sorted(mask - set(order))]
+        option = int(data.args[3]) if len(data.args) > 3 and data.args[3].isdigit() else None
+        try:
+            command = kb_command(get_engine(rec.game).moves(view), int(data.args[1]), option, picked)
+        except ValueError as err:
+            raise CodecError("bad command") from err
         async def refuse(text: str) -> None:
             await self._answer(query, text, alert=len(text) > 60)
 
@@ -719,29 +724,24 @@ class TelegramBot:
 
     async def _move_button(self, query: CallbackQuery, me: Player, rec: TableRecord, seat: int,
                            view: dict[str, Any], data: ButtonData) -> None:
-        """Moving an item between melds: mvs starts, mvt picks the item, mv <tpl> <meld> <pos> <dst> sends."""
+        """Moving an item between melds: mvs starts, mvt <piece> picks the table item, mv <move> <piece> <dest> sends."""
         nums = [int(a) for a in data.args[1:] if a.isdigit()]
         if len(nums) != len(data.args) - 1:
             raise CodecError("bad move")
-        melds = kb.melds_of(view)
-
-        def item_at(n: int, pos: int) -> str:
-            if not (1 <= n <= len(melds) and 0 <= pos < len(melds[n - 1])):
-                raise CodecError("bad move")
-            return melds[n - 1][pos]
-
+        found = move_template(get_engine(rec.game).moves(view))
+        if found is None:
+            raise CodecError("bad move")
+        index, tpl = found
         if data.verb == "mvs" and not nums:
             self._selection.pop((rec.id, seat), None)
             self._moving[(rec.id, seat)] = None
-        elif data.verb == "mvt" and len(nums) == 2:
-            item_at(*nums)
-            self._moving[(rec.id, seat)] = (nums[0], nums[1])
-        elif data.verb == "mv" and len(nums) == 4:
-            templates = {tpl.index: tpl for tpl in kb.templates(get_engine(rec.game)) if tpl.kind == "move"}
-            tpl_index, n, pos, dst = nums
-            if tpl_index not in templates or dst > len(melds) or dst == n:
-                raise CodecError("bad move")
-            command = kb.compose(templates[tpl_index], [item_at(n, pos)], n, dst)
+        elif data.verb == "mvt" and len(nums) == 1 and nums[0] < len(tpl.open_slots()[0].options):
+            self._moving[(rec.id, seat)] = nums[0]
+        elif data.verb == "mv" and len(nums) == 3 and nums[0] == index:
+            try:
+                command = move_command(tpl, nums[1], nums[2])
+            except ValueError as err:
+                raise CodecError("bad move") from err
 
             async def refuse(text: str) -> None:
                 await self._answer(query, text, alert=len(text) > 60)

@@ -1,10 +1,8 @@
 """Inline keyboards, built from the table record and the engine alone (no game rule in here).
 
-Hand buttons come from two sources: the items of the player's view (rack tiles or cards, in the
-view's own order) and the engine's `help_text` grammar. A help example whose arguments are all
-items (`new r5 r6 r7`, `discard 10H`) becomes a button that sends the verb with the picked items;
-one that starts with a number (`add 2 r8`) becomes one button per meld on the table; one with no
-arguments (`draw`, `done`) a plain button. Everything else is typed in the DM.
+Hand buttons come from the items of the player's view (rack tiles or cards, in the view's own
+order, sent in the order picked) and the engine's legal moves (`engine.moves(view)`, turned into
+controls by bot.core.grammar). Everything the moves do not offer as a button is typed in the DM.
 """
 
 from __future__ import annotations
@@ -14,15 +12,15 @@ from typing import Any
 from telegram import InlineKeyboardButton, InlineKeyboardMarkup
 
 from bot.core.codec import encode, mask_of
-from bot.core.grammar import Template, compose, hand_items, meld_count, melds_of, templates
-from bot.core.i18n import t
+from bot.core.grammar import Control, controls, hand_items, move_template, moves
+from bot.core.i18n import has, t
 from bot.core.options_ui import option_choices, show_value
 from rules import get_engine
 from storage import TableRecord
 
 TILES_PER_ROW = 7
 MAX_ITEM_BUTTONS = 60  # Telegram allows 100 buttons; the rest of a huge hand is typed
-MAX_MELD_BUTTONS = 24
+MAX_MOVE_BUTTONS = 36  # with 60 items and the sort row, within Telegram's 100 buttons
 
 
 def _b(text: str, data: str) -> InlineKeyboardButton:
@@ -80,41 +78,45 @@ def table_keyboard(rec: TableRecord, bot_username: str, lang: str) -> InlineKeyb
 # ---- hands (the grammar itself lives in bot.core.grammar) --------------------------------------
 
 def move_keyboard(
-    rec: TableRecord, view: dict[str, Any], seat: int, tpl: Template, source: tuple[int, int] | None, lang: str
+    rec: TableRecord, view: dict[str, Any], seat: int, source: int | None, lang: str
 ) -> InlineKeyboardMarkup:
-    """Moving an item between melds: first its meld and position, then where it goes."""
+    """Moving an item between melds: first the table item (an option of the move's first slot),
+    then where it goes (an option of its second)."""
     v = rec.version
-    melds = melds_of(view)[:MAX_MELD_BUTTONS]
+    found = move_template(moves(get_engine(rec.game), view))
     rows: list[list[InlineKeyboardButton]] = []
-    if source is None:
-        buttons = [_b(f"{n}:{item}", encode(rec.id, v, "mvt", seat, n, pos))
-                   for n, meld in enumerate(melds, start=1) for pos, item in enumerate(meld)][:MAX_ITEM_BUTTONS]
-        rows += [buttons[i:i + 6] for i in range(0, len(buttons), 6)]
-    else:
-        n, pos = source
-        targets = [_b(t("tg.btn.to_new", lang), encode(rec.id, v, "mv", seat, tpl.index, n, pos, 0))]
-        targets += [_b(f"→{k}", encode(rec.id, v, "mv", seat, tpl.index, n, pos, k))
-                    for k in range(1, len(melds) + 1) if k != n]
-        rows += [targets[i:i + 6] for i in range(0, len(targets), 6)]
+    if found is not None:
+        index, tpl = found
+        pieces, targets = tpl.open_slots()
+        if source is None:
+            buttons = [_b(pieces.label(option), encode(rec.id, v, "mvt", seat, k))
+                       for k, option in enumerate(pieces.options)][:MAX_ITEM_BUTTONS]
+            rows += [buttons[i:i + 6] for i in range(0, len(buttons), 6)]
+        else:
+            dests = [_b(t("tg.btn.to_new", lang) if option == "new" else f"→{targets.label(option)}",
+                        encode(rec.id, v, "mv", seat, index, source, k))
+                     for k, option in enumerate(targets.options)]
+            rows += [dests[i:i + 6] for i in range(0, len(dests), 6)]
     rows.append([_b(t("tg.btn.back", lang), encode(rec.id, v, "pick", seat, "0"))])
     return InlineKeyboardMarkup(rows)
 
 
 def hand_keyboard(
     rec: TableRecord, view: dict[str, Any], seat: int, selected: list[int], lang: str,
-    moving: tuple[int, int] | None | bool = False,
+    moving: int | None | bool = False,
 ) -> InlineKeyboardMarkup | None:
-    """`moving`: False normally; None while picking the item to move; (meld, position) once picked."""
+    """`moving`: False normally; None while picking the table item to move; its option index once picked."""
     if rec.status != "playing":
         return None
     sort = [_b(t("tg.btn.sort", lang), encode(rec.id, 0, "sort", seat))]
     if view.get("turn") != seat:
         return InlineKeyboardMarkup([sort])
-    move_tpl = next((tpl for tpl in templates(get_engine(rec.game)) if tpl.kind == "move"), None)
-    if moving is not False and move_tpl is not None:
-        return move_keyboard(rec, view, seat, move_tpl, moving if isinstance(moving, tuple) else None, lang)
+    templates = moves(get_engine(rec.game), view)
+    if moving is not False and move_template(templates) is not None:
+        return move_keyboard(rec, view, seat, moving if isinstance(moving, int) else None, lang)
     v = rec.version
-    items = hand_items(view)[:MAX_ITEM_BUTTONS]
+    hand = hand_items(view)
+    items = hand[:MAX_ITEM_BUTTONS]
     rows: list[list[InlineKeyboardButton]] = []
     row: list[InlineKeyboardButton] = []
     for i, item in enumerate(items):
@@ -127,32 +129,36 @@ def hand_keyboard(
     if row:
         rows.append(row)
     mask = mask_of(selected)
-    engine = get_engine(rec.game)
+    picked = [hand[i] for i in selected if i < len(hand)]
     actions: list[InlineKeyboardButton] = []
-    for tpl in templates(engine):
-        if tpl.kind == "plain":
-            actions.append(_b(_verb_label(tpl.verb, lang), encode(rec.id, v, "cmd", seat, tpl.index)))
-        elif selected and tpl.kind == "items":
-            actions.append(_b(_verb_label(tpl.verb, lang) + " ✓", encode(rec.id, v, "cmd", seat, tpl.index, mask)))
-        elif selected and tpl.kind == "meld_items":
-            for n in range(1, min(meld_count(view), MAX_MELD_BUTTONS) + 1):
-                actions.append(_b(f"{_verb_label(tpl.verb, lang)} →{n}",
-                                  encode(rec.id, v, "cmd", seat, tpl.index, mask, n)))
-        elif not selected and tpl.kind == "move" and meld_count(view):
-            actions.append(_b(_verb_label(tpl.verb, lang) + "…", encode(rec.id, v, "mvs", seat)))
+    for c in controls(templates, picked)[:MAX_MOVE_BUTTONS]:
+        label = control_label(c, lang)
+        args: list[str | int] = [seat, c.index, mask if c.with_items else "0"]
+        if c.option is not None:
+            args.append(c.option)
+        actions.append(_b(label, encode(rec.id, v, "cmd", *args)))
+    found = move_template(templates)
+    if found is not None and not selected:
+        actions.append(_b(_label(found[1].label_key, found[1].verb, lang) + "…", encode(rec.id, v, "mvs", seat)))
     for start in range(0, len(actions), 4):
         rows.append(actions[start:start + 4])
     rows.append(sort)
     return InlineKeyboardMarkup(rows)
 
 
-def _verb_label(verb: str, lang: str) -> str:
-    key = f"tg.verb.{verb}"
-    text = t(key, lang)
-    return verb if text == key else text
+def control_label(c: Control, lang: str) -> str:
+    """A move button's text: the move's name, then its option (`add →8`) or a tick for the picks."""
+    label = _label(c.label_key, c.verb, lang)
+    if c.detail:
+        return f"{label} →{c.detail}" if c.with_items else f"{label} {c.detail}"
+    return f"{label} ✓" if c.with_items else label
+
+
+def _label(key: str, verb: str, lang: str) -> str:
+    return t(key, lang) if has(key, lang) else verb
 
 
 __all__ = [
-    "Template", "compose", "deep_link", "hand_items", "hand_keyboard", "lobby_keyboard", "meld_count", "melds_of",
-    "move_keyboard", "option_choices", "options_keyboard", "show_value", "table_keyboard", "templates",
+    "Control", "control_label", "deep_link", "hand_items", "hand_keyboard", "lobby_keyboard", "move_keyboard",
+    "option_choices", "options_keyboard", "show_value", "table_keyboard",
 ]

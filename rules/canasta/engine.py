@@ -28,6 +28,7 @@ from rules.canasta.actions import (
     parse,
 )
 from rules.canasta.ai import choose_action
+from rules.canasta.moves import moves as legal_moves
 from rules.canasta.options import CanastaOptions
 from rules.canasta.scoring import TEAMS, leading_team, match_decision, score_round, team_of, threshold
 from rules.canasta.stock import pop_stock, split_stock, stock_count
@@ -35,6 +36,7 @@ from rules.canasta.views import build_view
 from rules.core.deck import build_deck, deal_blocks, rng_for
 from rules.core.engine import Action, Event, MatchEngine, RoundResult, State
 from rules.core.errors import IllegalAction, SetupError, not_held
+from rules.core.moves import MoveTemplate
 from rules.core.state import clone
 from rules.core.tiles import parse_tile, tile_set
 
@@ -547,6 +549,9 @@ class CanastaEngine(MatchEngine):
     def view(self, state: State, seat: int | None) -> dict[str, Any]:
         """What `seat` may see (None: a spectator); see `rules.canasta.views`."""
         return build_view(state, seat)
+
+    def moves(self, view: dict[str, Any]) -> list[MoveTemplate]:
+        return legal_moves(view)
 
     def help_text(self) -> list[tuple[str, str]]:
         return [

@@ -14,6 +14,7 @@ from typing import Any, ClassVar, Protocol, runtime_checkable
 from pydantic import BaseModel, ConfigDict, ValidationError, model_validator
 
 from rules.core.errors import IllegalAction, SetupError
+from rules.core.moves import MoveTemplate
 from rules.core.options import option_problems, texts_to_choices
 
 State = dict[str, Any]
@@ -142,6 +143,12 @@ class Engine(Protocol):
 
     def help_text(self) -> list[tuple[str, str]]:
         """The text grammar: (command, meaning key) pairs for `help`."""
+        ...
+
+    def moves(self, view: dict[str, Any]) -> list[MoveTemplate]:
+        """The moves the viewing seat can make now, as templates (rules/core/moves.py), computed from
+        `view(state, seat)` alone, so they can never depend on what that seat may not see. The list
+        always holds every template of the game in one order; `available` says which are legal now."""
         ...
 
 

@@ -11,8 +11,8 @@ from collections.abc import Sequence
 from typing import Any
 
 from rules.core.errors import IllegalAction, not_held
-from rules.core.tiles import sorted_tiles
-from rules.rummikub.melds import looks_like_run, place_in_run
+from rules.core.tiles import JOKER, sorted_tiles
+from rules.rummikub.melds import is_valid, looks_like_run, place_in_run
 
 Draft = dict[str, Any]  # {"table": [StoredMeld...], "rack": [tiles]}
 
@@ -44,13 +44,43 @@ def _insert(meld: dict, tile: str) -> None:
 
 def new_meld(draft: Draft, tiles: Sequence[str], prefix: str | None) -> None:
     _take_from_rack(draft, tiles)
-    meld: dict = {"tiles": [], "prefix": prefix}
+    draft["table"].append({"tiles": arrange_new(tiles, prefix), "prefix": prefix})
+
+
+def arrange_new(tiles: Sequence[str], prefix: str | None) -> list[str]:
+    """A new draft meld's order: the player's own when it reads as a meld (a joker stays where it
+    was put, `b6 b7 j b9`); else, for one colour's distinct numbers, the run with the jokers in its
+    gaps (`b6 b7 b9 j`, as picked from a sorted rack); else tile by tile by number (RK-26)."""
+    if is_valid(tiles, prefix):
+        return list(tiles)
+    if looks_like_run(tiles, prefix):
+        fitted = _run_with_jokers(tiles)
+        if fitted is not None and is_valid(fitted, prefix):
+            return fitted
+    placed: list[str] = []
     for t in tiles:
-        if meld["tiles"] and looks_like_run([*meld["tiles"], t], prefix):
-            meld["tiles"] = place_in_run(meld["tiles"], t)
-        else:
-            meld["tiles"].append(t)
-    draft["table"].append(meld)
+        placed = place_in_run(placed, t) if placed and looks_like_run([*placed, t], prefix) else [*placed, t]
+    return placed
+
+
+def _run_with_jokers(tiles: Sequence[str]) -> list[str] | None:
+    """One colour's numbered tiles in order with the jokers filling the gaps, spare jokers after the
+    highest (before the lowest at 13); None when the tiles cannot be one run."""
+    numbered = sorted((t for t in tiles if t != JOKER), key=lambda t: int(t[1:]))
+    jokers = len(tiles) - len(numbered)
+    numbers = [int(t[1:]) for t in numbered]
+    if not numbered or len({t[0] for t in numbered}) != 1 or len(set(numbers)) != len(numbers):
+        return None
+    out = [numbered[0]]
+    for prev, tile in zip(numbered, numbered[1:], strict=False):
+        gap = int(tile[1:]) - int(prev[1:]) - 1
+        if gap > jokers:
+            return None
+        out += [JOKER] * gap + [tile]
+        jokers -= gap
+    for _ in range(jokers):
+        out = place_in_run(out, JOKER)
+    return out
 
 
 def add_tiles(draft: Draft, number: int, tiles: Sequence[str]) -> None:

@@ -12,6 +12,7 @@ from typing import Any
 from rules.core.deck import build_deck, deal_blocks, rng_for
 from rules.core.engine import Action, Event, MatchEngine, RoundResult, State
 from rules.core.errors import IllegalAction, SetupError
+from rules.core.moves import MoveTemplate
 from rules.core.state import clone
 from rules.core.tiles import number_key, parse_tile, sorted_tiles, tile_set
 from rules.rummikub import draft as drafting
@@ -34,6 +35,7 @@ from rules.rummikub.ai import best_opening_value, choose_action
 from rules.rummikub.changes import table_changes
 from rules.rummikub.draft_view import draft_step, draft_view
 from rules.rummikub.melds import analyse
+from rules.rummikub.moves import moves as legal_moves
 from rules.rummikub.options import RummikubOptions
 from rules.rummikub.scoring import match_leaders, rack_value, score_empty_pool, score_going_out
 from rules.rummikub.validate import meld_tiles, validate_play
@@ -349,6 +351,9 @@ class RummikubEngine(MatchEngine):
             # Before opening, the number that helps decide: the best initial meld the rack holds.
             v["best_opening"] = None if state["opened"][seat] else best_opening_value(rack)
         return v
+
+    def moves(self, view: dict[str, Any]) -> list[MoveTemplate]:
+        return legal_moves(view)
 
     def help_text(self) -> list[tuple[str, str]]:
         return [

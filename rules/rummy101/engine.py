@@ -14,6 +14,7 @@ from typing import Any
 from rules.core.deck import build_deck, deal_blocks, rng_for
 from rules.core.engine import Action, Event, MatchEngine, RoundResult, State
 from rules.core.errors import IllegalAction, SetupError, not_held
+from rules.core.moves import MoveTemplate
 from rules.core.state import clone
 from rules.core.tiles import JOKER, number_key, parse_tile, sorted_tiles, tile_set
 from rules.rummy101 import melds as M
@@ -32,6 +33,7 @@ from rules.rummy101.actions import (
 )
 from rules.rummy101.ai import best_opening, choose_action
 from rules.rummy101.hints import take_hint
+from rules.rummy101.moves import moves as legal_moves
 from rules.rummy101.options import Rummy101Options
 from rules.rummy101.scoring import match_leaders, multiplier, round_scores
 
@@ -516,6 +518,9 @@ class Rummy101Engine(MatchEngine):
             take = take_hint(state, seat, self.apply) if on_draw else None
             v["take_hint"] = None if take is None else format_action(take)
         return v
+
+    def moves(self, view: dict[str, Any]) -> list[MoveTemplate]:
+        return legal_moves(view)
 
     def help_text(self) -> list[tuple[str, str]]:
         # Every example parses; chat adapters also turn the simple ones into buttons.

@@ -16,10 +16,12 @@ from rules.core.cards import JOKER, card_deck, parse_card, sort_key, sorted_card
 from rules.core.deck import build_deck, deal_blocks, rng_for
 from rules.core.engine import Action, Event, MatchEngine, RoundResult, State
 from rules.core.errors import IllegalAction, SetupError, not_held
+from rules.core.moves import MoveTemplate
 from rules.core.state import clone
 from rules.rummy500 import melds
 from rules.rummy500.actions import Discard, End, Lay, Stop, TakeBank, TakeMarket, Timeout, format_action, parse
 from rules.rummy500.ai import choose_action
+from rules.rummy500.moves import moves as legal_moves
 from rules.rummy500.options import Rummy500Options
 from rules.rummy500.views import build_view
 
@@ -159,6 +161,9 @@ class Rummy500Engine(MatchEngine):
 
     def view(self, state: State, seat: int | None) -> dict[str, Any]:
         return build_view(state, seat, self.current_seat(state))
+
+    def moves(self, view: dict[str, Any]) -> list[MoveTemplate]:
+        return legal_moves(view)
 
     def help_text(self) -> list[tuple[str, str]]:
         return [

@@ -13,6 +13,7 @@ from rules.core.cards import card_deck, parse_card, sorted_cards
 from rules.core.deck import build_deck, deal_blocks, rng_for
 from rules.core.engine import Action, Event, MatchEngine, RoundResult, State
 from rules.core.errors import IllegalAction, SetupError
+from rules.core.moves import MoveTemplate
 from rules.core.state import clone
 from rules.three_thirteen.actions import Discard, DrawStock, TakeDiscard, Timeout, format_action, parse
 from rules.three_thirteen.ai import choose_action
@@ -26,6 +27,7 @@ from rules.three_thirteen.deadwood import (
     wild_rank_for_round,
 )
 from rules.three_thirteen.hints import best_discard
+from rules.three_thirteen.moves import moves as legal_moves
 from rules.three_thirteen.options import ThreeThirteenOptions
 
 DECKS = 2  # T13-01 / D-01
@@ -394,6 +396,9 @@ class ThreeThirteenEngine(MatchEngine):
             on_discard = state["turn"] == seat and state["phase"] == "discard"
             v["best_discard"] = best_discard(hand, state["taken"], wild, opts["ace_high"]) if on_discard else None
         return v
+
+    def moves(self, view: dict[str, Any]) -> list[MoveTemplate]:
+        return legal_moves(view)
 
     def help_text(self) -> list[tuple[str, str]]:
         return [

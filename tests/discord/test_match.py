@@ -120,8 +120,7 @@ async def test_rummikub_draft_by_select_and_buttons(h: Harness) -> None:
 
 
 async def test_rummikub_draft_move_by_select_and_target(h: Harness) -> None:
-    """The grammar's `move k6 1 new`: pick a table tile in the second select, then its target."""
-    from bot.core.grammar import melds_of
+    """The engine's move `move k6 1 new`: pick a table tile in the second select, then its target."""
     from rules import get_engine
 
     h.deck = ["r10", "r11", "r12", "r13", "k2", "k3", "b5", "b7", "b9", "y2", "y4", "y6", "y8", "y13"]
@@ -135,8 +134,8 @@ async def test_rummikub_draft_move_by_select_and_target(h: Harness) -> None:
     await h.click(next(c for c in components(hand) if c.get("label") == "new ✓")["custom_id"], hand, h.alice)
     hand = h.fake.messages[int(hand["id"])]
     table_select = next(c for c in components(hand) if c["type"] == 3 and decode(c["custom_id"]).verb == "mvt")
-    assert [o["value"] for o in table_select["options"]] == ["1.0", "1.1", "1.2", "1.3"]
-    await h.click(table_select["custom_id"], hand, h.alice, values=["1.3"])
+    assert [o["label"] for o in table_select["options"]] == ["1:r10", "1:r11", "1:r12", "1:r13"]
+    await h.click(table_select["custom_id"], hand, h.alice, values=["3"])
     hand = h.fake.messages[int(hand["id"])]
     assert "r13" in hand["embeds"][0]["description"]
     to_new = next(c for c in components(hand) if decode(c["custom_id"]).verb == "mv" and c["custom_id"].endswith(" 0"))
@@ -144,7 +143,8 @@ async def test_rummikub_draft_move_by_select_and_target(h: Harness) -> None:
     hand = h.fake.messages[int(hand["id"])]
     assert "`move r13 1 new`" in hand["content"]
     rec = await h.table()
-    assert melds_of(get_engine("rummikub").view(rec.state, 0)) == [["r10", "r11", "r12"], ["r13"]]
+    draft = get_engine("rummikub").view(rec.state, 0)["draft"]
+    assert [m["tiles"] for m in draft["melds"]] == [["r10", "r11", "r12"], ["r13"]]
     forged = to_new["custom_id"].replace(" 0", " 9")  # a target that does not exist
     bad = await h.click(forged, {**hand, "components": [{"type": 1, "components": [
         {"type": 2, "style": 2, "label": "x", "custom_id": forged}]}]}, h.alice)

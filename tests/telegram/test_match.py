@@ -31,7 +31,7 @@ async def test_lobby_start_and_full_match(h: Harness) -> None:
         user = h.alice if seat == 0 else h.bob
         move = await h.ai_move(user)
         if move == "draw" and turns % 2:
-            await h.press_verb(await h.hand_message(user), "cmd", user, str(seat), "1")  # the draw button
+            await h.press_verb(await h.hand_message(user), "cmd", user, str(seat), "0")  # the draw button: move 0 of Rummikub
         else:
             await h.dm(move, user)
     assert rec.status == "finished"

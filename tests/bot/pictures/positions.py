@@ -8,7 +8,7 @@ from typing import Any
 from rules import Engine, State, get_engine
 from storage import SeatRecord, TableRecord
 
-NAMES = ["Ann", "Борис", "Chen", "Dana"]
+NAMES = ["Ann", "Борис", "Chen", "Dana", "Eve", "Фёдор", "Gus", "Hana"]
 
 # (seats, seed, actions) per game: mid-game positions with melds on the table and a turn to play.
 MID_GAME: dict[str, tuple[int, int, int]] = {

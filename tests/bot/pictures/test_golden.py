@@ -19,6 +19,7 @@ from tests.bot.pictures.positions import mid_game, record
 from tests.rules.scenario import scenario
 
 GOLDEN = Path(__file__).resolve().parents[2] / "golden"
+DOCS = Path(__file__).resolve().parents[3] / "docs" / "pictures"  # a few of the golden ones, shown in README
 TOLERANCE = 0.6  # mean absolute difference per channel, 0..255: a turn passing to the next seat alone makes 1.2
 SIZE_SLACK = 6  # pixels: another font rasteriser may measure a line a little wider
 
@@ -58,9 +59,18 @@ def test_pictures_match_the_golden_ones(game: str, lang: str) -> None:
         if os.environ.get("UPDATE_GOLDEN"):
             GOLDEN.mkdir(exist_ok=True)
             path.write_bytes(data)
+            if (DOCS / path.name).exists():
+                (DOCS / path.name).write_bytes(data)
         got, want = Image.open(io.BytesIO(data)), Image.open(path)
         assert abs(got.width - want.width) <= SIZE_SLACK and abs(got.height - want.height) <= SIZE_SLACK, path.name
         assert difference(got, want) <= TOLERANCE, path.name
+
+
+def test_the_readme_pictures_are_golden_ones() -> None:
+    shown = sorted(DOCS.glob("*.png"))
+    assert len(shown) >= 4
+    for path in shown:
+        assert path.read_bytes() == (GOLDEN / path.name).read_bytes(), path.name
 
 
 def test_the_comparison_sees_a_real_change() -> None:

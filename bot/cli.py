@@ -14,6 +14,7 @@ from pathlib import Path
 from typing import Any
 
 from bot.console.app import ConsoleTable
+from bot.console.colour import colour_wanted, coloured
 from bot.console.seats import seats_error
 from bot.console.session import Request, Session
 from bot.console.terminal import TerminalInput
@@ -119,7 +120,8 @@ async def _session(db: str, lang: str, request: Request | None) -> int:
     try:
         reader.start()
         service = TableService(store)
-        session = Session(service, ConsoleTable(service, reader, _write, lang))
+        # Colour goes on after ConsoleTable's clean(): only our own escapes reach the terminal.
+        session = Session(service, ConsoleTable(service, reader, coloured(_write, colour_wanted()), lang))
         try:
             return await session.run(request)
         except asyncio.CancelledError:

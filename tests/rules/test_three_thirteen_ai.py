@@ -9,13 +9,8 @@ import pytest
 
 from rules.core.cards import card_deck
 from rules.three_thirteen.actions import Discard, DrawStock, TakeDiscard
-from rules.three_thirteen.ai import (
-    _expected_discards,
-    _stock_expectation,
-    _unseen,
-    choose_action,
-    choose_greedy_action,
-)
+from rules.three_thirteen.ai import choose_action, choose_greedy_action
+from rules.three_thirteen.ai_expect import expected_discards, stock_expectation, unseen
 from rules.three_thirteen.deadwood import arrange, deadwood, is_wild
 from tests.rules.three_thirteen_scenario import ENG, act, cards, scenario
 
@@ -108,23 +103,23 @@ def test_ai_takes_a_card_that_beats_the_stock_on_average() -> None:
     # A low loose card that lets it throw a king beats a stock draw on average only late in a hand.
     state = scenario(hands={0: "KS QD 9C"}, discard="AH", turn=0)
     view = ENG.view(state, 0)
-    stock = _stock_expectation(view, _unseen(view))
+    stock = stock_expectation(view, unseen(view))
     take = view["deadwood"] + 1 - 10  # AH joins the loose cards, KS goes
     assert choose_action(view, Random(1)) == (TakeDiscard() if take < stock else DrawStock())
 
 
 def test_unseen_cards_come_from_the_view_only() -> None:
     state = scenario(round_number=2, hands={0: "4S 9H 9H KC"}, discard="KD", turn=0)  # 4s wild
-    unseen = dict(_unseen(ENG.view(state, 0)))
-    assert "9H" not in unseen  # both copies held
-    assert unseen["KC"] == 1 and unseen["KD"] == 1  # one held, one on the pile
-    assert sum(unseen.values()) == 104 - 4 - 1
-    assert sum(1 for c in unseen if c[:-1] == "4") == 1  # the wild rank is one entry: 7 copies left
-    assert unseen[next(c for c in unseen if c[:-1] == "4")] == 7
+    left = dict(unseen(ENG.view(state, 0)))
+    assert "9H" not in left  # both copies held
+    assert left["KC"] == 1 and left["KD"] == 1  # one held, one on the pile
+    assert sum(left.values()) == 104 - 4 - 1
+    assert sum(1 for c in left if c[:-1] == "4") == 1  # the wild rank is one entry: 7 copies left
+    assert left[next(c for c in left if c[:-1] == "4")] == 7
 
 
 def test_expected_discards_bound_the_exact_expectation() -> None:
-    """`_expected_discards` assumes the next discard is the costliest loose card: never below the exact
+    """`expected_discards` assumes the next discard is the costliest loose card: never below the exact
     expectation (best discard of any card), and equal to it on most hands."""
     rng = Random(5)
     deck = card_deck(2, 2)
@@ -134,17 +129,17 @@ def test_expected_discards_bound_the_exact_expectation() -> None:
         hand = rng.sample(deck, n + 1)
         top = rng.choice([c for c in deck if c not in hand])
         view = {"wild_rank": n, "hand": hand, "discard_top": top, "jokers": 2}
-        unseen = _unseen(view)
+        left = unseen(view)
         cands = sorted({c for c in arrange(hand, n).deadwood_cards if not is_wild(c, n)})
-        got = _expected_discards(hand, cands, unseen, n, False)
+        got = expected_discards(hand, cands, left, n, False)
         for c in cands:
             kept = list(hand)
             kept.remove(c)
             exact = 0.0
-            for y, w in unseen:
+            for y, w in left:
                 s = [*kept, y]
                 exact += w * min(deadwood(s[:i] + s[i + 1 :], n) for i in range(len(s)))
-            exact /= sum(w for _, w in unseen)
+            exact /= sum(w for _, w in left)
             checked += 1
             assert got[c] >= exact - 1e-9
             equal += abs(got[c] - exact) < 1e-9

@@ -112,9 +112,10 @@ def stock_expectation(view: dict[str, Any], unseen: list[tuple[str, int]]) -> fl
 
 
 def expected_discards(hand_cards: list[str], candidates: list[str], unseen: list[tuple[str, int]],
-                       wild: int, ace_high: bool) -> dict[str, float]:
+                       wild: int, ace_high: bool, out_value: float = 0.0) -> dict[str, float]:
     """For each candidate discard c: the expected deadwood of (hand - c) after one more draw from
-    the unseen cards and the best discard then. One search per unseen card on the whole hand; a
+    the unseen cards and the best discard then; a draw that lets the hand go out counts `out_value`
+    instead of its zero (below zero: going out ends the round on the opponents' deadwood). One search per unseen card on the whole hand; a
     candidate that stays loose there costs nothing more (removing a loose card cuts exactly its value),
     only the draws that meld the candidate need their own search."""
     hand = HandPlus(hand_cards, wild, ace_high)
@@ -140,5 +141,5 @@ def expected_discards(hand_cards: list[str], candidates: list[str], unseen: list
                 kept.append(y)
                 arr = arrange(kept, wild, ace_high)
                 f = after_best_discard(arr.deadwood, list(arr.deadwood_cards), wild, ace_high, cards=kept)
-            acc[c] += w * f
+            acc[c] += w * (f if f else out_value)
     return {c: acc[c] / weight for c in candidates} if weight else dict.fromkeys(candidates, 0.0)

@@ -3,6 +3,7 @@ wilds, taking useful discards."""
 
 from __future__ import annotations
 
+import json
 from random import Random
 
 import pytest
@@ -157,3 +158,48 @@ def test_ai_decides_legally_on_big_hands_with_many_wilds() -> None:
         state = scenario(round_number=11, hands={0: hand}, turn=0, phase="discard", options={"jokers": 4})
         action = choose_action(ENG.view(state, 0), Random(1))
         ENG.apply(state, 0, action)  # raises IllegalAction if the AI chose something illegal
+
+
+def test_ai_keeps_a_connector_with_live_outs() -> None:
+    # Round 1 (3s wild), after the draw: 8H 9H go out with any of 12 live cards (7H, 10H, eight 3s);
+    # keeping 8H 2C 6S instead saves 3 points but no single draw can take that hand out.
+    state = scenario(hands={0: "8H 9H 2C 6S"}, turn=0, phase="discard")
+    assert choose_action(ENG.view(state, 0), Random(1)) == Discard(card="6S")
+    assert choose_greedy_action(ENG.view(state, 0), Random(1)) == Discard(card="9H")  # the costliest loose card
+
+
+@pytest.mark.parametrize(("round_number", "hand", "top"), [(2, "4C 9H KD 2S", "9S"), (3, "5C 9H JD 2S 7C", "10H")])
+def test_ai_takes_the_discard_a_wild_completes(round_number: int, hand: str, top: str) -> None:
+    # 4C (round 2) makes 9H 9S a set; 5C (round 3) makes 9H 10H a run (T13-32).
+    state = scenario(round_number=round_number, hands={0: hand}, discard=top, turn=0)
+    assert choose_action(ENG.view(state, 0), Random(1)) == TakeDiscard()
+    lonely = scenario(round_number=3, hands={0: "5C 9H JD 2S 7C"}, discard="10S", turn=0)
+    assert choose_action(ENG.view(lonely, 0), Random(1)) == DrawStock()
+
+
+@pytest.mark.parametrize("seed", range(3))
+def test_ai_action_ignores_the_hidden_cards(seed: int) -> None:
+    """The same view gives the same action whatever the hidden cards are: the other hands, the stock
+    and the pile below its top dealt differently (T13-05)."""
+    state = ENG.new_game(2 + seed, options={"rounds": 4, "jokers": 2 * seed}, seed=seed)
+    for step in range(400):
+        seat = ENG.current_seat(state)
+        if seat is None:
+            if state["match_over"]:
+                return
+            state = ENG.next_round(state)
+            continue
+        other = json.loads(json.dumps(state))
+        others = [s for s in range(len(other["hands"])) if s != seat]
+        pool = other["stock"] + other["discard"][:-1] + [c for s in others for c in other["hands"][s]]
+        Random(step).shuffle(pool)
+        for s in others:
+            n = len(other["hands"][s])
+            other["hands"][s], pool = pool[:n], pool[n:]
+        below = max(len(other["discard"]) - 1, 0)
+        other["discard"] = pool[:below] + other["discard"][-1:]
+        other["stock"] = pool[below:]
+        assert ENG.view(other, seat) == ENG.view(state, seat)
+        action = ENG.ai_action(state, seat, Random(step))
+        assert ENG.ai_action(other, seat, Random(step)) == action
+        state, _ = ENG.apply(state, seat, action)

@@ -10,6 +10,7 @@ import pytest
 
 from rules.canasta.actions import Add, Discard, Draw, JokerButton, Open, TakePile
 from rules.canasta.ai import best_opening, choose_action, choose_greedy_action, plan_opening
+from rules.canasta.ai_feeding import feed_risk, holds_two
 from tests.rules.canasta_scenario import ENG, act, scenario, tiles
 
 A, B = 0, 1
@@ -134,3 +135,38 @@ def test_greedy_baseline_dumps_its_most_expensive_tile() -> None:
     state = scenario(hands={P1: "r1 r4 b6 k9 j"}, turn=P1)
     assert choose_greedy_action(ENG.view(state, P1), Random(0)) == Discard(tile="r1")
     assert choose_greedy_action(ENG.view(dict(state, phase="draw"), P1), Random(0)) == Draw()
+
+
+def test_discard_avoids_feeding_the_next_opponents_pile_take() -> None:
+    # P1 holds singles only. Six 9s sit in Team B's meld and P1 holds a seventh, so at most one 9
+    # is unseen: k9 cannot give P2 a take. The 10s are all unseen and P2 does hold two of them.
+    state = scenario(hands={P1: "k9 r10 r4 b6 k12", P2: "b10 k10 r5 b5 y7 k11"}, melds={B: ["9x6"]},
+                     pile="y13", turn=P1)
+    assert decide(state, P1) == Discard(tile="k9")
+    after, _ = act(state, P1, Discard(tile="r10"))  # the discard the old rule made (lowest keep score)
+    assert isinstance(choose_action(ENG.view(after, P2), Random(0)), TakePile)  # ... would have fed P2
+    # The choice reads the view only: another P2 hand leads to the same discard.
+    other = scenario(hands={P1: "k9 r10 r4 b6 k12", P2: "r5 b5 y7 k11 y11 b12"}, melds={B: ["9x6"]},
+                     pile="y13", turn=P1)
+    assert decide(other, P1) == Discard(tile="k9")
+
+
+def test_a_block_three_goes_when_every_other_discard_is_risky() -> None:
+    # A two-tile pile and eight tiles in hand would not call for blocking (the old rule), but each natural here
+    # has most copies unseen.
+    state = scenario(hands={P1: "b3 r10 r4 b6 k12 y8 r11 b13"}, pile="y13 r5", turn=P1)
+    assert decide(state, P1) == Discard(tile="b3")
+
+
+def test_feed_risk_reads_what_is_seen() -> None:
+    state = scenario(hands={P1: "k9 r10 r2 b3"}, melds={B: ["9x6"]}, pile="y13", turn=P1)
+    view = ENG.view(state, P1)
+    assert feed_risk(view, "r2") == feed_risk(view, "b3") == 0.0  # blocking tops (CAN-41)
+    assert feed_risk(view, "k9") == 0.0  # one 9 unseen: nobody can hold two
+    assert 0.05 < feed_risk(view, "r10") < 1.0
+
+
+def test_holds_two_matches_counting() -> None:
+    # 6 unseen tiles, 3 of them copies; a hand of 3: P(>=2 copies) = (3*3 + 1) / C(6, 3) = 10 / 20.
+    assert holds_two(3, 6, 3) == pytest.approx(0.5)
+    assert holds_two(1, 60, 14) == 0.0 and holds_two(5, 60, 1) == 0.0

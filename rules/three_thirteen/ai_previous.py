@@ -1,0 +1,192 @@
+"""The previous Three-Thirteen AI (issue 15), kept to be measured against the current one (bench).
+
+The AI (`choose_action`) plays for the expected deadwood after its next draw. Whatever happens,
+a seat that does not go out gets at least one more turn (the last turns, T13-25), so "deadwood after
+one more draw from the unseen cards and the best discard then" is its score if the round ends before
+that turn, and a sound guide otherwise:
+- unseen cards: both decks (and the jokers) less the own hand and the top discard, by copies left;
+  the view shows nothing else (the pile below the top and the other hands are hidden, T13-05);
+- discard: go out whenever a discard leaves zero deadwood (T13-23); else, among the loose naturals
+  (never a wild: wilds meld anything), throw the one whose hand has the least expected deadwood
+  after one more draw (`ai_expect.expected_discards`): this keeps cards with many live outs (pairs, near
+  runs) when they are cheap enough, and throws them when they are not. On a last turn only the
+  deadwood now counts, and after taking the top discard the AI makes the discard the take was judged
+  by (so every take cuts its deadwood: pile-only play cannot cycle);
+- draw: take a wild or joker always; take another top card when the deadwood after taking it and
+  the best discard (of a loose natural) is below the expected deadwood after a stock draw (`ai_expect.stock_expectation`);
+  otherwise draw from the stock (and take the pile when the stock cannot be rebuilt, T13-26).
+Removing a loose card c from the best arrangement leaves exactly D - value(c), so one exact search
+per unseen card type on the whole hand serves every candidate discard; only the draws that meld a
+candidate need a search of their own (memoised in `deadwood`). A decision costs ~1 ms median,
+~13 ms p95, ~55 ms max over all-AI 4-player matches (bench, 2-core Linux x86_64, CPython 3.11).
+
+Over 200 seeded 4-player matches (2 AI + 2 greedy seats) the AI averages 89.8 per match total
+against greedy's 95.9; paired against greedy-vs-greedy on the same seeds, the AI side scores
+8.1 +/- 3.1 (95%) points less (bench). Weighting the deadwood now half against the expectation
+(ALPHA 0.5) did worse (-4.9 +/- 2.9); weighting the expectation more (ALPHA -0.5) gave -9.5 +/- 3.7,
+not distinguishable from ALPHA 0, which stays as the simpler rule.
+The previous deadwood-first AI (`choose_deadwood_first_action`, greed with tie-breaks) did not beat
+greedy measurably; it stays for comparison.
+"""
+
+from __future__ import annotations
+
+from random import Random
+from typing import Any
+
+from rules.core.engine import Action
+from rules.three_thirteen.actions import Discard, DrawStock, TakeDiscard
+from rules.three_thirteen.ai_basics import discardable, fallback, going_out, run_windows, with_card
+from rules.three_thirteen.ai_expect import after_best_discard, expected_discards, stock_expectation, unseen
+from rules.three_thirteen.deadwood import card_value, is_wild, rank_of
+
+PROMISE = 0.001  # weight of `_promise`: a tie-break between discards of equal value
+STOCK_HOPE = 0  # points a pile card must gain beyond the best stock-free discard
+NEAR_TIE = 0  # discards within this many points of the best count as tied
+
+
+def _promise(loose: list[str], hand: list[str], view: dict[str, Any]) -> float:
+    """What the loose cards may still shed: for each pair of loose naturals that one more card
+    would meld (same rank; same suit one or two ranks apart), the copies of the completing cards
+    not in this hand times the pair's value, plus the wilds not held times the best pair's value."""
+    wild, ace_high = view["wild_rank"], view["ace_high"]
+    top = 14 if ace_high else 13
+    held: dict[tuple[int, str], int] = {}
+    held_rank: dict[int, int] = {}
+    wilds_held = 0
+    for c in hand:
+        if is_wild(c, wild):
+            wilds_held += 1
+            continue
+        r = rank_of(c)
+        held[(r, c[-1])] = held.get((r, c[-1]), 0) + 1
+        held_rank[r] = held_rank.get(r, 0) + 1
+    naturals = [(rank_of(c), c[-1], card_value(c, wild, ace_high)) for c in loose if not is_wild(c, wild)]
+    total = 0.0
+    best_pair = 0
+    for i, (r, s, v) in enumerate(naturals):
+        for r2, s2, v2 in naturals[i + 1 :]:
+            if r == r2:
+                outs = 8 - held_rank.get(r, 0)
+            elif s == s2 and 0 < abs(r - r2) <= 2:
+                lo, hi = min(r, r2), max(r, r2)
+                ranks = [lo + 1] if hi - lo == 2 else [lo - 1, hi + 1]
+                outs = sum(2 - held.get((k if k != 14 else 1, s), 0) for k in ranks if 1 <= k <= top and k != wild)
+            else:
+                continue
+            total += outs * (v + v2)
+            best_pair = max(best_pair, v + v2)
+    jokers = view["jokers"]
+    total += (8 + jokers - wilds_held) * best_pair
+    return total
+
+
+def _best_discard(hand: list[str], hand_total: int, loose: list[str], allowed: set[str], view: dict[str, Any],
+                  weight: float) -> tuple[float, str] | None:
+    """The loose natural whose discard leaves the least deadwood, with that deadwood; ties go to
+    the discard that keeps more promise (`weight` > 0), then to the card fewer runs can use."""
+    wild, ace_high = view["wild_rank"], view["ace_high"]
+    options = [(hand_total - card_value(c, wild, ace_high), c) for c in sorted(set(loose))
+               if c in allowed and not is_wild(c, wild)]
+    if not options:
+        return None
+    low = min(score for score, _ in options)
+    tied = [c for score, c in options if score <= low + NEAR_TIE]
+    if len(tied) == 1:
+        return (low, tied[0])
+
+    def key(card: str) -> tuple[float, int, str]:
+        lost = 0.0
+        if weight:
+            rest, kept = list(loose), list(hand)
+            rest.remove(card)
+            kept.remove(card)
+            lost = -_promise(rest, kept, view)
+        return (lost, run_windows(card, ace_high), card)
+
+    pick = min(tied, key=key)
+    return (hand_total - card_value(pick, wild, ace_high), pick)
+
+
+def _weight(view: dict[str, Any]) -> float:
+    return 0 if view["out"] is not None else PROMISE
+
+
+def choose_deadwood_first_action(view: dict[str, Any], rng: Random) -> Action:
+    wild = view["wild_rank"]
+    weight = _weight(view)
+    if view["phase"] == "draw":
+        top = view["discard_top"]
+        if not view["can_draw_stock"]:
+            return TakeDiscard()
+        if top is None:
+            return DrawStock()
+        if is_wild(top, wild):
+            return TakeDiscard()
+        total, loose = with_card(view, top)
+        if top in loose:
+            return DrawStock()  # an unmelded pile card is worse than a fresh chance at a meld
+        allowed = set(view["hand"])  # the top card itself only if a copy is already held (T13-22)
+        after = _best_discard([*view["hand"], top], total, loose, allowed, view, 0)
+        if after is None:  # every loose card is the top card or a wild: keeping it cannot help
+            return DrawStock()
+        now = view["deadwood"]
+        hope = STOCK_HOPE if view["out"] is None else 0
+        return TakeDiscard() if after[0] < now - hope else DrawStock()
+    out = going_out(view)
+    if out is not None:
+        return Discard(card=out)
+    allowed = set(discardable(view))
+    best = _best_discard(view["hand"], view["deadwood"], view["deadwood_cards"], allowed, view, weight)
+    if best is not None:
+        return Discard(card=best[1])
+    return Discard(card=fallback(view, allowed))
+
+
+ALPHA = 0.0  # weight of the current deadwood against the expected deadwood after the next draw
+TAKE_MARGIN = 0.0  # points the pile card must beat the expected stock draw by
+
+
+def _plan_discard(view: dict[str, Any], unseen: list[tuple[str, int]]) -> str | None:
+    wild, ace_high = view["wild_rank"], view["ace_high"]
+    allowed = set(discardable(view))
+    total = view["deadwood"]
+    loose = sorted({c for c in view["deadwood_cards"] if c in allowed and not is_wild(c, wild)})
+    if not loose:
+        return None
+    now = {c: total - card_value(c, wild, ace_high) for c in loose}
+    # A last turn: only the deadwood now counts. After taking the top discard: the discard that the
+    # take was judged by, so every take cuts the deadwood and pile-only play cannot cycle.
+    if view["out"] is not None or view["taken"] is not None or len(loose) == 1:
+        return min(loose, key=lambda c: (now[c], run_windows(c, ace_high), c))
+    expect = expected_discards(list(view["hand"]), loose, unseen, wild, ace_high)
+    return min(loose, key=lambda c: (ALPHA * now[c] + (1 - ALPHA) * expect[c], now[c], c))
+
+
+def choose_action(view: dict[str, Any], rng: Random) -> Action:
+    wild, ace_high = view["wild_rank"], view["ace_high"]
+    if view["phase"] == "draw":
+        top = view["discard_top"]
+        if not view["can_draw_stock"]:
+            return TakeDiscard()
+        if top is None:
+            return DrawStock()
+        if is_wild(top, wild):
+            return TakeDiscard()
+        total, loose = with_card(view, top)
+        barred = top if view["hand"].count(top) == 0 else None
+        naturals = [c for c in loose if not is_wild(c, wild)]  # the discards `_plan_discard` weighs
+        if loose and not naturals:
+            return DrawStock()
+        take = after_best_discard(total, naturals, wild, ace_high, barred, cards=[*view["hand"], top])
+        if take >= view["deadwood"]:
+            return DrawStock()
+        stock = stock_expectation(view, unseen(view))
+        return TakeDiscard() if take < stock - TAKE_MARGIN else DrawStock()
+    out = going_out(view)
+    if out is not None:
+        return Discard(card=out)
+    pick = _plan_discard(view, unseen(view))
+    if pick is not None:
+        return Discard(card=pick)
+    return Discard(card=fallback(view, set(discardable(view))))

@@ -29,11 +29,11 @@ from rules.rummikub.actions import (
     format_action,
     parse,
 )
-from rules.rummikub.ai import best_opening_value, choose_action
-from rules.rummikub.melds import InvalidMeld, analyse
+from rules.rummikub.ai import choose_action
 from rules.rummikub.options import RummikubOptions
 from rules.rummikub.scoring import match_leaders, rack_value, score_empty_pool, score_going_out
 from rules.rummikub.validate import meld_tiles, validate_play
+from rules.rummikub.views import best_opening, draft_view, meld_view
 
 RACK_SIZE = 14
 
@@ -301,9 +301,8 @@ class RummikubEngine(MatchEngine):
 
     # ---- views -------------------------------------------------------------------------------
 
-    def view(self, state: State, seat: int | None) -> dict[str, Any]:
-        """What `seat` may see (None: a spectator). Never another rack while a game is in play,
-        never the pool order or the seed."""
+    def public_view(self, state: State) -> dict[str, Any]:
+        """What everyone sees: never a rack while a game is in play, never the pool order or the seed."""
         over = state["round_over"]
         v: dict[str, Any] = {
             "game": self.name,
@@ -311,7 +310,7 @@ class RummikubEngine(MatchEngine):
             "match_games": state["options"]["match_games"],
             "seats": state["seats"],
             "turn": self.current_seat(state),
-            "table": [_meld_view(m) for m in state["table"]],
+            "table": [meld_view(m) for m in state["table"]],
             "pool": len(state["pool"]),
             "rack_sizes": [len(r) for r in state["racks"]],
             "opened": list(state["opened"]),
@@ -329,18 +328,22 @@ class RummikubEngine(MatchEngine):
             "round_over": clone(over) if over else None,
             "match_over": state["match_over"],
             "match_winners": list(state["match_winners"]),
-            "you": seat,
         }
         if over:
             v["revealed_racks"] = [sorted_tiles(r) for r in state["racks"]]
-        if seat is not None:
-            rack = state["racks"][seat]
-            v["rack"] = sorted_tiles(rack)
-            v["rack_by_number"] = sorted(rack, key=number_key)
-            v["draft"] = _draft_view(state) if state["draft"] and state["turn"] == seat else None
-            # Before opening, the number that helps decide: the best initial meld the rack holds.
-            v["best_opening"] = None if state["opened"][seat] else best_opening_value(rack)
         return v
+
+    def seat_view(self, state: State, seat: int, public: dict[str, Any]) -> dict[str, Any]:
+        """`seat`'s rack, its draft while on turn, and before opening the best initial meld it holds."""
+        rack = state["racks"][seat]
+        return {
+            "rack": sorted_tiles(rack),
+            "rack_by_number": sorted(rack, key=number_key),
+            "draft": draft_view(state) if state["draft"] and state["turn"] == seat else None,
+            # Before opening, the number that helps decide (cached by rack content: the search is the
+            # dearest part of a view, and most turns leave a rack as it was).
+            "best_opening": None if state["opened"][seat] else best_opening(rack),
+        }
 
     def help_text(self) -> list[tuple[str, str]]:
         return [
@@ -367,37 +370,6 @@ def parse_tile_for_deck(token: str) -> str:
         return parse_tile(token)
     except IllegalAction as err:
         raise SetupError(f"deck: {token!r} is not a tile") from err
-
-
-def _meld_view(meld: dict) -> dict[str, Any]:
-    info = analyse(meld["tiles"], meld.get("prefix"))
-    return {"tiles": list(meld["tiles"]), "prefix": meld.get("prefix"), "type": info.type, "value": info.value}
-
-
-def _draft_view(state: State) -> dict[str, Any]:
-    """The draft with each meld marked valid or not, and the running initial-meld total (RK-26)."""
-    current = state["draft"]
-    t0 = [analyse(m["tiles"], m.get("prefix")) for m in state["table"]]
-    remaining_t0 = {}
-    for info in t0:
-        key = (info.type, info.tiles)
-        remaining_t0[key] = remaining_t0.get(key, 0) + 1
-    melds, new_total = [], 0
-    for m in current["table"]:
-        entry: dict[str, Any] = {"tiles": list(m["tiles"]), "prefix": m.get("prefix"), "valid": True}
-        try:
-            info = analyse(m["tiles"], m.get("prefix"))
-        except InvalidMeld as err:
-            entry.update(valid=False, reason=err.reason, value=0)
-        else:
-            entry.update(type=info.type, value=info.value)
-            key = (info.type, info.tiles)
-            if remaining_t0.get(key, 0) > 0:
-                remaining_t0[key] -= 1  # unchanged from the turn-start table: not new
-            else:
-                new_total += info.value
-        melds.append(entry)
-    return {"melds": melds, "rack": sorted_tiles(current["rack"]), "new_value": new_total}
 
 
 ENGINE = RummikubEngine()

@@ -13,7 +13,7 @@ from rules.core.deck import build_deck, deal_blocks, rng_for
 from rules.core.engine import Action, Event, MatchEngine, RoundResult, State
 from rules.core.errors import IllegalAction, SetupError
 from rules.core.state import clone
-from rules.core.tiles import number_key, parse_tile, sorted_tiles, tile_set
+from rules.core.tiles import parse_tile, sorted_tiles, tile_set
 from rules.rummikub import draft as drafting
 from rules.rummikub.actions import (
     AddTiles,
@@ -33,7 +33,7 @@ from rules.rummikub.ai import choose_action
 from rules.rummikub.options import RummikubOptions
 from rules.rummikub.scoring import match_leaders, rack_value, score_empty_pool, score_going_out
 from rules.rummikub.validate import meld_tiles, validate_play
-from rules.rummikub.views import best_opening, draft_view, meld_view
+from rules.rummikub.views import best_opening, draft_view, meld_view, rack_orders
 
 RACK_SIZE = 14
 
@@ -336,9 +336,10 @@ class RummikubEngine(MatchEngine):
     def seat_view(self, state: State, seat: int, public: dict[str, Any]) -> dict[str, Any]:
         """`seat`'s rack, its draft while on turn, and before opening the best initial meld it holds."""
         rack = state["racks"][seat]
+        by_colour, by_number = rack_orders(rack)
         return {
-            "rack": sorted_tiles(rack),
-            "rack_by_number": sorted(rack, key=number_key),
+            "rack": by_colour,
+            "rack_by_number": by_number,
             "draft": draft_view(state) if state["draft"] and state["turn"] == seat else None,
             # Before opening, the number that helps decide (cached by rack content: the search is the
             # dearest part of a view, and most turns leave a rack as it was).

@@ -9,7 +9,7 @@ from typing import Any
 
 from rules.core.engine import State
 from rules.core.memo import content_cache
-from rules.core.tiles import sorted_tiles
+from rules.core.tiles import number_key, sorted_tiles
 from rules.rummikub.ai import best_opening_value
 from rules.rummikub.melds import InvalidMeld, MeldInfo, analyse
 
@@ -39,6 +39,18 @@ def best_opening(rack: list[str]) -> int:
     """The best initial meld in `rack` (the search behind the hint), once per rack content: a rack
     that did not change since the last outcome (every seat but the mover's) costs a lookup."""
     return _best_opening(tuple(sorted(rack)))
+
+
+@content_cache(RACK_CACHE)
+def _rack_orders(rack: tuple[str, ...]) -> tuple[tuple[str, ...], tuple[str, ...]]:
+    return tuple(sorted_tiles(rack)), tuple(sorted(rack, key=number_key))
+
+
+def rack_orders(rack: list[str]) -> tuple[list[str], list[str]]:
+    """The rack by colour and by number, as new lists: sorting with a key function costs more than a
+    lookup, and every seat but the mover's shows the rack it showed last time."""
+    by_colour, by_number = _rack_orders(tuple(sorted(rack)))
+    return list(by_colour), list(by_number)
 
 
 def draft_view(state: State) -> dict[str, Any]:

@@ -28,6 +28,8 @@ from rules.core import memo
 from rules.core.engine import MatchEngine
 from rules.core.memo import clear_view_caches
 from rules.core.state import clone
+from rules.core.tiles import number_key
+from rules.core.tiles import sorted_tiles as rk_sorted
 from rules.rummikub.ai import best_opening_value
 from rules.rummikub.melds import analyse
 from storage import MemoryStore
@@ -96,6 +98,7 @@ def check_uncached_parts(engine: Engine, state: State, seat: int, view: dict[str
     if engine.name == "rummikub":
         rack = state["racks"][seat]
         assert view["best_opening"] == (None if state["opened"][seat] else best_opening_value(list(rack)))
+        assert (view["rack"], view["rack_by_number"]) == (rk_sorted(rack), sorted(rack, key=number_key))
         for meld, shown in zip(state["table"], view["table"], strict=True):
             info = analyse(meld["tiles"], meld.get("prefix"))
             assert (shown["type"], shown["value"]) == (info.type, info.value)

@@ -104,6 +104,10 @@ def play_one(engine: Engine, seed: int) -> None:
 def check_privacy(engine: Engine, state: State, actor: int, action: Any, events: list, rng: Random) -> None:
     """What seat p sees must not change when the tiles hidden from p are dealt differently."""
     seats = len(state[engine.hidden_zones[0]])
+    # The views built together for an outcome (public part once) are the views built one by one.
+    public, private = engine.views(state, range(seats))
+    assert public == engine.view(state, None)
+    assert private == {seat: engine.view(state, seat) for seat in range(seats)}
     for viewer in [None, *range(seats)]:
         view = engine.view(state, viewer)
         check_view_shape(engine, view)

@@ -175,7 +175,7 @@ class ConsoleTable:
         # it (the full view stays one `table` away).
         draft_step = bool(outcome.events) and all(e.type == "DraftChanged" for e in outcome.events)
         if outcome.table.status == "playing" and not draft_step:
-            self._show(outcome.table, user)
+            self._show(outcome.table, user, outcome=outcome)
         return outcome.table
 
     # ---- standings -------------------------------------------------------------------------------
@@ -224,9 +224,11 @@ class ConsoleTable:
 
     # ---- showing ---------------------------------------------------------------------------------
 
-    def _private_view(self, rec: TableRecord, seat: int | None) -> dict[str, Any] | None:
+    def _private_view(self, rec: TableRecord, seat: int | None, outcome: Outcome | None = None) -> dict[str, Any] | None:
         if rec.state is None or seat is None or rec.status != "playing":
             return None
+        if outcome is not None and seat in outcome.private_views:
+            return outcome.private_views[seat]  # built once by the service for this very table
         return get_engine(rec.game).view(rec.state, seat)
 
     def _said_by_hand(self, event: Event, drawn: str | None) -> bool:
@@ -238,7 +240,7 @@ class ConsoleTable:
 
     def _show_events(self, outcome: Outcome, user: Player = YOU) -> None:
         seat = self.service.seat_of(outcome.table, user)
-        view = self._private_view(outcome.table, seat)
+        view = self._private_view(outcome.table, seat, outcome)
         drawn = view.get("drawn") if view else None
         drawn = drawn if isinstance(drawn, str) else None
         events = [e for e in outcome.events if not self._said_by_hand(e, drawn)]
@@ -252,16 +254,17 @@ class ConsoleTable:
             self.write(render_table(rec, view, self.lang, now=self.service.clock.now(),
                                     viewer=self.service.seat_of(rec, user)))
 
-    def _show(self, rec: TableRecord, user: Player, again: bool = False) -> None:
-        """The table and your rack. After a move within the same turn (a Rummy 500 lay after a bank
-        take) the rack no longer repeats "You drew X."; asked for with `table`, it shows all."""
+    def _show(self, rec: TableRecord, user: Player, again: bool = False, outcome: Outcome | None = None) -> None:
+        """The table and your rack (from `outcome`'s views when it has them). After a move within the
+        same turn (a Rummy 500 lay after a bank take) the rack no longer repeats "You drew X.";
+        asked for with `table`, it shows all."""
         if rec.state is None:
             return
-        engine = get_engine(rec.game)
         seat = self.service.seat_of(rec, user)
-        self.write(render_table(rec, engine.view(rec.state, None), self.lang, now=self.service.clock.now(),
-                                viewer=seat))
-        view = self._private_view(rec, seat)
+        public = outcome.public_view if outcome is not None else None
+        public = public if public is not None else get_engine(rec.game).view(rec.state, None)
+        self.write(render_table(rec, public, self.lang, now=self.service.clock.now(), viewer=seat))
+        view = self._private_view(rec, seat, outcome)
         if view is None:
             return
         drawn = view.get("drawn") if isinstance(view.get("drawn"), str) else None

@@ -31,8 +31,11 @@ class ServiceError(Exception):
 class Outcome:
     """What an accepted operation produced, for the adapter to render and send.
 
-    `events` are tagged with visibility (`Event.seat`); `private_views` holds the view of every
-    human seat so each adapter can refresh hands; `results` lists the rounds that ended.
+    `events` are tagged with visibility (`Event.seat`); `public_view` and `private_views` (the view
+    of every human seat) are the table as the outcome leaves it, built once by the service
+    (`engine.views`: the public part once, shared by the seats' views) — adapters render these
+    instead of asking the engine again. They share lists, so they are read-only. `results` lists
+    the rounds that ended.
     `repeated` marks the answer to a platform's redelivery of an action already applied under the
     same idempotency key: the events are that first application's, the table and views are current.
     """

@@ -57,12 +57,15 @@ class TableService(Lobby):
         lobby_ttl_s: float = DEFAULT_LOBBY_TTL_S,
         new_table_id: Callable[[], str] = _new_table_id,
         new_seed: Callable[[], int] = lambda: secrets.randbelow(2**31),
+        fresh_views: bool = False,
     ) -> None:
         self.store = store
         self.clock = clock or SystemClock()
         self.lobby_ttl_s = lobby_ttl_s
         self._new_table_id = new_table_id
         self._new_seed = new_seed
+        # The old way, kept for bench/bench_views.py to compare against: `engine.view` per seat.
+        self._fresh_views = fresh_views
         self._locks: dict[str, asyncio.Lock] = {}
         self.standings = Standings(store, self.clock)
 
@@ -178,11 +181,17 @@ class TableService(Lobby):
         return self._with_views(Outcome(table=rec, events=events, results=results, repeated=True))
 
     def _with_views(self, outcome: Outcome) -> Outcome:
+        """The views of the table as the outcome leaves it, built once here for every adapter: the
+        public view and each human seat's, with the analysis they share done once (`engine.views`)."""
         rec = outcome.table
         if rec.state is not None:
             engine = self.engine_for(rec)
-            outcome.public_view = engine.view(rec.state, None)
-            outcome.private_views = {i: engine.view(rec.state, i) for i, s in enumerate(rec.seats) if s.kind == "human"}
+            humans = [i for i, s in enumerate(rec.seats) if s.kind == "human"]
+            if self._fresh_views:
+                outcome.public_view = engine.view(rec.state, None)
+                outcome.private_views = {i: engine.view(rec.state, i) for i in humans}
+            else:
+                outcome.public_view, outcome.private_views = engine.views(rec.state, humans)
         return outcome
 
     async def tick(self, now: float | None = None) -> list[Outcome]:

@@ -752,18 +752,21 @@ class DiscordBot:
         new = outcome.table
         lines = render_events(new, [e for e in outcome.events if e.seat == seat or e.seat is None], seat, lang)
         note = "\n".join([f"✓ `{command}`", *lines[-4:]])
+        mine = outcome.private_views.get(seat)
         if update:
-            await self.update_hand(interaction, new, seat, lang, content=note)
+            await self.update_hand(interaction, new, seat, lang, content=note, seat_view=mine)
         else:
-            embed, view = self.hand_payload(new, seat, lang)
+            embed, view = self.hand_payload(new, seat, lang, mine)
             await self._say(interaction, note, embed=embed, view=view)
         await self.render_outcome(outcome, prev_turn=prev_turn)
 
     # ---- hands ----------------------------------------------------------------------------------
 
-    def hand_payload(self, rec: TableRecord, seat: int, lang: str) -> tuple[discord.Embed, discord.ui.View]:
+    def hand_payload(self, rec: TableRecord, seat: int, lang: str,
+                     view: dict[str, Any] | None = None) -> tuple[discord.Embed, discord.ui.View]:
+        """The hand message; `view` is the seat's view when the caller has it (an outcome's)."""
         engine = get_engine(rec.game)
-        view = engine.view(rec.state or {}, seat)
+        view = view if view is not None else engine.view(rec.state or {}, seat)
         items = hand_items(view)
         selected = [i for i in self._selection.get((rec.id, seat), []) if i < len(items)]
         extra = t("tg.selected", lang, items=" ".join(items[i] for i in selected)) if selected else ""
@@ -778,8 +781,8 @@ class DiscordBot:
         return ui.embed(title, body, extra), ui.hand_view(rec, view, seat, selected, lang, moving)
 
     async def update_hand(self, interaction: discord.Interaction, rec: TableRecord, seat: int, lang: str,
-                          content: str | None = None) -> None:
-        embed, view = self.hand_payload(rec, seat, lang)
+                          content: str | None = None, seat_view: dict[str, Any] | None = None) -> None:
+        embed, view = self.hand_payload(rec, seat, lang, seat_view)
         await self._edit_here(interaction, content=content, embed=embed, view=view)
 
     # ---- the table message ---------------------------------------------------------------------
@@ -879,19 +882,19 @@ class DiscordBot:
             await self._post(rec, "\n\n".join(summaries))
         for seat, s in enumerate(rec.seats):
             if s.kind == "human" and s.user_id and await self._dm_on(s.user_id):
-                await self._dm_hand(rec, seat)
+                await self._dm_hand(rec, seat, outcome.private_views.get(seat))
         turn = (outcome.public_view or {}).get("turn")
         if rec.status == "playing" and turn is not None and not restored:
             others_moved = any(e.data.get("seat") not in (None, turn) for e in outcome.events)
             if turn != prev_turn or others_moved:
                 await self._ping(rec, turn)
 
-    async def _dm_hand(self, rec: TableRecord, seat: int) -> None:
+    async def _dm_hand(self, rec: TableRecord, seat: int, seat_view: dict[str, Any] | None = None) -> None:
         """With `/rummy dm on`, the hand lives in one DM message, edited after each move."""
         assert self.client is not None
         s = rec.seats[seat]
         assert s.user_id is not None
-        embed, view = self.hand_payload(rec, seat, await self._table_lang(rec))
+        embed, view = self.hand_payload(rec, seat, await self._table_lang(rec), seat_view)
         key = f"dm:{s.user_id}"
         refs = await self._refs_of(rec.id)
         try:

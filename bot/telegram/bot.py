@@ -902,7 +902,8 @@ class TelegramBot:
         self.outbox.put(int(rec.chat_id), rec.id, "table", text, markup, await self._thread(rec))
 
     async def put_hand(self, rec: TableRecord, seat: int, note: str | None = None, events: list[str] | None = None,
-                       fresh: bool = False) -> None:
+                       fresh: bool = False, view: dict[str, Any] | None = None) -> None:
+        """The seat's hand DM; `view` is the seat's view when the caller has it (an outcome's)."""
         assert self.outbox is not None
         s = rec.seats[seat]
         if s.kind != "human" or s.user_id is None or rec.state is None:
@@ -911,7 +912,7 @@ class TelegramBot:
         if not await self.dm_ok(user_id):
             return  # blocked us (see _unreachable): nothing goes out until they write again
         lang = await self.chat_lang(user_id)
-        view = get_engine(rec.game).view(rec.state, seat)
+        view = view if view is not None else get_engine(rec.game).view(rec.state, seat)
         selected = self._selection.get((rec.id, seat), [])
         items = kb.hand_items(view)
         selected = [i for i in selected if i < len(items)]
@@ -969,7 +970,7 @@ class TelegramBot:
             private = [e for e in outcome.events if e.seat == seat]
             lines = render_events(rec, private, seat, seat_lang)
             note = t("tg.match_over", seat_lang) if rec.status == "finished" else None
-            await self.put_hand(rec, seat, note=note, events=lines)
+            await self.put_hand(rec, seat, note=note, events=lines, view=outcome.private_views.get(seat))
         if summaries:
             self.outbox.post(int(rec.chat_id), html.escape("\n\n".join(summaries)), thread_id=thread)
         turn = (outcome.public_view or {}).get("turn")

@@ -15,6 +15,7 @@ from random import Random
 from typing import Any
 
 from rules.canasta import melds as m
+from rules.canasta import views
 from rules.canasta.actions import (
     Add,
     Discard,
@@ -32,7 +33,6 @@ from rules.canasta.moves import moves as legal_moves
 from rules.canasta.options import CanastaOptions
 from rules.canasta.scoring import TEAMS, leading_team, match_decision, score_round, team_of, threshold
 from rules.canasta.stock import pop_stock, split_stock, stock_count
-from rules.canasta.views import build_view
 from rules.core.deck import build_deck, deal_blocks, rng_for
 from rules.core.engine import Action, Event, MatchEngine, RoundResult, State
 from rules.core.errors import IllegalAction, SetupError, not_held
@@ -546,9 +546,11 @@ class CanastaEngine(MatchEngine):
 
     # ---- views -------------------------------------------------------------------------------
 
-    def view(self, state: State, seat: int | None) -> dict[str, Any]:
-        """What `seat` may see (None: a spectator); see `rules.canasta.views`."""
-        return build_view(state, seat)
+    def public_view(self, state: State) -> dict[str, Any]:
+        return views.public_view(state)
+
+    def seat_view(self, state: State, seat: int, public: dict[str, Any]) -> dict[str, Any]:
+        return views.seat_view(state, seat, public)
 
     def moves(self, view: dict[str, Any]) -> list[MoveTemplate]:
         return legal_moves(view)
@@ -565,7 +567,7 @@ class CanastaEngine(MatchEngine):
         ]
 
     def ai_action(self, state: State, seat: int, rng: Random) -> Action:
-        return choose_action(build_view(state, seat, hints=False), rng)
+        return choose_action(views.build_view(state, seat, hints=False), rng)
 
     def stand_in_action(self, state: State, seat: int, rng: Random) -> Action:
         return self.timeout_action(state)  # CAN-54/55: an away player's turns are auto-played

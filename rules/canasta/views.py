@@ -12,13 +12,12 @@ from rules.canasta.ai import best_opening, take_option
 from rules.canasta.scoring import TEAMS, team_of
 from rules.canasta.stock import stock_count
 from rules.core.engine import State
+from rules.core.memo import content_cache
 from rules.core.state import clone
 
 
-def build_view(state: State, seat: int | None, hints: bool = True) -> dict[str, Any]:
-    """What `seat` may see (None: a spectator): both teams' melds, zones, thresholds, the top
-    discard and counts (CAN-10). Never another hand (a partner's included), the stock order or
-    the seed. `hints` adds the numbers that help a human decide (the AI works them out itself)."""
+def public_view(state: State) -> dict[str, Any]:
+    """What everyone sees (CAN-10): both teams' melds, zones, thresholds, the top discard, counts."""
     over = state["round_over"]
     v: dict[str, Any] = {
         "game": "canasta",
@@ -51,20 +50,40 @@ def build_view(state: State, seat: int | None, hints: bool = True) -> dict[str, 
         "match_over": state["match_over"],
         "match_winners": list(state["match_winners"]),
         "ledger": list(state["ledger"]),
-        "you": seat,
     }
+    return v
+
+
+def seat_view(state: State, seat: int, public: dict[str, Any], hints: bool = True) -> dict[str, Any]:
+    """`seat`'s team and hand; with `hints`, the numbers that help a human decide (the AI works them
+    out itself). `public` is the public view with "you" set to `seat`."""
+    team = team_of(seat)
+    hand = m.sorted_tiles(state["hands"][seat])
+    part: dict[str, Any] = {"team": team, "hand": hand}
+    if not hints:
+        return part
+    # UX "numbers that help decide": before the team opens, the best opening in this hand.
+    part["best_opening"] = None if state["opened"][team] else _best_opening(tuple(hand))
+    # ... and a pile take this hand can make now (CAN-40..43), as a ready command: only the seat on
+    # turn, so it is worked out for one seat per outcome at most.
+    take = take_option({**public, **part}) if public["turn"] == seat and public["phase"] == "draw" else None
+    part["take_hint"] = format_action(take) if take else None
+    return part
+
+
+@content_cache(1 << 14)
+def _best_opening(hand: tuple[str, ...]) -> int:
+    # Keyed by this hand's tiles alone (sorted): most outcomes leave most hands as they were.
+    return best_opening(list(hand))
+
+
+def build_view(state: State, seat: int | None, hints: bool = True) -> dict[str, Any]:
+    """What `seat` may see (None: a spectator). Never another hand (a partner's included), the stock
+    order or the seed."""
+    v = public_view(state)
+    v["you"] = seat
     if seat is not None:
-        hand = state["hands"][seat]
-        team = team_of(seat)
-        v["team"] = team
-        v["hand"] = m.sorted_tiles(hand)
-        if not hints:
-            return v
-        # UX "numbers that help decide": before the team opens, the best opening in this hand.
-        v["best_opening"] = None if state["opened"][team] else best_opening(v["hand"])
-        # ... and a pile take this hand can make now (CAN-40..43), as a ready command.
-        take = take_option(v) if v["turn"] == seat and v["phase"] == "draw" else None
-        v["take_hint"] = format_action(take) if take else None
+        v.update(seat_view(state, seat, v, hints))
     return v
 
 

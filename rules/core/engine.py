@@ -7,6 +7,7 @@ the seed. The table service owns every side effect.
 
 from __future__ import annotations
 
+from collections.abc import Iterable
 from dataclasses import dataclass, field
 from random import Random
 from typing import Any, ClassVar, Protocol, runtime_checkable
@@ -119,6 +120,11 @@ class Engine(Protocol):
 
     def view(self, state: State, seat: int | None) -> dict[str, Any]: ...
 
+    def views(self, state: State, seats: Iterable[int]) -> tuple[dict[str, Any], dict[int, dict[str, Any]]]:
+        """The public view and the view of each of `seats`, each equal to `view(state, seat)`, with
+        what they share (the table's analysis) built once. The views share that structure: read-only."""
+        ...
+
     def result(self, state: State) -> RoundResult | None: ...
 
     def next_round(self, state: State) -> State: ...
@@ -166,6 +172,38 @@ class MatchEngine:
     def check_seats(self, seats: object) -> None:
         if not isinstance(seats, int) or not self.min_seats <= seats <= self.max_seats:
             raise SetupError(f"seats: {self.title} takes {self.min_seats} to {self.max_seats} players, not {seats}")
+
+    # ---- views -------------------------------------------------------------------------------
+    # A view is the public part (what a spectator sees) plus, for a seat, the keys only that seat
+    # sees. `views` builds the public part once for all the seats an outcome shows, and each seat's
+    # part may read it (the table's analysis) instead of working it out again.
+
+    def public_view(self, state: State) -> dict[str, Any]:
+        """What everyone may see, without "you": a new dict each call."""
+        raise NotImplementedError
+
+    def seat_view(self, state: State, seat: int, public: dict[str, Any]) -> dict[str, Any]:
+        """The keys only `seat` sees (its hand, the hints drawn from it), as a new dict. `public` is
+        `public_view(state)` with "you" set to `seat`: read it, never change it."""
+        raise NotImplementedError
+
+    def view(self, state: State, seat: int | None) -> dict[str, Any]:
+        v = self.public_view(state)
+        v["you"] = seat
+        if seat is not None:
+            v.update(self.seat_view(state, seat, v))
+        return v
+
+    def views(self, state: State, seats: Iterable[int]) -> tuple[dict[str, Any], dict[int, dict[str, Any]]]:
+        public = self.public_view(state)
+        public["you"] = None
+        private = {}
+        for seat in seats:
+            # A shallow copy: the seats' views share the public part's lists instead of rebuilding them.
+            v = {**public, "you": seat}
+            v.update(self.seat_view(state, seat, v))
+            private[seat] = v
+        return public, private
 
     @staticmethod
     def check_next_round(state: State) -> None:

@@ -1,5 +1,5 @@
-"""What a player sees of their draft (RK-26): each meld marked valid or not, the opening total so far,
-and, after each draft command, just what that command changed."""
+"""After each draft command, just what that command changed (the draft itself, each meld marked valid
+or not with the opening total so far, is `views.draft_view`)."""
 
 from __future__ import annotations
 
@@ -7,33 +7,7 @@ from typing import Any
 
 from rules.core.engine import State
 from rules.core.tiles import sorted_tiles
-from rules.rummikub.melds import InvalidMeld, analyse
-
-
-def draft_view(state: State) -> dict[str, Any]:
-    """The draft with each meld marked valid or not, and the running initial-meld total (RK-26)."""
-    current = state["draft"]
-    t0 = [analyse(m["tiles"], m.get("prefix")) for m in state["table"]]
-    remaining_t0 = {}
-    for info in t0:
-        key = (info.type, info.tiles)
-        remaining_t0[key] = remaining_t0.get(key, 0) + 1
-    melds, new_total = [], 0
-    for m in current["table"]:
-        entry: dict[str, Any] = {"tiles": list(m["tiles"]), "prefix": m.get("prefix"), "valid": True}
-        try:
-            info = analyse(m["tiles"], m.get("prefix"))
-        except InvalidMeld as err:
-            entry.update(valid=False, reason=err.reason, value=0)
-        else:
-            entry.update(type=info.type, value=info.value)
-            key = (info.type, info.tiles)
-            if remaining_t0.get(key, 0) > 0:
-                remaining_t0[key] -= 1  # unchanged from the turn-start table: not new
-            else:
-                new_total += info.value
-        melds.append(entry)
-    return {"melds": melds, "rack": sorted_tiles(current["rack"]), "new_value": new_total}
+from rules.rummikub.views import draft_view
 
 
 def draft_step(state: State, seat: int, before: list[list[str]]) -> dict[str, Any]:

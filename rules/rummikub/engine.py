@@ -14,7 +14,7 @@ from rules.core.engine import Action, Event, MatchEngine, RoundResult, State
 from rules.core.errors import IllegalAction, SetupError
 from rules.core.moves import MoveTemplate
 from rules.core.state import clone
-from rules.core.tiles import number_key, parse_tile, sorted_tiles, tile_set
+from rules.core.tiles import parse_tile, sorted_tiles, tile_set
 from rules.rummikub import draft as drafting
 from rules.rummikub.actions import (
     AddTiles,
@@ -31,14 +31,14 @@ from rules.rummikub.actions import (
     format_action,
     parse,
 )
-from rules.rummikub.ai import best_opening_value, choose_action
+from rules.rummikub.ai import choose_action
 from rules.rummikub.changes import table_changes
-from rules.rummikub.draft_view import draft_step, draft_view
-from rules.rummikub.melds import analyse
+from rules.rummikub.draft_view import draft_step
 from rules.rummikub.moves import moves as legal_moves
 from rules.rummikub.options import RummikubOptions
 from rules.rummikub.scoring import match_leaders, rack_value, score_empty_pool, score_going_out
 from rules.rummikub.validate import meld_tiles, validate_play
+from rules.rummikub.views import best_opening, draft_view, meld_view, rack_orders
 
 RACK_SIZE = 14
 
@@ -311,9 +311,8 @@ class RummikubEngine(MatchEngine):
 
     # ---- views -------------------------------------------------------------------------------
 
-    def view(self, state: State, seat: int | None) -> dict[str, Any]:
-        """What `seat` may see (None: a spectator). Never another rack while a game is in play,
-        never the pool order or the seed."""
+    def public_view(self, state: State) -> dict[str, Any]:
+        """What everyone sees: never a rack while a game is in play, never the pool order or the seed."""
         over = state["round_over"]
         v: dict[str, Any] = {
             "game": self.name,
@@ -321,7 +320,7 @@ class RummikubEngine(MatchEngine):
             "match_games": state["options"]["match_games"],
             "seats": state["seats"],
             "turn": self.current_seat(state),
-            "table": [_meld_view(m) for m in state["table"]],
+            "table": [meld_view(m) for m in state["table"]],
             "pool": len(state["pool"]),
             "rack_sizes": [len(r) for r in state["racks"]],
             "opened": list(state["opened"]),
@@ -339,18 +338,23 @@ class RummikubEngine(MatchEngine):
             "round_over": clone(over) if over else None,
             "match_over": state["match_over"],
             "match_winners": list(state["match_winners"]),
-            "you": seat,
         }
         if over:
             v["revealed_racks"] = [sorted_tiles(r) for r in state["racks"]]
-        if seat is not None:
-            rack = state["racks"][seat]
-            v["rack"] = sorted_tiles(rack)
-            v["rack_by_number"] = sorted(rack, key=number_key)
-            v["draft"] = draft_view(state) if state["draft"] and state["turn"] == seat else None
-            # Before opening, the number that helps decide: the best initial meld the rack holds.
-            v["best_opening"] = None if state["opened"][seat] else best_opening_value(rack)
         return v
+
+    def seat_view(self, state: State, seat: int, public: dict[str, Any]) -> dict[str, Any]:
+        """`seat`'s rack, its draft while on turn, and before opening the best initial meld it holds."""
+        rack = state["racks"][seat]
+        by_colour, by_number = rack_orders(rack)
+        return {
+            "rack": by_colour,
+            "rack_by_number": by_number,
+            "draft": draft_view(state) if state["draft"] and state["turn"] == seat else None,
+            # Before opening, the number that helps decide (cached by rack content: the search is the
+            # dearest part of a view, and most turns leave a rack as it was).
+            "best_opening": None if state["opened"][seat] else best_opening(rack),
+        }
 
     def moves(self, view: dict[str, Any]) -> list[MoveTemplate]:
         return legal_moves(view)
@@ -380,11 +384,6 @@ def parse_tile_for_deck(token: str) -> str:
         return parse_tile(token)
     except IllegalAction as err:
         raise SetupError(f"deck: {token!r} is not a tile") from err
-
-
-def _meld_view(meld: dict) -> dict[str, Any]:
-    info = analyse(meld["tiles"], meld.get("prefix"))
-    return {"tiles": list(meld["tiles"]), "prefix": meld.get("prefix"), "type": info.type, "value": info.value}
 
 
 ENGINE = RummikubEngine()

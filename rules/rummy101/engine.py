@@ -475,8 +475,8 @@ class Rummy101Engine(MatchEngine):
 
     # ---- views -------------------------------------------------------------------------------
 
-    def view(self, state: State, seat: int | None) -> dict[str, Any]:
-        """What `seat` may see (None: a spectator): never another hand in play, the stock order or the seed."""
+    def public_view(self, state: State) -> dict[str, Any]:
+        """What everyone sees: never a hand in play, the stock order or the seed."""
         over = state["round_over"]
         opts = state["options"]
         v: dict[str, Any] = {
@@ -503,21 +503,23 @@ class Rummy101Engine(MatchEngine):
             "round_over": clone(over) if over else None,
             "match_over": state["match_over"],
             "match_winners": list(state["match_winners"]),
-            "you": seat,
         }
         if over:
             v["revealed"] = [sorted_tiles(h) for h in state["hands"]]
-        if seat is not None:
-            hand = state["hands"][seat]
-            v["hand"] = sorted_tiles(hand)
-            v["hand_by_number"] = sorted(hand, key=number_key)
-            # Before opening, the numbers that help decide: the best opening the hand holds now.
-            v["best_opening"] = best_opening(hand) if state["status"][seat] == UNOPENED else None
-            # A ready take command, only when one is legal (tried against this engine), on your turn.
-            on_draw = state["turn"] == seat and state["phase"] == "draw" and not over
-            take = take_hint(state, seat, self.apply) if on_draw else None
-            v["take_hint"] = None if take is None else format_action(take)
         return v
+
+    def seat_view(self, state: State, seat: int, public: dict[str, Any]) -> dict[str, Any]:
+        """`seat`'s hand; before opening, the best opening it holds (cached by hand content); on its
+        draw, a ready take command — only when one is legal (tried against this engine)."""
+        hand = state["hands"][seat]
+        on_draw = state["turn"] == seat and state["phase"] == "draw" and not state["round_over"]
+        take = take_hint(state, seat, self.apply) if on_draw else None
+        return {
+            "hand": sorted_tiles(hand),
+            "hand_by_number": sorted(hand, key=number_key),
+            "best_opening": best_opening(hand) if state["status"][seat] == UNOPENED else None,
+            "take_hint": None if take is None else format_action(take),
+        }
 
     def moves(self, view: dict[str, Any]) -> list[MoveTemplate]:
         return legal_moves(view)

@@ -18,12 +18,11 @@ from rules.core.engine import Action, Event, MatchEngine, RoundResult, State
 from rules.core.errors import IllegalAction, SetupError, not_held
 from rules.core.moves import MoveTemplate
 from rules.core.state import clone
-from rules.rummy500 import melds
+from rules.rummy500 import melds, views
 from rules.rummy500.actions import Discard, End, Lay, Stop, TakeBank, TakeMarket, Timeout, format_action, parse
 from rules.rummy500.ai import choose_action
 from rules.rummy500.moves import moves as legal_moves
 from rules.rummy500.options import Rummy500Options
-from rules.rummy500.views import build_view
 
 
 def _parse_deck_card(token: str) -> str:
@@ -159,8 +158,11 @@ class Rummy500Engine(MatchEngine):
             },
         )
 
-    def view(self, state: State, seat: int | None) -> dict[str, Any]:
-        return build_view(state, seat, self.current_seat(state))
+    def public_view(self, state: State) -> dict[str, Any]:
+        return views.public_view(state, self.current_seat(state))
+
+    def seat_view(self, state: State, seat: int, public: dict[str, Any]) -> dict[str, Any]:
+        return views.seat_view(state, seat, public)
 
     def moves(self, view: dict[str, Any]) -> list[MoveTemplate]:
         return legal_moves(view)

@@ -4,6 +4,7 @@ is to take, what each market take would bring (UX.md, "Numbers that help decide"
 
 from __future__ import annotations
 
+from collections.abc import Collection
 from typing import Any
 
 from rules.core.cards import JOKER, sorted_cards
@@ -32,13 +33,15 @@ def structure_view(s: melds.Struct, identities: dict[tuple[int, int], list[str]]
     return out
 
 
-def market_takes(state: State, seat: int) -> list[dict[str, Any]]:
+def market_takes(state: State, seat: int, burned: Collection[str] | None = None) -> list[dict[str, Any]]:
     """For each market position: the target, the cards after it, whether it is burned, and the best
-    legal placement of the target with the hand plus the cards that would come along (R500-30/31)."""
+    legal placement of the target with the hand plus the cards that would come along (R500-30/31).
+    `burned` is the table's burned cards when the caller has worked them out already."""
     market = state["market"]
     hand = state["hands"][seat]
     table = state["table"]
-    _, burned, _ = melds.joker_info(table)
+    if burned is None:
+        _, burned, _ = melds.joker_info(table)
     leave_one = state["options"]["market_leave_one"]
     jk = state["options"]["joker_hand_penalty"]
     out = []
@@ -67,8 +70,8 @@ def market_takes(state: State, seat: int) -> list[dict[str, Any]]:
     return out
 
 
-def build_view(state: State, seat: int | None, turn: int | None) -> dict[str, Any]:
-    """Never another hand while a round is in play, never the bank order or the seed."""
+def public_view(state: State, turn: int | None) -> dict[str, Any]:
+    """What everyone sees: never a hand while a round is in play, never the bank order or the seed."""
     opts = state["options"]
     _, burned, idents = melds.joker_info(state["table"])
     identities = {(sid, i): cands for sid, i, cands in idents}
@@ -96,13 +99,18 @@ def build_view(state: State, seat: int | None, turn: int | None) -> dict[str, An
         "round_over": dict(over) if over else None,
         "match_over": state["match_over"],
         "match_winners": list(state["match_winners"]),
-        "you": seat,
     }
-    if seat is not None:
-        hand = state["hands"][seat]
-        v["hand"] = sorted_cards(hand)
-        v["hand_value"] = melds.hand_value(hand, opts["joker_hand_penalty"])
-        on_turn = turn == seat
-        v["drawn"] = state["drawn"] if on_turn else None
-        v["takes"] = market_takes(state, seat) if on_turn and state["phase"] == "take" else None
     return v
+
+
+def seat_view(state: State, seat: int, public: dict[str, Any]) -> dict[str, Any]:
+    """`seat`'s hand and its value; on turn, the card it drew and what each market take would bring
+    (only the seat to take pays for that search, with the burned cards the public part found)."""
+    hand = state["hands"][seat]
+    on_turn = public["turn"] == seat
+    return {
+        "hand": sorted_cards(hand),
+        "hand_value": melds.hand_value(hand, state["options"]["joker_hand_penalty"]),
+        "drawn": state["drawn"] if on_turn else None,
+        "takes": market_takes(state, seat, public["burned"]) if on_turn and state["phase"] == "take" else None,
+    }

@@ -350,9 +350,9 @@ class ThreeThirteenEngine(MatchEngine):
 
     # ---- views -------------------------------------------------------------------------------
 
-    def view(self, state: State, seat: int | None) -> dict[str, Any]:
-        """What `seat` may see (None: a spectator): T13-05/15. Never another hand while a round is in
-        play, never the stock order or the seed."""
+    def public_view(self, state: State) -> dict[str, Any]:
+        """What everyone sees (T13-05/15): never a hand while a round is in play, never the stock
+        order or the seed."""
         opts = state["options"]
         wild = self.wild_rank(state)
         over = state["round_over"]
@@ -383,19 +383,24 @@ class ThreeThirteenEngine(MatchEngine):
             "round_over": clone(over) if over else None,
             "match_over": state["match_over"],
             "match_winners": list(state["match_winners"]),
-            "you": seat,
         }
-        if seat is not None:
-            hand = state["hands"][seat]
-            arr = arrange(hand, wild, opts["ace_high"])
-            v["hand"] = sorted_cards(hand)
-            v["melds"] = [list(m) for m in arr.melds]
-            v["deadwood_cards"] = list(arr.deadwood_cards)
-            v["deadwood"] = arr.deadwood
-            v["drawn"] = state["drawn"] if state["turn"] == seat else None
-            on_discard = state["turn"] == seat and state["phase"] == "discard"
-            v["best_discard"] = best_discard(hand, state["taken"], wild, opts["ace_high"]) if on_discard else None
         return v
+
+    def seat_view(self, state: State, seat: int, public: dict[str, Any]) -> dict[str, Any]:
+        """`seat`'s hand with its best grouping and deadwood (`arrange` remembers hands by content), and
+        on its discard the best discard (a hint shown only when it applies)."""
+        hand = state["hands"][seat]
+        wild, ace_high = public["wild_rank"], state["options"]["ace_high"]
+        arr = arrange(hand, wild, ace_high)
+        on_discard = state["turn"] == seat and state["phase"] == "discard"
+        return {
+            "hand": sorted_cards(hand),
+            "melds": [list(m) for m in arr.melds],
+            "deadwood_cards": list(arr.deadwood_cards),
+            "deadwood": arr.deadwood,
+            "drawn": state["drawn"] if state["turn"] == seat else None,
+            "best_discard": best_discard(hand, state["taken"], wild, ace_high) if on_discard else None,
+        }
 
     def moves(self, view: dict[str, Any]) -> list[MoveTemplate]:
         return legal_moves(view)

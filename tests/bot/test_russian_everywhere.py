@@ -26,7 +26,7 @@ from typing import Any
 import discord
 import pytest
 
-from bot.core.i18n import catalog_files
+from bot.core.i18n import catalog_files, t
 from bot.core.options_text import bad_option, options_from_text
 from bot.core.options_ui import option_choices
 from bot.core.render import render_error, render_hand, render_lobby, render_table
@@ -284,3 +284,14 @@ def test_options_read_as_words_in_both_languages() -> None:
     off = rec.model_copy(update={"options": {**rec.options, "turn_timer_s": 0, "timeout_penalty_tiles": 2}})
     assert "Таймер хода: выкл" in render_lobby(off, "ru", 4)
     assert "Штраф за просрочку: 2 фишки" in render_lobby(off, "ru", 4)
+
+
+@pytest.mark.parametrize("phase", ["play", "draw", "take", "bank", "market"])
+def test_a_part_of_the_turn_is_named_in_words(phase: str) -> None:
+    # The phase names are also command words, so the sweep's rule would let a raw one through.
+    from rules import IllegalAction
+
+    err = IllegalAction("E_PHASE", action="stop", phase=phase)
+    for lang in ("en", "ru"):
+        text = render_error(err, lang)  # the shared sentence, which names the part of the turn
+        assert f"({phase})" not in text and "({})".format(t(f"phase.{phase}", lang)) in text, text

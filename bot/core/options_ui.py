@@ -13,7 +13,7 @@ from typing import Any, Literal
 
 from pydantic.fields import FieldInfo
 
-from bot.core.i18n import t
+from bot.core.i18n import has, t
 from rules import GameOptions, SetupError
 
 INT_PRESETS = (0, 15, 30, 45, 60, 90, 120, 180, 300, 600, 1800, 3600, 7200, 14400, 43200, 86400)
@@ -71,7 +71,31 @@ def _ordered(values: list[Any]) -> list[Any]:
     return sorted(values, key=lambda v: (not isinstance(v, str), isinstance(v, int | float) and v, str(v)))
 
 
-def show_value(value: Any, lang: str) -> str:
+def _slug(value: Any) -> str:
+    # Catalog keys name a value as it is typed: `3 rounds` is `3_rounds`, a boolean `on`/`off`.
     if isinstance(value, bool):
-        return t("tg.on" if value else "tg.off", lang)
+        return "on" if value else "off"
+    return str(value).replace(" ", "_")
+
+
+def option_name(key: str, lang: str) -> str:
+    """An option's name in words ("Turn timer", "Таймер хода"); the key itself if none is written."""
+    return t(f"option.{key}", lang) if has(f"option.{key}", lang) else key
+
+
+def show_value(value: Any, lang: str, key: str | None = None) -> str:
+    """A value in words: the option's own word for it (`option.value.<key>.<value>`: 0 s is "off"),
+    a word shared by every option (`option.value.random`, on/off), a number with the option's unit
+    (`option.unit.<key>`: "60 s", "3 фишки"), else the value as typed (a free number)."""
+    slug = _slug(value)
+    for k in ([f"option.value.{key}.{slug}"] if key else []) + [f"option.value.{slug}"]:
+        if has(k, lang):
+            return t(k, lang)
+    if key and isinstance(value, int) and has(f"option.unit.{key}", lang):
+        return t(f"option.unit.{key}", lang, n=value)
     return str(value)
+
+
+def option_line(key: str, value: Any, lang: str) -> str:
+    """`Turn timer: 60 s` — how a lobby, a button or a select shows one option."""
+    return t("option.line", lang, name=option_name(key, lang), value=show_value(value, lang, key))

@@ -16,7 +16,7 @@ import discord
 from bot.core.codec import DISCORD_MAX_CHARS, encode, mask_of
 from bot.core.grammar import controls, hand_items, move_template, moves
 from bot.core.i18n import has, t
-from bot.core.options_ui import option_choices, show_value
+from bot.core.options_ui import option_choices, option_line, option_name, show_value
 from bot.core.text import fit
 from bot.discord.limits import EMBED_DESC_MAX, EMBED_TITLE_MAX
 from rules import get_engine
@@ -110,7 +110,7 @@ def options_view(rec: TableRecord, lang: str, key_index: int | None) -> discord.
     keys = list(model.model_fields)[:25]  # a select holds 25 entries
     v = rec.version
     key_options = [
-        discord.SelectOption(label=f"{key}: {show_value(rec.options.get(key), lang)}"[:100], value=str(i),
+        discord.SelectOption(label=option_line(key, rec.options.get(key), lang)[:100], value=str(i),
                              default=i == key_index)
         for i, key in enumerate(keys)
     ]
@@ -120,11 +120,13 @@ def options_view(rec: TableRecord, lang: str, key_index: int | None) -> discord.
         key = keys[key_index]
         choices = option_choices(model, rec.options, key, engine.max_seats)[:25]
         value_options = [
-            discord.SelectOption(label=show_value(c, lang)[:100], value=str(j), default=c == rec.options.get(key))
+            discord.SelectOption(label=show_value(c, lang, key)[:100], value=str(j),
+                                 default=c == rec.options.get(key))
             for j, c in enumerate(choices)
         ]
         items.append(CodecItem(discord.ui.Select(custom_id=cid(rec.id, v, "setopt", key_index),
-                                                 options=value_options, row=1, placeholder=key)))
+                                                 options=value_options, row=1,
+                                                 placeholder=option_name(key, lang)[:150])))
     return new_view(items)
 
 

@@ -14,7 +14,7 @@ from telegram import InlineKeyboardButton, InlineKeyboardMarkup
 from bot.core.codec import encode, mask_of
 from bot.core.grammar import Control, controls, hand_items, move_template, moves
 from bot.core.i18n import has, t
-from bot.core.options_ui import option_choices, show_value
+from bot.core.options_ui import option_choices, option_line, show_value
 from rules import get_engine
 from storage import TableRecord
 
@@ -57,7 +57,7 @@ def options_keyboard(rec: TableRecord, lang: str) -> InlineKeyboardMarkup:
         prev_i, next_i = (at - 1) % len(choices), (at + 1) % len(choices)
         rows.append([
             _b("◀", encode(rec.id, rec.version, "setopt", i, prev_i)),
-            _b(f"{key}: {show_value(current, lang)}", encode(rec.id, rec.version, "setopt", i, next_i)),
+            _b(option_line(key, current, lang), encode(rec.id, rec.version, "setopt", i, next_i)),
             _b("▶", encode(rec.id, rec.version, "setopt", i, next_i)),
         ])
     rows.append([_b(t("tg.btn.back", lang), encode(rec.id, rec.version, "lobby"))])

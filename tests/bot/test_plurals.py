@@ -65,6 +65,10 @@ WORDS = {
     "canasta.event.TilesAdded": TILE, "canasta.event.TilesAdded.you": TILE,
     "canasta.event.TilesAdded_grown": TILE, "canasta.event.TilesAdded_grown.you": TILE,
     "stats.board_line": PT, "stats.history_title": MATCH_TITLE,
+    # option values with their unit ("Initial meld: 30 points", "Штраф за просрочку: 2 фишки")
+    "option.unit.timeout_penalty_tiles": TILE, "option.unit.initial_meld_min": POINT,
+    "option.unit.joker_rack_penalty": POINT, "option.unit.target_score": POINT, "option.unit.go_out_bonus": POINT,
+    "option.unit.hand_size": CARD, "option.unit.joker_hand_penalty": POINT, "option.unit.ledger_per_round": POINT,
 }
 
 # Where a language says zero in words rather than "0 tiles", what it says instead.
@@ -75,6 +79,7 @@ ZERO = {
     "canasta.event.PileTaken_opened": {"en": "and opened Team", "ru": "и открыл(а) команду"},
     "canasta.event.PileTaken_opened.you": {"en": "and opened Team", "ru": "и открыли команду"},
     "rummy500.error.E_NOT_IN_MARKET": {"en": "the market is empty", "ru": "рынок пуст"},
+    "option.unit.timeout_penalty_tiles": {"en": "none", "ru": "нет"},
 }
 
 

@@ -8,6 +8,7 @@ from typing import Any
 from babel import Locale, UnknownLocaleError
 
 from bot.core.i18n import has, t
+from bot.core.options_ui import option_line
 from bot.core.text import display_name, excerpt
 from rules import get_engine
 from storage import TableRecord
@@ -44,9 +45,19 @@ def join_items(items: Iterable[str]) -> str:
     return " ".join(items)
 
 
-def _param_text(key: str, value: Any, lang: str) -> Any:
+def _phase_word(phase: str, lang: str, game: str | None) -> str:
+    """A part of the turn in words (`<game>.phase.<phase>`, then `phase.<phase>`), else as the engine names it."""
+    for key in ([f"{game}.phase.{phase}"] if game else []) + [f"phase.{phase}"]:
+        if has(key, lang):
+            return t(key, lang)
+    return phase
+
+
+def _param_text(key: str, value: Any, lang: str, game: str | None = None) -> Any:
     if key == "reason" and isinstance(value, str):
         return t(f"meld_reason.{value}", lang)
+    if key == "phase" and isinstance(value, str):
+        return _phase_word(value, lang, game)
     if isinstance(value, list | tuple):
         value = join_items(str(v) for v in value)
     if isinstance(value, str):
@@ -122,11 +133,13 @@ def render_error(err: Exception, lang: str = "en", game: str | None = None) -> s
     params: dict[str, Any] = dict(getattr(err, "params", {}) or {})
     if code is None:
         return excerpt(str(err), _PARAM_MAX["detail"])
-    text_params = {k: _param_text(k, v, lang) for k, v in params.items()}
+    text_params = {k: _param_text(k, v, lang, game) for k, v in params.items()}
     if code == "E_PARSE":
         text_params.update(_parse_words(params, text_params, lang, game))
     if code == "E_BAD_REF":
-        text_params["ref"] = excerpt(", ".join(f"{k} {v}" for k, v in params.items()), _OTHER_MAX)
+        # The draft reference the player typed, each part named in words ("meld 3, tile r5").
+        parts = [t(f"ref.{k}", lang, value=v) if has(f"ref.{k}", lang) else f"{k} {v}" for k, v in params.items()]
+        text_params["ref"] = excerpt(", ".join(parts), _OTHER_MAX)
     held, named = params.get("held"), params.get("named")
     if isinstance(held, dict) and isinstance(named, dict):
         text_params["counts"] = "; ".join(
@@ -143,11 +156,14 @@ def render_error(err: Exception, lang: str = "en", game: str | None = None) -> s
 
 
 def render_lobby(rec: TableRecord, lang: str = "en", max_seats: int | None = None) -> str:
+    """The lobby message: game, host, seats, and every option with its value in words."""
     host = next(
         (s.name for s in rec.seats if s.platform == rec.host_platform and s.user_id == rec.host_user_id), "?"
     )
     lines = [t("lobby.title", lang, game=t(f"game.{rec.game}", lang), host=display_name(host))]
     lines.append(t("lobby.seats", lang, count=len(rec.seats), max=max_seats or "?"))
     lines += [t("lobby.seat_line", lang, seat=i + 1, name=display_name(s.name)) for i, s in enumerate(rec.seats)]
-    lines.append(t("lobby.options", lang, options=", ".join(f"{k}={v}" for k, v in rec.options.items())))
+    # One option a line, in words ("Turn timer: 60 s"); typing them is `key=value` (the help says so).
+    lines.append(t("lobby.options", lang))
+    lines += [f"  {option_line(k, v, lang)}" for k, v in rec.options.items()]
     return "\n".join(lines)

@@ -159,6 +159,18 @@ class DiscordBot:
 
     # ---- interaction replies -------------------------------------------------------------------
 
+    @staticmethod
+    async def _ack(interaction: discord.Interaction, *, update: bool, ephemeral: bool = True) -> None:
+        """Acknowledge at entry, before any storage or network work, so no path can miss Discord's
+        3 s: a component that edits its own message defers as an update (type 6, then edited via the
+        token); anything that answers with a new message defers "thinking" (type 5, then a follow-up)."""
+        if interaction.response.is_done():
+            return
+        if update:
+            await interaction.response.defer()
+        else:
+            await interaction.response.defer(ephemeral=ephemeral, thinking=True)
+
     async def _within(self, interaction: discord.Interaction, work: Awaitable[T], *, update: bool) -> T:
         """Run the work; if it is not done in `ack_after_s`, acknowledge first (a component update
         is deferred as an update, a command as an ephemeral "thinking")."""
@@ -338,10 +350,12 @@ class DiscordBot:
                 else:
                     reply = await standings.history(PLATFORM, chat, args, lang)
             except StatsError as err:
-                await self._say(interaction, err.render(lang))
+                # The defer was public (standings are for the channel): bad input replaces it privately.
+                await interaction.delete_original_response()
+                await interaction.followup.send(fit_content(err.render(lang)), ephemeral=True)
                 return
-            await interaction.response.send_message(ui.code_block(reply, 1900))
-        await self._guarded(interaction, work())
+            await interaction.followup.send(ui.code_block(reply, 1900))
+        await self._guarded(interaction, work(), public=True)
 
     async def cmd_rematch(self, interaction: discord.Interaction) -> None:
         async def work() -> None:
@@ -370,8 +384,11 @@ class DiscordBot:
             raise ServiceError("E_NO_TABLE")
         return rec
 
-    async def _guarded(self, interaction: discord.Interaction, work: Awaitable[None], game: str | None = None) -> None:
+    async def _guarded(self, interaction: discord.Interaction, work: Awaitable[None], game: str | None = None,
+                       public: bool = False) -> None:
+        """A slash command: deferred at entry (ephemeral unless `public`), run, its errors answered."""
         try:
+            await self._ack(interaction, update=False, ephemeral=not public)
             await work
         except (ServiceError, IllegalAction) as err:
             await self._refuse(interaction, render_error(err, self._ulang(interaction), game))
@@ -623,6 +640,7 @@ class DiscordBot:
         game: str | None = None
         try:
             data = decode(custom_id)
+            await self._ack(interaction, update=not _opens_message(data))
             rec = await self.store.get_table(data.table_id)
             if rec is None or rec.platform != PLATFORM:
                 raise ServiceError("E_NO_TABLE")
@@ -950,6 +968,12 @@ class DiscordBot:
             if line:
                 out.append((event.type, line))
         return out
+
+
+def _opens_message(data: ButtonData) -> bool:
+    """A press answered with a new ephemeral message (a hand from the table message, the host's
+    options screen) rather than an edit of the message it sits on."""
+    return data.verb == "options" or (data.verb == "hand" and not data.args)
 
 
 def _item_at(view: dict[str, Any], at: int) -> str:

@@ -61,14 +61,17 @@ class Harness:
         self.ack_after_s = 2.0
         self.sharded = False
         self.client: discord.Client | None = None
+        fake.clock = clock.now  # interactions expire on the test's clock, never on the wall clock
+        self.wrap_store: Any = None  # e.g. a slow store: called with the SQLite store, returns the one the bot uses
 
     async def start(self) -> None:
         self.store = SqliteStore(self.db_path)
         await self.store.open()
+        used = self.wrap_store(self.store) if self.wrap_store else self.store
         ids = iter(range(1, 10_000))
-        self.service = TableService(self.store, self.clock, new_table_id=lambda: f"dc{next(ids):04d}{random.randrange(10**4):04d}",
+        self.service = TableService(used, self.clock, new_table_id=lambda: f"dc{next(ids):04d}{random.randrange(10**4):04d}",
                                     new_seed=lambda: self.seed, lobby_ttl_s=600)
-        self.bot = DiscordBot(self.service, self.store, DiscordConfig(
+        self.bot = DiscordBot(self.service, used, DiscordConfig(
             run_scheduler=False, guild_ready_timeout=0.05, ack_after_s=self.ack_after_s, sharded=self.sharded))
         self.client = build_client(self.bot)
         self.task = asyncio.create_task(self.client.start(TOKEN))
@@ -82,6 +85,7 @@ class Harness:
         assert not self.bot.errors, self.bot.errors
         # Every message the bot sent fitted Discord's limits: a refused one is a lost reply.
         assert not self.fake.rejected, self.fake.rejected
+        assert not self.fake.expired, self.fake.expired  # every answer came within Discord's 3 s
 
     async def restart(self) -> None:
         await self.stop()
@@ -138,6 +142,21 @@ class Harness:
         assert later, "deferred without a reply"
         return later[-1].json
 
+    def answer(self, payload: JSON) -> JSON:
+        """What the user saw answer an interaction, however it was acknowledged: a message's body
+        (its `flags` those of the message shown: an ephemeral defer keeps its follow-up ephemeral)."""
+        cb = self.callback(payload)
+        if cb["type"] in (4, 7, 8):
+            return cb["data"]
+        token = payload["token"]
+        later = [r for r in self.fake.requests if token in r.path and r.method in ("POST", "PATCH")
+                 and "/callback" not in r.path]
+        assert later, f"deferred ({cb['type']}) without a reply"
+        body = dict(later[0].json or {})
+        if cb["type"] == 5 and later[0].method == "POST":
+            body["flags"] = (cb.get("data") or {}).get("flags", 0) | body.get("flags", 0)
+        return body
+
     def message_of(self, payload: JSON) -> JSON:
         """The message an interaction's response made or updated (an ephemeral hand, say)."""
         return self.fake.messages[self.fake.original[payload["token"]]]
@@ -156,7 +175,7 @@ class Harness:
     async def hand(self, user: JSON) -> JSON:
         """A fresh ephemeral hand through /rummy hand."""
         payload = await self.slash("hand", user)
-        assert self.callback(payload)["data"]["flags"] & EPHEMERAL
+        assert self.answer(payload)["flags"] & EPHEMERAL
         return self.message_of(payload)
 
     async def open_lobby(self, game: str = "rummikub", users: tuple[JSON, ...] = ()) -> TableRecord:

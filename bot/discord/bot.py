@@ -35,6 +35,7 @@ from bot.core.stats import StatsError
 from bot.core.text import display_name
 from bot.discord import views as ui
 from bot.discord.limits import fit_content
+from bot.discord.safe import NOBODY, only, plain
 from bot.discord.translator import CatalogTranslator, lang_of, ls
 from rules import IllegalAction, engine_names, get_engine
 from storage import Store, TableRecord
@@ -71,7 +72,7 @@ def _key(interaction: discord.Interaction) -> str:
 
 
 def _mention(user_id: str | None, name: str) -> str:
-    return f"<@{int(user_id)}>" if user_id else discord.utils.escape_markdown(display_name(name))
+    return f"<@{int(user_id)}>" if user_id else plain(display_name(name))
 
 
 class DiscordBot:
@@ -186,7 +187,8 @@ class DiscordBot:
     async def _say(self, interaction: discord.Interaction, content: str | None = None, *,
                    embed: discord.Embed | None = None, view: discord.ui.View | None = None) -> None:
         """An ephemeral answer to whoever acted (over 2000 characters Discord refuses it: cut)."""
-        kwargs: dict[str, Any] = {"content": fit_content(content) if content else content, "ephemeral": True}
+        kwargs: dict[str, Any] = {"content": fit_content(content) if content else content, "ephemeral": True,
+                                  "allowed_mentions": NOBODY}
         if embed is not None:
             kwargs["embed"] = embed
         if view is not None:
@@ -352,9 +354,9 @@ class DiscordBot:
             except StatsError as err:
                 # The defer was public (standings are for the channel): bad input replaces it privately.
                 await interaction.delete_original_response()
-                await interaction.followup.send(fit_content(err.render(lang)), ephemeral=True)
+                await interaction.followup.send(fit_content(err.render(lang)), ephemeral=True, allowed_mentions=NOBODY)
                 return
-            await interaction.followup.send(ui.code_block(reply, 1900))
+            await interaction.followup.send(ui.code_block(reply, 1900), allowed_mentions=NOBODY)
         await self._guarded(interaction, work(), public=True)
 
     async def cmd_rematch(self, interaction: discord.Interaction) -> None:
@@ -769,7 +771,7 @@ class DiscordBot:
         self._moving.pop((rec.id, seat), None)
         new = outcome.table
         lines = render_events(new, [e for e in outcome.events if e.seat == seat or e.seat is None], seat, lang)
-        note = "\n".join([f"✓ `{command}`", *lines[-4:]])
+        note = "\n".join([f"✓ `{_inert(command)}`", *(plain(line) for line in lines[-4:])])
         if update:
             await self.update_hand(interaction, new, seat, lang, content=note)
         else:
@@ -822,12 +824,12 @@ class DiscordBot:
         msg = await channel.send(embed=embed, view=view)
         await self._set_ref(rec.id, "message", str(msg.id))
 
-    async def _post(self, rec: TableRecord, content: str) -> None:
+    async def _post(self, rec: TableRecord, content: str, ping: str | None = None) -> None:
+        """A new channel message; it can notify only `ping` (a user id), whatever names it holds."""
         assert self.client is not None
         refs = await self._refs_of(rec.id)
         channel = self.client.get_partial_messageable(int(refs.get("channel") or rec.chat_id))
-        await channel.send(fit_content(content), allowed_mentions=discord.AllowedMentions(users=True, everyone=False,
-                                                                                      roles=False))
+        await channel.send(fit_content(content), allowed_mentions=only(ping))
 
     async def render_lobby(self, rec: TableRecord, interaction: discord.Interaction | None = None) -> None:
         lang = await self._table_lang(rec)
@@ -941,7 +943,8 @@ class DiscordBot:
         engine = get_engine(rec.game)
         before = (rec.log_seq, engine.current_seat(rec.state) if rec.state is not None else None)
         rec = await self.service.set_away(rec.id, Player(PLATFORM, s.user_id, s.name), True)
-        await self._post(rec, t("dc.dm_blocked", await self._table_lang(rec), name=_mention(s.user_id, s.name)))
+        await self._post(rec, t("dc.dm_blocked", await self._table_lang(rec), name=_mention(s.user_id, s.name)),
+                         ping=s.user_id)
         await self.render_record(rec)
         turn = engine.current_seat(rec.state) if rec.state is not None and rec.status == "playing" else None
         if turn is not None and (rec.log_seq, turn) != before:  # the AI played the seat: whose turn now?
@@ -952,7 +955,8 @@ class DiscordBot:
         s = rec.seats[turn]
         if s.kind != "human" or s.away:
             return
-        await self._post(rec, t("dc.your_turn", await self._table_lang(rec), name=_mention(s.user_id, s.name)))
+        await self._post(rec, t("dc.your_turn", await self._table_lang(rec), name=_mention(s.user_id, s.name)),
+                         ping=s.user_id)
 
     @staticmethod
     def _public_lines(rec: TableRecord, outcome: Outcome, lang: str) -> list[tuple[str, str]]:
@@ -965,9 +969,14 @@ class DiscordBot:
             if event.seat is not None:
                 continue
             line = mod.render_event(event, names(rec), None, lang)
-            if line:
-                out.append((event.type, line))
+            if line:  # names are free text: shown literally (the lines go outside any code block)
+                out.append((event.type, plain(line)))
         return out
+
+
+def _inert(text: str) -> str:
+    """Typed text echoed in inline code: a backtick would end it early."""
+    return text.replace("`", "'")
 
 
 def _opens_message(data: ButtonData) -> bool:
@@ -989,7 +998,8 @@ def build_client(adapter: DiscordBot, *, intents: discord.Intents | None = None)
 
     class RummyClient(base):  # type: ignore[valid-type,misc]
         def __init__(self) -> None:
-            super().__init__(intents=intents or discord.Intents.default(),
+            # Nobody is pinged unless a message names its one user (bot.discord.safe.only).
+            super().__init__(intents=intents or discord.Intents.default(), allowed_mentions=NOBODY,
                              guild_ready_timeout=adapter.config.guild_ready_timeout)
             self.ready_event = asyncio.Event()
 

@@ -24,7 +24,7 @@ from bot.core.codec import ButtonData, CodecError, decode, indices_of
 from bot.core.grammar import command as grammar_command
 from bot.core.grammar import hand_items, move_command, move_template, ordered_pick
 from bot.core.guides import RulesRequest, guide_chunks, guide_text, rules_reply, rules_request
-from bot.core.i18n import t
+from bot.core.i18n import has, t
 from bot.core.models import Outcome, Player, ServiceError
 from bot.core.options_text import options_from_text
 from bot.core.options_ui import option_choices
@@ -124,7 +124,7 @@ class DiscordBot:
     async def _on_tree_error(self, interaction: discord.Interaction, error: app_commands.AppCommandError) -> None:
         self.errors.append(error)
         log.error("command failed: %s", error, exc_info=error)
-        await self._refuse(interaction, t("tg.error", self._ulang(interaction)))
+        await self._refuse(interaction, t("dc.error", self._ulang(interaction)))
         await self._mark_processed(interaction)
 
     async def _mark_processed(self, interaction: discord.Interaction) -> None:
@@ -289,8 +289,8 @@ class DiscordBot:
         @group.command(name=ls("dm", "dc.cmd.dm.name"), description=ls("Get your hand by DM", "dc.cmd.dm.desc"))
         @app_commands.rename(mode=ls("mode", "dc.opt.mode.name"))
         @app_commands.describe(mode=ls("on or off", "dc.opt.mode.desc"))
-        @app_commands.choices(mode=[app_commands.Choice(name=ls("on", "tg.on"), value="on"),
-                                    app_commands.Choice(name=ls("off", "tg.off"), value="off")])
+        @app_commands.choices(mode=[app_commands.Choice(name=ls("on", "dc.on"), value="on"),
+                                    app_commands.Choice(name=ls("off", "dc.off"), value="off")])
         async def dm(interaction: discord.Interaction, mode: str) -> None:
             await self.cmd_dm(interaction, mode == "on")
 
@@ -393,7 +393,7 @@ class DiscordBot:
             await self._ack(interaction, update=False, ephemeral=not public)
             await work
         except (ServiceError, IllegalAction) as err:
-            await self._refuse(interaction, render_error(err, self._ulang(interaction), game))
+            await self._refuse(interaction, _error_text(err, self._ulang(interaction), game))
         except discord.HTTPException as err:
             self.errors.append(err)
             log.exception("a command's reply failed")
@@ -437,10 +437,10 @@ class DiscordBot:
         key = _key(interaction)
         if verb == "join":
             rec = await self.service.join(rec.id, me, key=key)
-            note = t("tg.joined", lang)
+            note = t("dc.joined", lang)
         elif verb == "leave":
             rec = await self.service.leave(rec.id, me, key=key)
-            note = t("tg.left", lang)
+            note = t("dc.left", lang)
         elif verb == "addai":
             rec = await self.service.add_ai(rec.id, me, key=key)
         elif verb == "rmai":
@@ -584,7 +584,7 @@ class DiscordBot:
             before = (rec.log_seq, engine.current_seat(rec.state) if rec.state is not None else None)
             rec = await self._within(interaction, self.service.set_away(rec.id, player_of(interaction.user), away,
                                                                         key=_key(interaction)), update=False)
-            await self._say(interaction, t("tg.away_on" if away else "tg.away_off", self._ulang(interaction)))
+            await self._say(interaction, t("dc.away_on" if away else "dc.away_off", self._ulang(interaction)))
             await self.render_record(rec)
             turn = engine.current_seat(rec.state) if rec.state is not None and rec.status == "playing" else None
             if turn is not None and (rec.log_seq, turn) != before:
@@ -649,13 +649,13 @@ class DiscordBot:
             game = rec.game
             await self._component(interaction, rec, data, values, lang)
         except (ServiceError, IllegalAction) as err:
-            await self._refuse(interaction, render_error(err, lang, game))
+            await self._refuse(interaction, _error_text(err, lang, game))
         except CodecError:
             await self._refuse(interaction, t("error.E_BAD_BUTTON", lang))
         except Exception as err:  # a broken handler must still answer, or Discord shows "failed"
             self.errors.append(err)
             log.exception("component %s failed", custom_id)
-            await self._refuse(interaction, t("tg.error", lang))
+            await self._refuse(interaction, t("dc.error", lang))
         finally:
             await self._mark_processed(interaction)
 
@@ -692,7 +692,7 @@ class DiscordBot:
             await self.update_hand(interaction, rec, seat, lang)
             return
         if data.version != rec.version:
-            await self.update_hand(interaction, rec, seat, lang, content=render_error(ServiceError("E_STALE"), lang))
+            await self.update_hand(interaction, rec, seat, lang, content=_error_text(ServiceError("E_STALE"), lang))
             return
         view = get_engine(rec.game).view(rec.state or {}, seat)
         items = hand_items(view)
@@ -761,7 +761,7 @@ class DiscordBot:
             outcome = await self._within(interaction, self.service.act(rec.id, me, command, expected_version=version,
                                                                        key=_key(interaction)), update=update)
         except (IllegalAction, ServiceError) as err:
-            text = render_error(err, lang, rec.game)
+            text = _error_text(err, lang, rec.game)
             if update:
                 await self.update_hand(interaction, await self.service.get(rec.id), seat, lang, content=text)
             else:
@@ -786,9 +786,9 @@ class DiscordBot:
         view = engine.view(rec.state or {}, seat)
         items = hand_items(view)
         selected = [i for i in self._selection.get((rec.id, seat), []) if i < len(items)]
-        extra = t("tg.selected", lang, items=" ".join(items[i] for i in selected)) if selected else ""
+        extra = t("dc.selected", lang, items=" ".join(items[i] for i in selected)) if selected else ""
         if rec.status == "finished":
-            extra = (extra + "\n" + t("tg.match_over", lang)).strip()
+            extra = (extra + "\n" + t("dc.match_over", lang)).strip()
         body = render_hand(rec, view, lang, self._by_number.get((rec.id, seat), False))
         title = t("dc.hand_header", lang, game=t(f"game.{rec.game}", lang))
         moving = self._moving.get((rec.id, seat))
@@ -835,7 +835,7 @@ class DiscordBot:
         lang = await self._table_lang(rec)
         engine = get_engine(rec.game)
         text = render_lobby(rec, lang, engine.max_seats)
-        embed = ui.embed(t(f"game.{rec.game}", lang), text, t("tg.lobby_hint", lang))
+        embed = ui.embed(t(f"game.{rec.game}", lang), text, t("dc.lobby_hint", lang))
         await self._put_table(rec, embed, ui.lobby_view(rec, lang), interaction)
 
     async def render_closed(self, rec: TableRecord, key: str, interaction: discord.Interaction | None = None) -> None:
@@ -878,7 +878,7 @@ class DiscordBot:
                 continue
             try:
                 if outcome.table.status == "abandoned" and outcome.table.state is None:
-                    await self.render_closed(outcome.table, "tg.lobby_expired")
+                    await self.render_closed(outcome.table, "dc.lobby_expired")
                 else:
                     await self.render_outcome(outcome)
             except discord.HTTPException:
@@ -972,6 +972,15 @@ class DiscordBot:
             if line:  # names are free text: shown literally (the lines go outside any code block)
                 out.append((event.type, plain(line)))
         return out
+
+
+def _error_text(err: Exception, lang: str, game: str | None = None) -> str:
+    """The shared sentence for an error, in Discord's words where the shared one names Telegram's
+    commands (`/new`, "type help"): `dc.error.<CODE>` wins, and the parse hint points at /rummy help."""
+    code = getattr(err, "code", None)
+    if code and has(f"dc.error.{code}", lang):
+        return t(f"dc.error.{code}", lang)
+    return render_error(err, lang, game).replace(t("parse.way.help", lang), t("dc.parse_help", lang))
 
 
 def _inert(text: str) -> str:

@@ -24,6 +24,9 @@ from tests.discord.fake_discord import EPHEMERAL, JSON, MANAGE_GUILD, FakeDiscor
 
 TOKEN = "FAKE.DISCORD.TOKEN"
 HAND_VERBS = ("pick", "cmd", "sort")
+# Phrases only Telegram's texts use (its commands are /new, /away, …; Discord's are /rummy new, …).
+TELEGRAM_ONLY = ("/new", "/back", "/away", "/end", "/hand", "/leaderboard", "Type help", "type help",
+                 "напишете /", "Напишите help")
 
 
 def components(message: JSON | None) -> list[JSON]:
@@ -235,6 +238,23 @@ class Harness:
             elif r.path.startswith("/channels/") and is_hand(body):
                 assert int(r.path.split("/")[2]) in self.fake.dm_channels, body
 
+    def sent_texts(self) -> list[str]:
+        """The text of every message the bot sent or edited, anywhere (answers, follow-ups, channel, DMs)."""
+        out = []
+        for r in self.fake.requests:
+            body = r.json if isinstance(r.json, dict) else {}
+            body = body.get("data") if r.path.endswith("/callback") and isinstance(body.get("data"), dict) else body
+            out.append(body.get("content") or "")
+            for e in body.get("embeds") or []:
+                out += [e.get("title") or "", e.get("description") or ""]
+        return out
+
+    def assert_no_telegram_wording(self) -> None:
+        """Discord has no /new, /back or "type help": its commands are /rummy …"""
+        for text in self.sent_texts():
+            found = [p for p in TELEGRAM_ONLY if p in text]
+            assert not found, (found, text)
+
     def assert_every_interaction_answered(self) -> None:
         answered = {r.path.split("/")[2] for r in self.fake.requests if r.path.endswith("/callback")}
         asked = {p["id"] for p in self.fake.interactions.values()}
@@ -258,3 +278,4 @@ async def h(fake: FakeDiscord, tmp_path: Path) -> AsyncIterator[Harness]:
     await harness.stop()
     harness.assert_every_interaction_answered()
     harness.assert_no_hand_in_channel()
+    harness.assert_no_telegram_wording()

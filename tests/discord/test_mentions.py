@@ -49,3 +49,17 @@ async def test_a_turn_ping_may_notify_only_that_player(h: Harness) -> None:
         named = body["content"].split("<@")[1].split(">")[0]
         mentions = body["allowed_mentions"]
         assert mentions["parse"] == [] and [str(u) for u in mentions["users"]] == [named]
+
+
+async def test_discord_words_its_own_commands(h: Harness) -> None:
+    """Where Telegram's texts say /new, /back or "type help", Discord's say /rummy …"""
+    none = await h.slash("hand", h.alice)
+    assert "/rummy new" in h.answer(none)["content"]
+    await h.open_lobby(users=(h.bob,))
+    await h.press(await h.table_message(), h.alice, "start")
+    rec = await h.table()
+    user = h.user_of(rec, rec.state["turn"])
+    await h.slash("play", user, text="fly away")
+    away = await h.slash("away", user)
+    assert "/rummy back" in h.answer(away)["content"]
+    h.assert_no_telegram_wording()  # the fixture checks it after every Discord test too

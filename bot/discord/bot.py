@@ -36,6 +36,7 @@ from bot.core.text import display_name
 from bot.discord import views as ui
 from bot.discord.limits import fit_content
 from bot.discord.safe import NOBODY, only, plain
+from bot.discord.sync import sync_if_changed
 from bot.discord.translator import CatalogTranslator, lang_of, ls
 from rules import IllegalAction, engine_names, get_engine
 from storage import Store, TableRecord
@@ -108,7 +109,7 @@ class DiscordBot:
         assert self.tree is not None
         await self.tree.set_translator(CatalogTranslator())
         if self.config.sync_commands:
-            await self.tree.sync()
+            await sync_if_changed(self.tree, self.store)
         for outcome in await self.service.resume_all():
             if outcome.table.platform == PLATFORM:
                 try:
@@ -216,7 +217,8 @@ class DiscordBot:
     # ---- slash commands -------------------------------------------------------------------------
 
     def _group(self) -> app_commands.Group:
-        group = app_commands.Group(name=ls("rummy", "dc.cmd.rummy.name"),
+        # guild_only: tables live in a server's channels; a DM or a user-installed context gets no /rummy.
+        group = app_commands.Group(name=ls("rummy", "dc.cmd.rummy.name"), guild_only=True,
                                    description=ls("Rummy Club: rummy games for this channel", "dc.cmd.rummy.desc"))
         games = [app_commands.Choice(name=ls(t(f"game.{g}"), f"game.{g}"), value=g) for g in engine_names()]
 

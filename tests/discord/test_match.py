@@ -148,3 +148,17 @@ async def test_rummikub_draft_move_by_select_and_target(h: Harness) -> None:
     bad = await h.click(forged, {**hand, "components": [{"type": 1, "components": [
         {"type": 2, "style": 2, "label": "x", "custom_id": forged}]}]}, h.alice)
     assert h.answer(bad)["flags"] & EPHEMERAL
+
+
+async def test_commands_synced_once_and_not_again_on_a_restart_with_the_same_tree(h: Harness) -> None:
+    puts = h.fake.requests_to("PUT", r"/applications/\d+/commands")
+    assert len(puts) == 1
+    rummy = next(c for c in puts[0].json if c["name"] == "rummy")
+    assert rummy.get("dm_permission") is False or rummy.get("contexts") == [0]  # guild_only
+    await h.restart()
+    assert len(h.fake.requests_to("PUT", r"/applications/\d+/commands")) == 1  # same tree: no sync
+    settings = await h.store.chat_settings("discord", "app:commands")
+    settings["tree_sha256"] = "an older tree"
+    await h.store.set_chat_settings("discord", "app:commands", settings)
+    await h.restart()
+    assert len(h.fake.requests_to("PUT", r"/applications/\d+/commands")) == 2  # changed: synced again

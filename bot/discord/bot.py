@@ -49,6 +49,7 @@ _ANNOUNCED = {"RoundScored", "MatchEnded", "TieBreakNeeded", "RoundEnded", "Matc
 MESSAGE_MAX = 2000  # Discord's limit on a message's content
 CANNOT_DM = 50007  # Discord's "Cannot send messages to this user": DMs closed, or the bot blocked
 _LOBBY_VERBS = ("join", "leave", "addai", "rmai", "start", "cancel")
+_SEAT_VERBS = ("hand", "sort", "pick", "cmd", "mvt", "mv", "back")  # their first argument is the seat
 
 
 @dataclass
@@ -638,6 +639,26 @@ class DiscordBot:
         await self._say(interaction, t("dc.dm_on" if on else "dc.dm_off", lang))
 
     # ---- components -----------------------------------------------------------------------------
+
+    async def owns(self, interaction: discord.Interaction, custom_id: str) -> bool:
+        """The items' interaction_check: a seat's button pressed by someone else is answered here
+        (acknowledged first, then told privately) and never reaches on_component."""
+        try:
+            data = decode(custom_id)
+            if not data.args or not data.args[0].isdigit() or data.verb not in _SEAT_VERBS:
+                return True
+            await self._ack(interaction, update=not _opens_message(data))
+            rec = await self.store.get_table(data.table_id)
+            seat = self.service.seat_of(rec, player_of(interaction.user)) if rec is not None else None
+            if seat is None or int(data.args[0]) == seat:
+                return True  # unseated or unknown: on_component gives the precise refusal
+            await self._refuse(interaction, t("dc.not_your_buttons", self._ulang(interaction)))
+        except Exception as err:  # a failing check must still let the press be answered
+            self.errors.append(err)
+            log.exception("ownership check failed for %s", custom_id)
+            return True
+        await self._mark_processed(interaction)
+        return False
 
     async def on_component(self, interaction: discord.Interaction, custom_id: str, values: list[str]) -> None:
         lang = self._ulang(interaction)

@@ -24,7 +24,7 @@ from bot.core.codec import ButtonData, CodecError, decode, indices_of
 from bot.core.grammar import command as grammar_command
 from bot.core.grammar import hand_items, move_command, move_template, ordered_pick
 from bot.core.guides import RulesRequest, guide_chunks, guide_text, rules_reply, rules_request
-from bot.core.i18n import t
+from bot.core.i18n import has, t
 from bot.core.models import Outcome, Player, ServiceError
 from bot.core.options_text import options_from_text
 from bot.core.options_ui import option_choices
@@ -35,6 +35,8 @@ from bot.core.stats import StatsError
 from bot.core.text import display_name
 from bot.discord import views as ui
 from bot.discord.limits import fit_content
+from bot.discord.safe import NOBODY, only, plain
+from bot.discord.sync import sync_if_changed
 from bot.discord.translator import CatalogTranslator, lang_of, ls
 from rules import IllegalAction, engine_names, get_engine
 from storage import Store, TableRecord
@@ -47,6 +49,7 @@ _ANNOUNCED = {"RoundScored", "MatchEnded", "TieBreakNeeded", "RoundEnded", "Matc
 MESSAGE_MAX = 2000  # Discord's limit on a message's content
 CANNOT_DM = 50007  # Discord's "Cannot send messages to this user": DMs closed, or the bot blocked
 _LOBBY_VERBS = ("join", "leave", "addai", "rmai", "start", "cancel")
+_SEAT_VERBS = ("hand", "sort", "pick", "cmd", "mvt", "mv", "back")  # their first argument is the seat
 
 
 @dataclass
@@ -71,7 +74,7 @@ def _key(interaction: discord.Interaction) -> str:
 
 
 def _mention(user_id: str | None, name: str) -> str:
-    return f"<@{int(user_id)}>" if user_id else discord.utils.escape_markdown(display_name(name))
+    return f"<@{int(user_id)}>" if user_id else plain(display_name(name))
 
 
 class DiscordBot:
@@ -107,7 +110,7 @@ class DiscordBot:
         assert self.tree is not None
         await self.tree.set_translator(CatalogTranslator())
         if self.config.sync_commands:
-            await self.tree.sync()
+            await sync_if_changed(self.tree, self.store)
         for outcome in await self.service.resume_all():
             if outcome.table.platform == PLATFORM:
                 try:
@@ -123,7 +126,7 @@ class DiscordBot:
     async def _on_tree_error(self, interaction: discord.Interaction, error: app_commands.AppCommandError) -> None:
         self.errors.append(error)
         log.error("command failed: %s", error, exc_info=error)
-        await self._refuse(interaction, t("tg.error", self._ulang(interaction)))
+        await self._refuse(interaction, t("dc.error", self._ulang(interaction)))
         await self._mark_processed(interaction)
 
     async def _mark_processed(self, interaction: discord.Interaction) -> None:
@@ -159,6 +162,18 @@ class DiscordBot:
 
     # ---- interaction replies -------------------------------------------------------------------
 
+    @staticmethod
+    async def _ack(interaction: discord.Interaction, *, update: bool, ephemeral: bool = True) -> None:
+        """Acknowledge at entry, before any storage or network work, so no path can miss Discord's
+        3 s: a component that edits its own message defers as an update (type 6, then edited via the
+        token); anything that answers with a new message defers "thinking" (type 5, then a follow-up)."""
+        if interaction.response.is_done():
+            return
+        if update:
+            await interaction.response.defer()
+        else:
+            await interaction.response.defer(ephemeral=ephemeral, thinking=True)
+
     async def _within(self, interaction: discord.Interaction, work: Awaitable[T], *, update: bool) -> T:
         """Run the work; if it is not done in `ack_after_s`, acknowledge first (a component update
         is deferred as an update, a command as an ephemeral "thinking")."""
@@ -174,7 +189,8 @@ class DiscordBot:
     async def _say(self, interaction: discord.Interaction, content: str | None = None, *,
                    embed: discord.Embed | None = None, view: discord.ui.View | None = None) -> None:
         """An ephemeral answer to whoever acted (over 2000 characters Discord refuses it: cut)."""
-        kwargs: dict[str, Any] = {"content": fit_content(content) if content else content, "ephemeral": True}
+        kwargs: dict[str, Any] = {"content": fit_content(content) if content else content, "ephemeral": True,
+                                  "allowed_mentions": NOBODY}
         if embed is not None:
             kwargs["embed"] = embed
         if view is not None:
@@ -202,7 +218,8 @@ class DiscordBot:
     # ---- slash commands -------------------------------------------------------------------------
 
     def _group(self) -> app_commands.Group:
-        group = app_commands.Group(name=ls("rummy", "dc.cmd.rummy.name"),
+        # guild_only: tables live in a server's channels; a DM or a user-installed context gets no /rummy.
+        group = app_commands.Group(name=ls("rummy", "dc.cmd.rummy.name"), guild_only=True,
                                    description=ls("Rummy Club: rummy games for this channel", "dc.cmd.rummy.desc"))
         games = [app_commands.Choice(name=ls(t(f"game.{g}"), f"game.{g}"), value=g) for g in engine_names()]
 
@@ -275,8 +292,8 @@ class DiscordBot:
         @group.command(name=ls("dm", "dc.cmd.dm.name"), description=ls("Get your hand by DM", "dc.cmd.dm.desc"))
         @app_commands.rename(mode=ls("mode", "dc.opt.mode.name"))
         @app_commands.describe(mode=ls("on or off", "dc.opt.mode.desc"))
-        @app_commands.choices(mode=[app_commands.Choice(name=ls("on", "tg.on"), value="on"),
-                                    app_commands.Choice(name=ls("off", "tg.off"), value="off")])
+        @app_commands.choices(mode=[app_commands.Choice(name=ls("on", "dc.on"), value="on"),
+                                    app_commands.Choice(name=ls("off", "dc.off"), value="off")])
         async def dm(interaction: discord.Interaction, mode: str) -> None:
             await self.cmd_dm(interaction, mode == "on")
 
@@ -338,10 +355,12 @@ class DiscordBot:
                 else:
                     reply = await standings.history(PLATFORM, chat, args, lang)
             except StatsError as err:
-                await self._say(interaction, err.render(lang))
+                # The defer was public (standings are for the channel): bad input replaces it privately.
+                await interaction.delete_original_response()
+                await interaction.followup.send(fit_content(err.render(lang)), ephemeral=True, allowed_mentions=NOBODY)
                 return
-            await interaction.response.send_message(ui.code_block(reply, 1900))
-        await self._guarded(interaction, work())
+            await interaction.followup.send(ui.code_block(reply, 1900), allowed_mentions=NOBODY)
+        await self._guarded(interaction, work(), public=True)
 
     async def cmd_rematch(self, interaction: discord.Interaction) -> None:
         async def work() -> None:
@@ -370,11 +389,14 @@ class DiscordBot:
             raise ServiceError("E_NO_TABLE")
         return rec
 
-    async def _guarded(self, interaction: discord.Interaction, work: Awaitable[None], game: str | None = None) -> None:
+    async def _guarded(self, interaction: discord.Interaction, work: Awaitable[None], game: str | None = None,
+                       public: bool = False) -> None:
+        """A slash command: deferred at entry (ephemeral unless `public`), run, its errors answered."""
         try:
+            await self._ack(interaction, update=False, ephemeral=not public)
             await work
         except (ServiceError, IllegalAction) as err:
-            await self._refuse(interaction, render_error(err, self._ulang(interaction), game))
+            await self._refuse(interaction, _error_text(err, self._ulang(interaction), game))
         except discord.HTTPException as err:
             self.errors.append(err)
             log.exception("a command's reply failed")
@@ -418,10 +440,10 @@ class DiscordBot:
         key = _key(interaction)
         if verb == "join":
             rec = await self.service.join(rec.id, me, key=key)
-            note = t("tg.joined", lang)
+            note = t("dc.joined", lang)
         elif verb == "leave":
             rec = await self.service.leave(rec.id, me, key=key)
-            note = t("tg.left", lang)
+            note = t("dc.left", lang)
         elif verb == "addai":
             rec = await self.service.add_ai(rec.id, me, key=key)
         elif verb == "rmai":
@@ -565,7 +587,7 @@ class DiscordBot:
             before = (rec.log_seq, engine.current_seat(rec.state) if rec.state is not None else None)
             rec = await self._within(interaction, self.service.set_away(rec.id, player_of(interaction.user), away,
                                                                         key=_key(interaction)), update=False)
-            await self._say(interaction, t("tg.away_on" if away else "tg.away_off", self._ulang(interaction)))
+            await self._say(interaction, t("dc.away_on" if away else "dc.away_off", self._ulang(interaction)))
             await self.render_record(rec)
             turn = engine.current_seat(rec.state) if rec.state is not None and rec.status == "playing" else None
             if turn is not None and (rec.log_seq, turn) != before:
@@ -618,24 +640,45 @@ class DiscordBot:
 
     # ---- components -----------------------------------------------------------------------------
 
+    async def owns(self, interaction: discord.Interaction, custom_id: str) -> bool:
+        """The items' interaction_check: a seat's button pressed by someone else is answered here
+        (acknowledged first, then told privately) and never reaches on_component."""
+        try:
+            data = decode(custom_id)
+            if not data.args or not data.args[0].isdigit() or data.verb not in _SEAT_VERBS:
+                return True
+            await self._ack(interaction, update=not _opens_message(data))
+            rec = await self.store.get_table(data.table_id)
+            seat = self.service.seat_of(rec, player_of(interaction.user)) if rec is not None else None
+            if seat is None or int(data.args[0]) == seat:
+                return True  # unseated or unknown: on_component gives the precise refusal
+            await self._refuse(interaction, t("dc.not_your_buttons", self._ulang(interaction)))
+        except Exception as err:  # a failing check must still let the press be answered
+            self.errors.append(err)
+            log.exception("ownership check failed for %s", custom_id)
+            return True
+        await self._mark_processed(interaction)
+        return False
+
     async def on_component(self, interaction: discord.Interaction, custom_id: str, values: list[str]) -> None:
         lang = self._ulang(interaction)
         game: str | None = None
         try:
             data = decode(custom_id)
+            await self._ack(interaction, update=not _opens_message(data))
             rec = await self.store.get_table(data.table_id)
             if rec is None or rec.platform != PLATFORM:
                 raise ServiceError("E_NO_TABLE")
             game = rec.game
             await self._component(interaction, rec, data, values, lang)
         except (ServiceError, IllegalAction) as err:
-            await self._refuse(interaction, render_error(err, lang, game))
+            await self._refuse(interaction, _error_text(err, lang, game))
         except CodecError:
             await self._refuse(interaction, t("error.E_BAD_BUTTON", lang))
         except Exception as err:  # a broken handler must still answer, or Discord shows "failed"
             self.errors.append(err)
             log.exception("component %s failed", custom_id)
-            await self._refuse(interaction, t("tg.error", lang))
+            await self._refuse(interaction, t("dc.error", lang))
         finally:
             await self._mark_processed(interaction)
 
@@ -672,7 +715,7 @@ class DiscordBot:
             await self.update_hand(interaction, rec, seat, lang)
             return
         if data.version != rec.version:
-            await self.update_hand(interaction, rec, seat, lang, content=render_error(ServiceError("E_STALE"), lang))
+            await self.update_hand(interaction, rec, seat, lang, content=_error_text(ServiceError("E_STALE"), lang))
             return
         view = get_engine(rec.game).view(rec.state or {}, seat)
         items = hand_items(view)
@@ -741,7 +784,7 @@ class DiscordBot:
             outcome = await self._within(interaction, self.service.act(rec.id, me, command, expected_version=version,
                                                                        key=_key(interaction)), update=update)
         except (IllegalAction, ServiceError) as err:
-            text = render_error(err, lang, rec.game)
+            text = _error_text(err, lang, rec.game)
             if update:
                 await self.update_hand(interaction, await self.service.get(rec.id), seat, lang, content=text)
             else:
@@ -751,7 +794,7 @@ class DiscordBot:
         self._moving.pop((rec.id, seat), None)
         new = outcome.table
         lines = render_events(new, [e for e in outcome.events if e.seat == seat or e.seat is None], seat, lang)
-        note = "\n".join([f"✓ `{command}`", *lines[-4:]])
+        note = "\n".join([f"✓ `{_inert(command)}`", *(plain(line) for line in lines[-4:])])
         mine = outcome.private_views.get(seat)
         if update:
             await self.update_hand(interaction, new, seat, lang, content=note, seat_view=mine)
@@ -769,9 +812,9 @@ class DiscordBot:
         view = view if view is not None else engine.view(rec.state or {}, seat)
         items = hand_items(view)
         selected = [i for i in self._selection.get((rec.id, seat), []) if i < len(items)]
-        extra = t("tg.selected", lang, items=" ".join(items[i] for i in selected)) if selected else ""
+        extra = t("dc.selected", lang, items=" ".join(items[i] for i in selected)) if selected else ""
         if rec.status == "finished":
-            extra = (extra + "\n" + t("tg.match_over", lang)).strip()
+            extra = (extra + "\n" + t("dc.match_over", lang)).strip()
         body = render_hand(rec, view, lang, self._by_number.get((rec.id, seat), False))
         title = t("dc.hand_header", lang, game=t(f"game.{rec.game}", lang))
         moving = self._moving.get((rec.id, seat))
@@ -807,18 +850,18 @@ class DiscordBot:
         msg = await channel.send(embed=embed, view=view)
         await self._set_ref(rec.id, "message", str(msg.id))
 
-    async def _post(self, rec: TableRecord, content: str) -> None:
+    async def _post(self, rec: TableRecord, content: str, ping: str | None = None) -> None:
+        """A new channel message; it can notify only `ping` (a user id), whatever names it holds."""
         assert self.client is not None
         refs = await self._refs_of(rec.id)
         channel = self.client.get_partial_messageable(int(refs.get("channel") or rec.chat_id))
-        await channel.send(fit_content(content), allowed_mentions=discord.AllowedMentions(users=True, everyone=False,
-                                                                                      roles=False))
+        await channel.send(fit_content(content), allowed_mentions=only(ping))
 
     async def render_lobby(self, rec: TableRecord, interaction: discord.Interaction | None = None) -> None:
         lang = await self._table_lang(rec)
         engine = get_engine(rec.game)
         text = render_lobby(rec, lang, engine.max_seats)
-        embed = ui.embed(t(f"game.{rec.game}", lang), text, t("tg.lobby_hint", lang))
+        embed = ui.embed(t(f"game.{rec.game}", lang), text, t("dc.lobby_hint", lang))
         await self._put_table(rec, embed, ui.lobby_view(rec, lang), interaction)
 
     async def render_closed(self, rec: TableRecord, key: str, interaction: discord.Interaction | None = None) -> None:
@@ -861,7 +904,7 @@ class DiscordBot:
                 continue
             try:
                 if outcome.table.status == "abandoned" and outcome.table.state is None:
-                    await self.render_closed(outcome.table, "tg.lobby_expired")
+                    await self.render_closed(outcome.table, "dc.lobby_expired")
                 else:
                     await self.render_outcome(outcome)
             except discord.HTTPException:
@@ -926,7 +969,8 @@ class DiscordBot:
         engine = get_engine(rec.game)
         before = (rec.log_seq, engine.current_seat(rec.state) if rec.state is not None else None)
         rec = await self.service.set_away(rec.id, Player(PLATFORM, s.user_id, s.name), True)
-        await self._post(rec, t("dc.dm_blocked", await self._table_lang(rec), name=_mention(s.user_id, s.name)))
+        await self._post(rec, t("dc.dm_blocked", await self._table_lang(rec), name=_mention(s.user_id, s.name)),
+                         ping=s.user_id)
         await self.render_record(rec)
         turn = engine.current_seat(rec.state) if rec.state is not None and rec.status == "playing" else None
         if turn is not None and (rec.log_seq, turn) != before:  # the AI played the seat: whose turn now?
@@ -937,7 +981,8 @@ class DiscordBot:
         s = rec.seats[turn]
         if s.kind != "human" or s.away:
             return
-        await self._post(rec, t("dc.your_turn", await self._table_lang(rec), name=_mention(s.user_id, s.name)))
+        await self._post(rec, t("dc.your_turn", await self._table_lang(rec), name=_mention(s.user_id, s.name)),
+                         ping=s.user_id)
 
     @staticmethod
     def _public_lines(rec: TableRecord, outcome: Outcome, lang: str) -> list[tuple[str, str]]:
@@ -950,9 +995,29 @@ class DiscordBot:
             if event.seat is not None:
                 continue
             line = mod.render_event(event, names(rec), None, lang)
-            if line:
-                out.append((event.type, line))
+            if line:  # names are free text: shown literally (the lines go outside any code block)
+                out.append((event.type, plain(line)))
         return out
+
+
+def _error_text(err: Exception, lang: str, game: str | None = None) -> str:
+    """The shared sentence for an error, in Discord's words where the shared one names Telegram's
+    commands (`/new`, "type help"): `dc.error.<CODE>` wins, and the parse hint points at /rummy help."""
+    code = getattr(err, "code", None)
+    if code and has(f"dc.error.{code}", lang):
+        return t(f"dc.error.{code}", lang)
+    return render_error(err, lang, game).replace(t("parse.way.help", lang), t("dc.parse_help", lang))
+
+
+def _inert(text: str) -> str:
+    """Typed text echoed in inline code: a backtick would end it early."""
+    return text.replace("`", "'")
+
+
+def _opens_message(data: ButtonData) -> bool:
+    """A press answered with a new ephemeral message (a hand from the table message, the host's
+    options screen) rather than an edit of the message it sits on."""
+    return data.verb == "options" or (data.verb == "hand" and not data.args)
 
 
 def _item_at(view: dict[str, Any], at: int) -> str:
@@ -968,7 +1033,8 @@ def build_client(adapter: DiscordBot, *, intents: discord.Intents | None = None)
 
     class RummyClient(base):  # type: ignore[valid-type,misc]
         def __init__(self) -> None:
-            super().__init__(intents=intents or discord.Intents.default(),
+            # Nobody is pinged unless a message names its one user (bot.discord.safe.only).
+            super().__init__(intents=intents or discord.Intents.default(), allowed_mentions=NOBODY,
                              guild_ready_timeout=adapter.config.guild_ready_timeout)
             self.ready_event = asyncio.Event()
 

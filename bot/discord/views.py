@@ -42,6 +42,10 @@ class CodecItem(discord.ui.DynamicItem[discord.ui.Item[Any]], template=CUSTOM_ID
                              match: re.Match[str], /) -> CodecItem:
         return cls(item)
 
+    async def interaction_check(self, interaction: discord.Interaction) -> bool:
+        # Seat ownership: a hand's buttons act only for the seat they were made for.
+        return await interaction.client.rummy.owns(interaction, self.custom_id)  # type: ignore[attr-defined,no-any-return]
+
     async def callback(self, interaction: discord.Interaction) -> None:
         values = list(getattr(self.item, "values", []) or [])
         await interaction.client.rummy.on_component(interaction, self.custom_id, values)  # type: ignore[attr-defined]

@@ -24,6 +24,9 @@ from tests.discord.fake_discord import EPHEMERAL, JSON, MANAGE_GUILD, FakeDiscor
 
 TOKEN = "FAKE.DISCORD.TOKEN"
 HAND_VERBS = ("pick", "cmd", "sort")
+# Phrases only Telegram's texts use (its commands are /new, /away, …; Discord's are /rummy new, …).
+TELEGRAM_ONLY = ("/new", "/back", "/away", "/end", "/hand", "/leaderboard", "Type help", "type help",
+                 "напишете /", "Напишите help")
 
 
 def components(message: JSON | None) -> list[JSON]:
@@ -61,14 +64,17 @@ class Harness:
         self.ack_after_s = 2.0
         self.sharded = False
         self.client: discord.Client | None = None
+        fake.clock = clock.now  # interactions expire on the test's clock, never on the wall clock
+        self.wrap_store: Any = None  # e.g. a slow store: called with the SQLite store, returns the one the bot uses
 
     async def start(self) -> None:
         self.store = SqliteStore(self.db_path)
         await self.store.open()
+        used = self.wrap_store(self.store) if self.wrap_store else self.store
         ids = iter(range(1, 10_000))
-        self.service = TableService(self.store, self.clock, new_table_id=lambda: f"dc{next(ids):04d}{random.randrange(10**4):04d}",
+        self.service = TableService(used, self.clock, new_table_id=lambda: f"dc{next(ids):04d}{random.randrange(10**4):04d}",
                                     new_seed=lambda: self.seed, lobby_ttl_s=600)
-        self.bot = DiscordBot(self.service, self.store, DiscordConfig(
+        self.bot = DiscordBot(self.service, used, DiscordConfig(
             run_scheduler=False, guild_ready_timeout=0.05, ack_after_s=self.ack_after_s, sharded=self.sharded))
         self.client = build_client(self.bot)
         self.task = asyncio.create_task(self.client.start(TOKEN))
@@ -82,6 +88,7 @@ class Harness:
         assert not self.bot.errors, self.bot.errors
         # Every message the bot sent fitted Discord's limits: a refused one is a lost reply.
         assert not self.fake.rejected, self.fake.rejected
+        assert not self.fake.expired, self.fake.expired  # every answer came within Discord's 3 s
 
     async def restart(self) -> None:
         await self.stop()
@@ -138,6 +145,21 @@ class Harness:
         assert later, "deferred without a reply"
         return later[-1].json
 
+    def answer(self, payload: JSON) -> JSON:
+        """What the user saw answer an interaction, however it was acknowledged: a message's body
+        (its `flags` those of the message shown: an ephemeral defer keeps its follow-up ephemeral)."""
+        cb = self.callback(payload)
+        if cb["type"] in (4, 7, 8):
+            return cb["data"]
+        token = payload["token"]
+        later = [r for r in self.fake.requests if token in r.path and r.method in ("POST", "PATCH")
+                 and "/callback" not in r.path]
+        assert later, f"deferred ({cb['type']}) without a reply"
+        body = dict(later[0].json or {})
+        if cb["type"] == 5 and later[0].method == "POST":
+            body["flags"] = (cb.get("data") or {}).get("flags", 0) | body.get("flags", 0)
+        return body
+
     def message_of(self, payload: JSON) -> JSON:
         """The message an interaction's response made or updated (an ephemeral hand, say)."""
         return self.fake.messages[self.fake.original[payload["token"]]]
@@ -156,7 +178,7 @@ class Harness:
     async def hand(self, user: JSON) -> JSON:
         """A fresh ephemeral hand through /rummy hand."""
         payload = await self.slash("hand", user)
-        assert self.callback(payload)["data"]["flags"] & EPHEMERAL
+        assert self.answer(payload)["flags"] & EPHEMERAL
         return self.message_of(payload)
 
     async def open_lobby(self, game: str = "rummikub", users: tuple[JSON, ...] = ()) -> TableRecord:
@@ -216,6 +238,23 @@ class Harness:
             elif r.path.startswith("/channels/") and is_hand(body):
                 assert int(r.path.split("/")[2]) in self.fake.dm_channels, body
 
+    def sent_texts(self) -> list[str]:
+        """The text of every message the bot sent or edited, anywhere (answers, follow-ups, channel, DMs)."""
+        out = []
+        for r in self.fake.requests:
+            body = r.json if isinstance(r.json, dict) else {}
+            body = body.get("data") if r.path.endswith("/callback") and isinstance(body.get("data"), dict) else body
+            out.append(body.get("content") or "")
+            for e in body.get("embeds") or []:
+                out += [e.get("title") or "", e.get("description") or ""]
+        return out
+
+    def assert_no_telegram_wording(self) -> None:
+        """Discord has no /new, /back or "type help": its commands are /rummy …"""
+        for text in self.sent_texts():
+            found = [p for p in TELEGRAM_ONLY if p in text]
+            assert not found, (found, text)
+
     def assert_every_interaction_answered(self) -> None:
         answered = {r.path.split("/")[2] for r in self.fake.requests if r.path.endswith("/callback")}
         asked = {p["id"] for p in self.fake.interactions.values()}
@@ -239,3 +278,4 @@ async def h(fake: FakeDiscord, tmp_path: Path) -> AsyncIterator[Harness]:
     await harness.stop()
     harness.assert_every_interaction_answered()
     harness.assert_no_hand_in_channel()
+    harness.assert_no_telegram_wording()

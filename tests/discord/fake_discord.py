@@ -94,6 +94,13 @@ class FakeDiscord:
         self.rejected: list[tuple[str, JSON]] = []           # (path, errors) of every limit refusal
         self.failures: list[tuple[str, str, int, float]] = []  # (method, path regex, status, retry_after)                    # user ids whose DMs refuse the bot
         self.locale = "en-US"
+        # Interactions expire 3 s after they are created unless answered (10062 "Unknown interaction").
+        # The clock is injectable (the harness passes its FakeClock) so a test makes time pass without sleeping.
+        self.clock: Callable[[], float] = time.monotonic
+        self.answer_within_s = 3.0
+        self.created_at: dict[str, float] = {}              # token -> clock() when the interaction was sent
+        self.expired: list[str] = []                         # tokens answered too late (refused with 10062)
+        self.deferred: dict[str, int] = {}                  # token -> callback type, for type 5's first follow-up
         self._sockets: list[_GatewaySession] = []
         self._changed = asyncio.Condition()
         self._runner: web.AppRunner | None = None
@@ -228,8 +235,13 @@ class FakeDiscord:
         for opt in _options(payload.get("data") or {}):
             if opt.get("type") == 3 and len(str(opt.get("value", ""))) > OPTION_VALUE_MAX:
                 raise ValueError(f"Discord clients send at most {OPTION_VALUE_MAX} characters in an option")
+        self.created_at[payload["token"]] = self.clock()
         await self.dispatch("INTERACTION_CREATE", payload)
         return payload
+
+    def expire(self, token: str) -> None:
+        """Declare an interaction older than Discord's 3 s: its callback is refused from now on."""
+        self.created_at[token] = self.clock() - self.answer_within_s - 1
 
     async def _gateway(self, request: web.Request) -> web.WebSocketResponse:
         ws = web.WebSocketResponse(autoping=True)
@@ -458,6 +470,11 @@ def _callback(f: FakeDiscord, r: Req, iid: str, token: str) -> JSON:
     """POST /interactions/{id}/{token}/callback?with_response=1 (discord.py always asks
     with_response and parses {'interaction': ..., 'resource': ...})."""
     inter = f.interactions.get(token, {})
+    if token in f.created_at and f.clock() - f.created_at[token] > f.answer_within_s:
+        f.expired.append(token)
+        return _json({"message": "Unknown interaction", "code": 10062}, 404)
+    if token in f.deferred:
+        return _json({"message": "Interaction has already been acknowledged.", "code": 40060}, 400)
     rtype = r.json["type"]
     data = r.json.get("data") or {}
     refused = _refuse(f, r, _choice_errors(data) if rtype == 8 else message_errors(data))
@@ -482,6 +499,7 @@ def _callback(f: FakeDiscord, r: Req, iid: str, token: str) -> JSON:
             msg.update({k: v for k, v in data.items() if k in ("content", "components", "embeds")},
                        edited_timestamp=_now_iso())
         f.original[token] = int(msg["id"])
+    f.deferred[token] = rtype
     if msg is not None:
         resp["interaction"]["response_message_id"] = msg["id"]
         resp["resource"] = {"type": rtype, "message": msg}
@@ -492,6 +510,15 @@ def _followup(f: FakeDiscord, r: Req, app_id: str, token: str) -> Any:
     d = r.json or {}
     if (refused := _refuse(f, r, message_errors(d))) is not None:
         return refused
+    if f.deferred.get(token) == 5 and token in f.original:
+        # As Discord does: the first follow-up after a "thinking" defer replaces the loading message
+        # (keeping its ephemeral flag); later ones are new messages.
+        f.deferred[token] = -5
+        msg = f.messages[f.original[token]]
+        msg.update({k: v for k, v in d.items() if k in ("content", "components", "embeds")},
+                   edited_timestamp=_now_iso())
+        msg["flags"] = msg.get("flags", 0) & ~128
+        return msg
     return f.message(content=d.get("content") or "", flags=d.get("flags", 0),
                      components=d.get("components"), embeds=d.get("embeds"),
                      webhook_id=app_id, application_id=app_id)
@@ -510,6 +537,15 @@ def _webhook_msg(f: FakeDiscord, r: Req, app_id: str, token: str, mid: str) -> A
                    edited_timestamp=_now_iso())
         msg["flags"] = msg.get("flags", 0) & ~128       # no longer "loading"
     return msg
+
+
+def _delete_webhook_msg(f: FakeDiscord, r: Req, app_id: str, token: str, mid: str) -> web.Response:
+    msg_id = f.original.get(token) if mid == "@original" else int(mid)
+    if mid == "@original":
+        f.original.pop(token, None)
+        f.deferred[token] = 0  # still acknowledged; follow-ups from now on are new messages
+    f.messages.pop(msg_id or 0, None)
+    return web.Response(status=204)
 
 
 def _channel_msg(f: FakeDiscord, r: Req, channel_id: str) -> Any:
@@ -566,7 +602,7 @@ _ROUTES: dict[tuple[str, str], Callable[..., Any]] = {
     ("POST", r"/webhooks/(\d+)/([^/]+)"): _followup,
     ("GET", r"/webhooks/(\d+)/([^/]+)/messages/([^/]+)"): _webhook_msg,
     ("PATCH", r"/webhooks/(\d+)/([^/]+)/messages/([^/]+)"): _webhook_msg,
-    ("DELETE", r"/webhooks/(\d+)/([^/]+)/messages/([^/]+)"): lambda f, r, *a: web.Response(status=204),
+    ("DELETE", r"/webhooks/(\d+)/([^/]+)/messages/([^/]+)"): _delete_webhook_msg,
     ("POST", r"/channels/(\d+)/messages"): _channel_msg,
     ("PATCH", r"/channels/(\d+)/messages/(\d+)"): _edit_channel_msg,
     ("POST", r"/users/@me/channels"): _dm_channel,

@@ -37,26 +37,26 @@ async def test_russian_locale(h: Harness) -> None:
     labels = [c.get("label") for c in components(hand)]
     assert t("dc.btn.refresh", "ru") in labels
     bad = await h.slash("play", user, text="fly away")
-    assert h.callback(bad)["data"]["content"] == h.callback(bad)["data"]["content"].strip()
-    assert any("\u0400" <= ch <= "\u04ff" for ch in h.callback(bad)["data"]["content"])
+    assert h.answer(bad)["content"] == h.answer(bad)["content"].strip()
+    assert any("\u0400" <= ch <= "\u04ff" for ch in h.answer(bad)["content"])
 
 
 async def test_hand_by_dm_and_closed_dms(h: Harness) -> None:
     h.fake.dm_closed.add(h.bob["id"])
     refused = await h.slash("dm", h.bob, mode="on")
-    assert "cannot send you a DM" in h.callback(refused)["data"]["content"]
+    assert "cannot send you a DM" in h.answer(refused)["content"]
     ok = await h.slash("dm", h.alice, mode="on")
-    assert h.callback(ok)["data"]["content"] == t("dc.dm_on")
+    assert h.answer(ok)["content"] == t("dc.dm_on")
     await _started(h)
     dms = [r for r in h.fake.requests if r.method == "POST" and r.path.startswith("/channels/")
            and int(r.path.split("/")[2]) in h.fake.dm_channels and is_hand(r.json)]
     assert dms  # Alice's hand went to her DM when the game started
     asked = await h.slash("hand", h.alice)
-    assert h.callback(asked)["data"]["content"] == t("dc.dm_sent")
+    assert h.answer(asked)["content"] == t("dc.dm_sent")
     h.fake.dm_closed.add(h.alice["id"])  # she closes her DMs: the hand comes ephemeral, with the notice
     asked = await h.slash("hand", h.alice)
-    cb = h.callback(asked)
-    assert cb["data"]["flags"] & EPHEMERAL and "cannot send you a DM" in cb["data"]["content"] and cb["data"]["embeds"]
+    cb = h.answer(asked)
+    assert cb["flags"] & EPHEMERAL and "cannot send you a DM" in cb["content"] and cb["embeds"]
 
 
 async def test_table_in_its_own_thread(h: Harness) -> None:
@@ -80,9 +80,9 @@ async def test_auto_sharded_client(h: Harness) -> None:
 
 async def test_table_options_in_new(h: Harness) -> None:
     bad = await h.slash("new", h.alice, game="rummikub", options="turn_timer_s")
-    assert "key=value" in h.callback(bad)["data"]["content"]
+    assert "key=value" in h.answer(bad)["content"]
     wrong = await h.slash("new", h.alice, game="rummikub", options="no_such_option=1")
-    assert h.callback(wrong)["data"]["flags"] & EPHEMERAL
+    assert h.answer(wrong)["flags"] & EPHEMERAL
     assert not await h.store.list_tables(["lobby"])
     await h.slash("new", h.alice, game="rummikub", options="turn_timer_s=120")
     assert (await h.table()).options["turn_timer_s"] == 120

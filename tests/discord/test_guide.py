@@ -10,9 +10,9 @@ from tests.discord.fake_discord import CONTENT_MAX, JSON
 
 def answers(h: Harness, payload: JSON) -> list[str]:
     """The interaction's reply and its follow-ups, in order; every one only for whoever asked."""
-    first = h.callback(payload)["data"]
+    cb = h.callback(payload)
     later = [r.json for r in h.fake.requests if r.method == "POST" and r.path.endswith(payload["token"])]
-    out = [first, *later]
+    out = [cb["data"], *later] if cb["type"] == 4 else later  # after a defer, the first follow-up is the reply
     assert all((d.get("flags") or 0) & EPHEMERAL for d in out)
     return [d["content"] for d in out]
 

@@ -22,11 +22,11 @@ async def test_commands_registered_under_one_group(h: Harness) -> None:
 
 async def test_lobby_start_and_full_match(h: Harness) -> None:
     opened = await h.slash("new", h.alice, game="rummikub")
-    assert h.callback(opened)["data"]["flags"] & EPHEMERAL
+    assert h.answer(opened)["flags"] & EPHEMERAL
     lobby = await h.table_message()
     assert [decode(c["custom_id"]).verb for c in components(lobby)][:2] == ["join", "leave"]
     join = await h.press(lobby, h.bob, "join")
-    assert h.callback(join)["type"] == 7  # the lobby is edited in place through the interaction
+    assert h.callback(join)["type"] == 6  # deferred at entry, then the lobby edited in place through the token
     lobby = await h.table_message()
     assert "Alice" in lobby["embeds"][0]["description"] and "Bob" in lobby["embeds"][0]["description"]
     posts = [r for r in h.fake.requests_to("POST", rf"/channels/{h.fake.channel_id}/messages")]
@@ -42,8 +42,7 @@ async def test_lobby_start_and_full_match(h: Harness) -> None:
     hands = {}
     for user in (h.alice, h.bob):  # "My hand" on the table message: an ephemeral hand for whoever presses
         press = await h.press(table, user, "hand")
-        cb = h.callback(press)
-        assert cb["type"] == 4 and cb["data"]["flags"] & EPHEMERAL
+        assert h.callback(press)["type"] == 5 and h.answer(press)["flags"] & EPHEMERAL
         hands[user["id"]] = h.message_of(press)
 
     turns = buttons = typed = 0
@@ -63,7 +62,7 @@ async def test_lobby_start_and_full_match(h: Harness) -> None:
             buttons += 1
         else:
             played = await h.slash("play", user, text=move)
-            assert h.callback(played)["data"]["flags"] & EPHEMERAL
+            assert h.answer(played)["flags"] & EPHEMERAL
             typed += 1
         assert (await h.table()).log_seq > rec.log_seq
     assert rec.status == "finished"
@@ -86,7 +85,7 @@ async def test_discard_through_the_select_menu(h: Harness) -> None:
     assert len(select["options"]) == 14
     seat = rec.state["turn"]
     pick = await h.click(select["custom_id"], hand, user, values=["0", "1", "2"])
-    assert h.callback(pick)["type"] == 7
+    assert h.callback(pick)["type"] == 6
     hand = h.fake.messages[int(hand["id"])]
     labels = [c.get("label") for c in components(hand) if c["type"] == 2]
     assert any(label and label.endswith("✓") for label in labels), labels
@@ -148,4 +147,18 @@ async def test_rummikub_draft_move_by_select_and_target(h: Harness) -> None:
     forged = to_new["custom_id"].replace(" 0", " 9")  # a target that does not exist
     bad = await h.click(forged, {**hand, "components": [{"type": 1, "components": [
         {"type": 2, "style": 2, "label": "x", "custom_id": forged}]}]}, h.alice)
-    assert h.callback(bad)["data"]["flags"] & EPHEMERAL
+    assert h.answer(bad)["flags"] & EPHEMERAL
+
+
+async def test_commands_synced_once_and_not_again_on_a_restart_with_the_same_tree(h: Harness) -> None:
+    puts = h.fake.requests_to("PUT", r"/applications/\d+/commands")
+    assert len(puts) == 1
+    rummy = next(c for c in puts[0].json if c["name"] == "rummy")
+    assert rummy.get("dm_permission") is False or rummy.get("contexts") == [0]  # guild_only
+    await h.restart()
+    assert len(h.fake.requests_to("PUT", r"/applications/\d+/commands")) == 1  # same tree: no sync
+    settings = await h.store.chat_settings("discord", "app:commands")
+    settings["tree_sha256"] = "an older tree"
+    await h.store.set_chat_settings("discord", "app:commands", settings)
+    await h.restart()
+    assert len(h.fake.requests_to("PUT", r"/applications/\d+/commands")) == 2  # changed: synced again

@@ -16,7 +16,7 @@ def select(message: dict, verb: str) -> dict:
 
 async def open_options(h: Harness) -> dict:
     payload = await h.press(await h.table_message(), h.alice, "options")
-    assert h.callback(payload)["data"]["flags"] & EPHEMERAL
+    assert h.answer(payload)["flags"] & EPHEMERAL
     return h.message_of(payload)
 
 
@@ -26,9 +26,8 @@ async def set_option(h: Harness, key: str, value: object) -> None:
     screen = await open_options(h)
     keys = list(engine.options_model.model_fields)
     picked = await h.click(select(screen, "optkey")["custom_id"], screen, h.alice, values=[str(keys.index(key))])
-    update = h.callback(picked)
-    assert update["type"] == 7  # the option screen is edited in place to show the value select
-    screen = {**screen, **update["data"]}
+    assert h.callback(picked)["type"] == 6  # deferred, then the option screen edited in place
+    screen = {**screen, **h.answer(picked)}
     choices = option_choices(engine.options_model, rec.options, key, engine.max_seats)
     await h.click(select(screen, "setopt")["custom_id"], screen, h.alice, values=[str(choices.index(value))])
 
@@ -51,9 +50,9 @@ async def test_every_option_is_reachable_from_the_lobby(h: Harness, game: str) -
 async def test_only_the_host_changes_options(h: Harness) -> None:
     await h.open_lobby("rummikub", users=(h.bob,))
     refused = await h.press(await h.table_message(), h.bob, "options")
-    assert "host" in h.callback(refused)["data"]["content"].lower()
+    assert "host" in h.answer(refused)["content"].lower()
     before = (await h.table()).options
     screen = await open_options(h)
     forged = await h.click(select(screen, "optkey")["custom_id"], screen, h.bob, values=["0"])
-    assert h.callback(forged)["data"]["flags"] & EPHEMERAL
+    assert h.answer(forged)["flags"] & EPHEMERAL
     assert (await h.table()).options == before

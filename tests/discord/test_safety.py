@@ -22,20 +22,20 @@ async def test_wrong_member_pressing_a_hand_button(h: Harness) -> None:
     hand = await h.hand(owner)
     draw = next(c for c in components(hand) if c.get("label") == "draw")
     press = await h.click(draw["custom_id"], hand, other)  # a forwarded or forged id: not their seat
-    cb = h.callback(press)
-    assert cb["type"] == 4 and cb["data"]["flags"] & EPHEMERAL
-    assert "another player" in cb["data"]["content"]
+    cb = h.answer(press)
+    assert cb["flags"] & EPHEMERAL
+    assert "another player" in cb["content"]
     assert (await h.table()).log_seq == rec.log_seq
 
 
 async def test_non_host_cannot_start_or_end_but_manage_server_can_end(h: Harness) -> None:
     await h.open_lobby("rummikub", users=(h.bob,))
     start = await h.press(await h.table_message(), h.bob, "start")
-    assert "Only the host" in h.callback(start)["data"]["content"]
+    assert "Only the host" in h.answer(start)["content"]
     assert (await h.table()).status == "lobby"
     await h.press(await h.table_message(), h.alice, "start")
     end = await h.slash("end", h.bob)
-    assert h.callback(end)["data"]["flags"] & EPHEMERAL and "Only the host" in h.callback(end)["data"]["content"]
+    assert h.answer(end)["flags"] & EPHEMERAL and "Only the host" in h.answer(end)["content"]
     assert (await h.table()).status == "playing"
     end = await h.slash("end", h.carol)  # not seated, but may manage the server
     assert (await h.table()).status == "abandoned"
@@ -53,10 +53,11 @@ async def test_stale_button_refused_and_hand_refreshed(h: Harness) -> None:
     await h.slash("play", user, text="draw")  # the table moved on: that hand's buttons are old
     rec2 = await h.table()
     press = await h.click(old, hand, user)
-    cb = h.callback(press)
-    assert cb["type"] == 7 and "out of date" in cb["data"]["content"]
+    assert h.callback(press)["type"] == 6
+    cb = h.answer(press)
+    assert "out of date" in cb["content"]
     assert (await h.table()).log_seq == rec2.log_seq
-    assert all(decode(c["custom_id"]).version in (0, rec2.version) for c in components(cb["data"]))
+    assert all(decode(c["custom_id"]).version in (0, rec2.version) for c in components(cb))
 
 
 async def test_bad_input_gives_a_clear_ephemeral_error_and_changes_nothing(h: Harness) -> None:
@@ -65,20 +66,20 @@ async def test_bad_input_gives_a_clear_ephemeral_error_and_changes_nothing(h: Ha
     user = h.user_of(rec, rec.state["turn"])
     for text in ("fly away", "play r99", "discard"):
         bad = await h.slash("play", user, text=text)
-        cb = h.callback(bad)
-        assert cb["data"]["flags"] & EPHEMERAL and cb["data"]["content"]
+        cb = h.answer(bad)
+        assert cb["flags"] & EPHEMERAL and cb["content"]
         assert (await h.table()).version == rec.version
     other = h.bob if user is h.alice else h.alice
     off_turn = await h.slash("play", other, text="draw")
-    assert "turn" in h.callback(off_turn)["data"]["content"].lower()
+    assert "turn" in h.answer(off_turn)["content"].lower()
     stranger = await h.slash("play", h.carol, text="draw")
-    assert "seat" in h.callback(stranger)["data"]["content"].lower()
+    assert "seat" in h.answer(stranger)["content"].lower()
     # foreign and malformed button ids
     table = await h.table_message()
     for custom_id in ("v1:nope:0:K", encode(rec.id, rec.version, "cmd", "x", "1"), "v1:" + rec.id + ":1:zz 9"):
         press = await h.click(custom_id, {**table, "components": [{"type": 1, "components": [
             {"type": 2, "style": 2, "label": "x", "custom_id": custom_id}]}]}, user)
-        assert h.callback(press)["data"]["flags"] & EPHEMERAL
+        assert h.answer(press)["flags"] & EPHEMERAL
     assert (await h.table()).version == rec.version
     assert (await h.table()).status == "playing"
 
@@ -94,30 +95,30 @@ async def test_slow_work_is_deferred_then_answered(h: Harness) -> None:
     rec = await h.table()
     user = h.user_of(rec, rec.state["turn"])
     play = await h.slash("play", user, text="draw")
-    assert h.callback(play)["type"] == 5 and h.callback(play)["data"]["flags"] & EPHEMERAL
+    assert h.callback(play)["type"] == 5 and h.answer(play)["flags"] & EPHEMERAL
     assert h.reply(play)["embeds"]
     assert (await h.table()).log_seq > rec.log_seq
 
 
 async def test_lobby_commands_and_errors(h: Harness) -> None:
     none = await h.slash("join", h.bob)
-    assert "no table" in h.callback(none)["data"]["content"].lower()
+    assert "no table" in h.answer(none)["content"].lower()
     await h.slash("new", h.alice, game="rummy500")
     again = await h.slash("new", h.bob, game="rummikub")
-    assert h.callback(again)["data"]["flags"] & EPHEMERAL
+    assert h.answer(again)["flags"] & EPHEMERAL
     await h.slash("join", h.bob)
     await h.slash("join", h.carol)
     assert len((await h.table()).seats) == 3
     await h.slash("leave", h.carol)
     assert len((await h.table()).seats) == 2
     early = await h.slash("hand", h.bob)
-    assert h.callback(early)["data"]["flags"] & EPHEMERAL
+    assert h.answer(early)["flags"] & EPHEMERAL
     await h.slash("start", h.alice)
     assert (await h.table()).status == "playing"
     help_ = await h.slash("help", h.bob)
-    assert "draw" in h.callback(help_)["data"]["content"]
+    assert "draw" in h.answer(help_)["content"]
     rules = await h.slash("rules", h.bob, game="canasta")
-    assert h.callback(rules)["data"]["flags"] & EPHEMERAL
+    assert h.answer(rules)["flags"] & EPHEMERAL
 
 
 async def test_the_hand_detector_sees_hands_and_only_hands(h: Harness) -> None:

@@ -16,7 +16,7 @@ async def play_quick_match(h: Harness) -> None:
 
 
 def public_text(h: Harness, payload: dict) -> str:
-    data = h.callback(payload)["data"]
+    data = h.answer(payload)
     assert not (data.get("flags") or 0) & EPHEMERAL
     return data["content"]
 
@@ -30,9 +30,9 @@ async def test_leaderboard_stats_history_rematch(h: Harness) -> None:
     assert "Alice" in public_text(h, await h.slash("history", h.bob))
     assert "Rummikub" in public_text(h, await h.slash("stats", h.bob))
     bad = await h.slash("leaderboard", h.carol, args="chess")
-    assert h.callback(bad)["data"]["flags"] & EPHEMERAL and "chess" in h.callback(bad)["data"]["content"]
+    assert h.answer(bad)["flags"] & EPHEMERAL and "chess" in h.answer(bad)["content"]
     again = await h.slash("rematch", h.bob)
-    assert h.callback(again)["data"]["flags"] & EPHEMERAL
+    assert h.answer(again)["flags"] & EPHEMERAL
     rec = await h.store.active_table_for_chat("discord", str(h.fake.channel_id))
     assert rec is not None and rec.status == "lobby" and [s.name for s in rec.seats] == ["Alice", "Bob"]
     h.assert_no_hand_in_channel()

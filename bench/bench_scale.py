@@ -22,6 +22,7 @@ from __future__ import annotations
 
 import argparse
 import asyncio
+import sys
 import tempfile
 import time
 from dataclasses import dataclass, field
@@ -243,7 +244,11 @@ def main(argv: list[str]) -> None:
     parser.add_argument("--seconds", type=float, default=8.0, help="length of each measured phase")
     parser.add_argument("--dir", default=None, help="folder for the database (default: a temporary one)")
     parser.add_argument("--seed", type=int, default=15)
+    parser.add_argument("--switch-interval", type=float, default=None,
+                        help="sys.setswitchinterval for the run (how long a thread may wait for the GIL)")
     args, _ = parser.parse_known_args(argv)
+    if args.switch_interval is not None:
+        sys.setswitchinterval(args.switch_interval)
     print(f"== many tables, one service, one SQLite file ({machine()})")
     with tempfile.TemporaryDirectory(dir=args.dir) as tmp:
         for n in (int(x) for x in args.tables.split(",")):
@@ -251,6 +256,4 @@ def main(argv: list[str]) -> None:
 
 
 if __name__ == "__main__":
-    import sys
-
     main(sys.argv[1:])

@@ -34,7 +34,7 @@ from storage.models import (
 from storage.ports import RateFn
 from storage.record_cache import RecordCache, detached
 from storage.sqlite_files import DatabaseUnusable, board_query, check_usable, unusable_from
-from storage.sqlite_writer import GroupWriter
+from storage.sqlite_writer import CHECKPOINT_EVERY, WAL_LIMIT_BYTES, GroupWriter
 
 T = TypeVar("T")
 
@@ -110,20 +110,35 @@ async def check_ours(db: aiosqlite.Connection, path: str) -> None:
             raise DatabaseUnusable(path, "foreign", f"migration {version} is {name!r}, not {ours[version]!r}")
 
 
+class LoopReader:
+    """Reads on the event loop's own thread, straight through sqlite3: a read by primary key costs
+    tens of microseconds, less than handing it to a thread and back (each hop waits for the GIL
+    behind a busy loop). Under WAL a reader never waits for a writer, so the loop is not held up
+    by another process's transaction either."""
+
+    def __init__(self, conn: sqlite3.Connection) -> None:
+        self.conn = conn
+
+    async def execute_fetchall(self, sql: str, parameters: Sequence[Any] | dict[str, Any] = ()) -> list[sqlite3.Row]:
+        return self.conn.execute(sql, parameters).fetchall()
+
+
 class SqliteStore:
     """Reads go through an aiosqlite connection; every write of the process goes through one
     GroupWriter (storage/sqlite_writer.py), which commits writes that arrive together in one
     transaction. Other processes are held off by BEGIN IMMEDIATE + busy_timeout, and stale writers
     by the version check. The last committed record of each table is kept (storage/record_cache.py)."""
 
-    def __init__(self, path: str, clock: Callable[[], float] = time.time) -> None:
+    def __init__(self, path: str, clock: Callable[[], float] = time.time, *,
+                 checkpoint_every: int = CHECKPOINT_EVERY, wal_limit_bytes: int = WAL_LIMIT_BYTES) -> None:
         self.path = path
         self._clock = clock
+        self._writer_settings = {"checkpoint_every": checkpoint_every, "wal_limit_bytes": wal_limit_bytes}
         self._db: aiosqlite.Connection | None = None
+        self._reader: LoopReader | None = None
         self.writer: GroupWriter | None = None
         self.cache = RecordCache()
-        # Reads are single statements, but backup() must not interleave with another coroutine's.
-        self._lock = asyncio.Lock()
+        self._lock = asyncio.Lock()  # close() once, even when called twice at the same time
 
     async def open(self) -> None:
         if self._db is not None:
@@ -141,12 +156,17 @@ class SqliteStore:
             # NORMAL under WAL survives app crashes; only a power cut may lose the last few commits.
             await db.execute("PRAGMA synchronous = NORMAL")
             await db.execute("PRAGMA foreign_keys = ON")
-            writer = GroupWriter(self.path, BUSY_TIMEOUT_MS)
+            writer = GroupWriter(self.path, BUSY_TIMEOUT_MS, **self._writer_settings)
             await writer.open()
-            self._db, self.writer = db, writer
+            reader = sqlite3.connect(self.path, isolation_level=None)
+            reader.row_factory = sqlite3.Row
+            reader.execute(f"PRAGMA busy_timeout = {BUSY_TIMEOUT_MS}")
+            self._db, self.writer, self._reader = db, writer, LoopReader(reader)
             await self._migrate()
         except BaseException as err:
-            self._db, self.writer = None, None
+            if self._reader is not None:
+                self._reader.conn.close()
+            self._db, self.writer, self._reader = None, None, None
             if writer is not None:
                 await writer.close()
             await db.close()
@@ -168,8 +188,7 @@ class SqliteStore:
         try:
             async with aiosqlite.connect(partial) as dest:
                 if self._db is not None:
-                    async with self._read() as db:
-                        await db.backup(dest)
+                    await self._db.backup(dest)
                 else:
                     check_usable(self.path, must_exist=True, writable=False)  # a copy only reads it
                     try:
@@ -191,17 +210,20 @@ class SqliteStore:
             if self.writer is not None:
                 writer, self.writer = self.writer, None
                 await writer.close()  # the writes already queued are made first
+            if self._reader is not None:
+                self._reader.conn.close()
+                self._reader = None
             if self._db is not None:
                 db, self._db = self._db, None
                 await db.close()
             self.cache = RecordCache()
 
     @asynccontextmanager
-    async def _read(self) -> AsyncIterator[aiosqlite.Connection]:
-        async with self._lock:
-            if self._db is None:
-                raise RuntimeError("SqliteStore is not open; await store.open() first")
-            yield self._db
+    async def _read(self) -> AsyncIterator[LoopReader]:
+        # No lock: this connection only reads, one statement at a time, never inside a transaction.
+        if self._reader is None:
+            raise RuntimeError("SqliteStore is not open; await store.open() first")
+        yield self._reader
 
     async def _write(self, work: Callable[[sqlite3.Connection], T]) -> T:
         """`work` (synchronous, given the writer's connection) inside the next shared transaction,

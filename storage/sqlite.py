@@ -27,7 +27,7 @@ from storage.models import (
     chat_key,
     next_log_seq,
 )
-from storage.record_cache import RecordCache, detached
+from storage.record_cache import RecordCache
 from storage.sqlite_files import DatabaseUnusable, board_query, check_usable, unusable_from  # noqa: F401 - re-exported
 from storage.sqlite_side import SideTables
 from storage.sqlite_writer import CHECKPOINT_EVERY, WAL_LIMIT_BYTES, GroupWriter
@@ -266,7 +266,7 @@ class SqliteStore(SideTables):
             self._record_key(db, key, rec, rec.version, reply)
 
         await self._write(work)
-        self.cache.put(TableRecord.model_validate(data))
+        self.cache.put(rec)
 
     @staticmethod
     def _key_row(db: sqlite3.Connection, key: str) -> ActionKeyRecord | None:
@@ -304,9 +304,9 @@ class SqliteStore(SideTables):
         return self._keep(_table(rows[0])) if rows else None
 
     def _keep(self, rec: TableRecord) -> TableRecord:
-        """Cache a record just read (the cache owns it) and hand out a copy."""
+        """Cache a record just read; the cache keeps its text, so the caller may keep the object."""
         self.cache.put(rec)
-        return detached(rec)
+        return rec
 
     async def active_table_for_chat(
         self, platform: str, chat_id: str, topic_id: str | None = None
@@ -372,11 +372,10 @@ class SqliteStore(SideTables):
             return created_at, new_seq
 
         created_at, new_seq = await self._write(work)
-        # The record as written, from the JSON-mode dump (what get_table would decode), not a decode.
-        stored = TableRecord.model_validate(
-            {**data, "version": expected_version + 1, "created_at": created_at, "log_seq": new_seq})
-        self.cache.put(stored)
-        return detached(stored)
+        # The record as written, parsed once from its JSON text: what get_table would return.
+        stored = rec.model_copy(update={"version": expected_version + 1, "created_at": created_at,
+                                        "log_seq": new_seq})
+        return TableRecord.model_validate_json(self.cache.put(stored))
 
     async def log(self, table_id: str, after_seq: int = 0) -> list[LogEntry]:
         async with self._read() as db:

@@ -10,7 +10,7 @@ from importlib.util import find_spec
 # Each module has `main(argv)`; a game's bench runs once the game has landed.
 BENCHES = [
     "bench_rummikub", "bench_rummy101", "bench_rummy500", "bench_canasta", "bench_three_thirteen",
-    "bench_simulate", "bench_telegram", "bench_discord", "bench_leaderboard",
+    "bench_simulate", "bench_telegram", "bench_discord", "bench_leaderboard", "bench_scale",
 ]
 
 

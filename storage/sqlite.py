@@ -12,6 +12,7 @@ from pathlib import Path
 from typing import Any, TypeVar
 
 import aiosqlite
+from pydantic_core import to_json
 
 from storage.models import (
     ACTIVE_STATUSES,
@@ -47,6 +48,13 @@ def _to_row(data: dict[str, Any], json_fields: Sequence[str]) -> dict[str, Any]:
     # Dumping in "json" mode first makes SQLite store exactly what the memory backend keeps.
     return {k: json.dumps(v, ensure_ascii=False) if k in json_fields and v is not None else v
             for k, v in data.items()}
+
+
+def _json_row(rec: TableRecord) -> dict[str, Any]:
+    """The table's row, encoded by pydantic's own (Rust) encoder: several times faster than a
+    model_dump then json.dumps per column, and the same JSON once decoded."""
+    return {k: to_json(v).decode() if k in _TABLE_JSON and v is not None else v
+            for k, v in ((k, getattr(rec, k)) for k in TableRecord.model_fields)}
 
 
 def _from_row(row: sqlite3.Row | dict[str, Any], json_fields: Sequence[str]) -> dict[str, Any]:
@@ -253,8 +261,7 @@ class SqliteStore(SideTables):
 
     async def create_table(self, rec: TableRecord, key: str | None = None,
                            reply: dict[str, Any] | None = None) -> None:
-        data = rec.model_dump(mode="json")
-        row = _to_row(data, _TABLE_JSON)
+        row = _json_row(rec)
 
         def work(db: sqlite3.Connection) -> None:
             self._check_key(db, key)
@@ -345,8 +352,7 @@ class SqliteStore(SideTables):
     ) -> TableRecord:
         # Encoded here, on the loop, so the writer thread only runs SQL; the row's created_at and
         # log_seq are filled in inside the transaction from what is stored.
-        data = rec.model_dump(mode="json")
-        row = _to_row(data, _TABLE_JSON)
+        row = _json_row(rec)
         result_row = _to_row(result.model_dump(mode="json"), _RESULT_JSON) if result is not None else None
         log_rows = [(e.table_id, e.seq, e.kind, e.seat, e.text, e.at) for e in entries]
 

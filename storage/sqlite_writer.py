@@ -9,7 +9,8 @@ that error, never a success for something not stored.
 
 WAL checkpoints are taken off the request path: the writer connection never checkpoints inside a
 COMMIT (wal_autocheckpoint=0); a third connection, on its own thread, runs PASSIVE checkpoints
-while writes go on. Should the WAL still outgrow `wal_limit_bytes` (a PASSIVE checkpoint cannot
+while writes go on, and the writer copies only what was written meanwhile (between two batches),
+so that the WAL can start over. Should the WAL still outgrow `wal_limit_bytes` (a PASSIVE checkpoint cannot
 finish while writes keep arriving), the writer truncates it between two batches: bounded either way.
 
 Only the standard library's sqlite3 and concurrent.futures: aiosqlite offers no public way to run
@@ -32,7 +33,7 @@ log = logging.getLogger(__name__)
 Work = Callable[[sqlite3.Connection], T]
 
 MAX_BATCH = 512  # writes per transaction: bounds how long one COMMIT keeps the others waiting
-CHECKPOINT_EVERY = 64  # batches between two background checkpoints
+CHECKPOINT_EVERY = 500  # writes between two background checkpoints (a few MB of WAL)
 WAL_LIMIT_BYTES = 64 * 1024 * 1024  # the WAL is truncated by the writer itself past this size
 
 
@@ -49,6 +50,7 @@ class WriterStats:
     batches: int = 0
     writes: int = 0
     checkpoints: int = 0  # background PASSIVE checkpoints run
+    tails: int = 0  # short PASSIVE checkpoints of the frames written during a background one
     forced: int = 0  # WAL truncations the writer had to do itself
     largest_batch: int = 0
     wal_high_water: int = 0  # the largest WAL file size seen after a batch
@@ -156,7 +158,7 @@ class GroupWriter:
                     else:
                         job.future.set_exception(value)
                 try:
-                    await self._after_batch(loop)
+                    await self._after_batch(loop, len(batch))
                 except sqlite3.Error:
                     # A checkpoint that could not run now (another process's reader): retried later.
                     log.warning("WAL checkpoint skipped", exc_info=True)
@@ -192,7 +194,7 @@ class GroupWriter:
         self.stats.largest_batch = max(self.stats.largest_batch, len(works))
         return outcomes
 
-    async def _after_batch(self, loop: asyncio.AbstractEventLoop) -> None:
+    async def _after_batch(self, loop: asyncio.AbstractEventLoop, written: int) -> None:
         wal = self._wal_size()
         self.stats.wal_high_water = max(self.stats.wal_high_water, wal)
         if wal > self.wal_limit_bytes:
@@ -202,8 +204,16 @@ class GroupWriter:
             self.stats.forced += 1
             self._since_ckpt = 0
             return
-        self._since_ckpt += 1
-        if self._since_ckpt >= self.checkpoint_every and (self._ckpt is None or self._ckpt.done()):
+        if self._ckpt is not None and self._ckpt.done():
+            # The background checkpoint copied the bulk while we went on writing; copying the few
+            # frames written meanwhile, here between batches, leaves the WAL fully backfilled, so
+            # our next BEGIN starts it over from the top (journal_size_limit then trims the file).
+            # Without this step a busy writer never lets the WAL restart and it grows for ever.
+            self._ckpt.result()
+            self._ckpt = None
+            await loop.run_in_executor(self._thread, self._tail)
+        self._since_ckpt += written
+        if self._since_ckpt >= self.checkpoint_every and self._ckpt is None:
             self._since_ckpt = 0
             self._ckpt = loop.run_in_executor(self._ckpt_thread, self._passive)
 
@@ -216,6 +226,11 @@ class GroupWriter:
     def _truncate(self) -> None:
         assert self._conn is not None
         self._conn.execute("PRAGMA wal_checkpoint(TRUNCATE)").fetchall()
+
+    def _tail(self) -> None:
+        assert self._conn is not None
+        self._conn.execute("PRAGMA wal_checkpoint(PASSIVE)").fetchall()
+        self.stats.tails += 1
 
     def _passive(self) -> None:
         if self._checkpointer is not None:

@@ -173,6 +173,7 @@ class Phase:
     written: int
     latencies: list[float]
     replaced: int
+    choose: float  # the stand-in players' CPU, left out of `cpu`
     skipped: int = 0
 
     def line(self, name: str) -> str:
@@ -180,7 +181,8 @@ class Phase:
         return (f"   {name}: {self.durable / self.seconds:7.0f} durable actions/s ({self.acts / self.seconds:.0f} "
                 f"human moves/s), CPU {1000 * self.cpu / max(self.durable, 1):.2f} ms/action, "
                 f"latency p50 {percentile(lat, 0.5):.1f} / p95 {percentile(lat, 0.95):.1f} / "
-                f"p99 {percentile(lat, 0.99):.1f} ms, {self.written / max(self.durable, 1):.0f} B written/action"
+                f"p99 {percentile(lat, 0.99):.1f} ms, {self.written / max(self.durable, 1):.0f} B written/action, "
+                f"process CPU {100 * (self.cpu + self.choose) / self.seconds:.0f} % of one core"
                 + (f", {self.skipped} arrivals found all tables busy" if self.skipped else "")
                 + (f", {self.replaced} tables finished and replaced" if self.replaced else ""))
 
@@ -192,7 +194,7 @@ async def _phase(store: SqliteStore, run: object, counters: Counters) -> Phase:
     wall, cpu, written = time.perf_counter() - wall, time.process_time() - cpu, _io_written() - written
     durable = await _durable(store) - before
     return Phase(wall, durable, counters.acts, cpu - counters.choose_cpu, written, counters.latencies,
-                 counters.replaced, skipped or 0)
+                 counters.replaced, counters.choose_cpu, skipped or 0)
 
 
 async def _bench(n_tables: int, seconds: float, folder: Path, seed: int) -> None:
@@ -220,6 +222,11 @@ async def _bench(n_tables: int, seconds: float, folder: Path, seed: int) -> None
     rate = max(full.acts / full.seconds / 2, 1.0)
     half = await _phase(store, _open_loop(tables, seconds, rate, counters := Counters(), rng), counters)
     print(half.line("half load "))
+    writer = getattr(store, "writer", None)  # absent before group commit (bench of older commits)
+    if writer is not None:
+        st = writer.stats
+        print(f"   writer: {st.writes} writes in {st.batches} transactions (largest {st.largest_batch}), "
+              f"{st.checkpoints} background checkpoints, {st.forced} forced, WAL at most {st.wal_high_water >> 20} MB")
     await store.close()
 
     # A restart: a new store and service over the same file.

@@ -118,7 +118,8 @@ class LoopReader:
     """Reads on the event loop's own thread, straight through sqlite3: a read by primary key costs
     tens of microseconds, less than handing it to a thread and back (each hop waits for the GIL
     behind a busy loop). Under WAL a reader never waits for a writer, so the loop is not held up
-    by another process's transaction either."""
+    by another process's transaction either (only a WAL recovery after a crash makes it wait, up to
+    busy_timeout)."""
 
     def __init__(self, conn: sqlite3.Connection) -> None:
         self.conn = conn
@@ -128,9 +129,9 @@ class LoopReader:
 
 
 class SqliteStore(SideTables):
-    """Reads go through an aiosqlite connection; every write of the process goes through one
+    """Reads run on the loop's thread (LoopReader); every write of the process goes through one
     GroupWriter (storage/sqlite_writer.py), which commits writes that arrive together in one
-    transaction. Other processes are held off by BEGIN IMMEDIATE + busy_timeout, and stale writers
+    transaction; an aiosqlite connection checks the file on opening and takes backups. Other processes are held off by BEGIN IMMEDIATE + busy_timeout, and stale writers
     by the version check. The last committed record of each table is kept (storage/record_cache.py)."""
 
     def __init__(self, path: str, clock: Callable[[], float] = time.time, *,

@@ -5,27 +5,22 @@ from __future__ import annotations
 import asyncio
 import json
 import sqlite3
-import tempfile
 import time
 from collections.abc import AsyncIterator, Callable, Sequence
 from contextlib import asynccontextmanager
 from pathlib import Path
-from typing import Any
+from typing import Any, TypeVar
 
 import aiosqlite
+from pydantic_core import to_json
 
 from storage.models import (
     ACTIVE_STATUSES,
-    GLOBAL_SCOPE,
     ActionKeyRecord,
-    BoardRow,
     DuplicateAction,
     LogEntry,
-    MatchPlayerRecord,
     MatchResultRecord,
     PlayerRecord,
-    RatingKey,
-    RatingRecord,
     TableExists,
     TableNotFound,
     TableRecord,
@@ -33,7 +28,12 @@ from storage.models import (
     chat_key,
     next_log_seq,
 )
-from storage.ports import RateFn
+from storage.record_cache import RecordCache
+from storage.sqlite_files import DatabaseUnusable, board_query, check_usable, unusable_from  # noqa: F401 - re-exported
+from storage.sqlite_side import SideTables
+from storage.sqlite_writer import CHECKPOINT_EVERY, WAL_LIMIT_BYTES, GroupWriter
+
+T = TypeVar("T")
 
 MIGRATIONS_DIR = Path(__file__).parent / "migrations"
 BUSY_TIMEOUT_MS = 5000  # how long a writer waits for another process's transaction before failing
@@ -48,6 +48,13 @@ def _to_row(data: dict[str, Any], json_fields: Sequence[str]) -> dict[str, Any]:
     # Dumping in "json" mode first makes SQLite store exactly what the memory backend keeps.
     return {k: json.dumps(v, ensure_ascii=False) if k in json_fields and v is not None else v
             for k, v in data.items()}
+
+
+def _json_row(rec: TableRecord) -> dict[str, Any]:
+    """The table's row, encoded by pydantic's own (Rust) encoder: several times faster than a
+    model_dump then json.dumps per column, and the same JSON once decoded."""
+    return {k: to_json(v).decode() if k in _TABLE_JSON and v is not None else v
+            for k, v in ((k, getattr(rec, k)) for k in TableRecord.model_fields)}
 
 
 def _from_row(row: sqlite3.Row | dict[str, Any], json_fields: Sequence[str]) -> dict[str, Any]:
@@ -87,79 +94,6 @@ def split_statements(script: str) -> list[str]:
     return statements
 
 
-def board_query(
-    platform: str, scope: str, game: str, kind: str, since: float | None, limit: int
-) -> tuple[str, tuple[Any, ...]]:
-    """The SQL behind `board` (apart so a test can EXPLAIN it): no full scan for one chat's board."""
-    if since is None:
-        # The top of one (platform, scope, game, kind) range of ratings_board, already in order.
-        return ("SELECT subject, name, rating, matches, wins, points FROM ratings "
-                "WHERE platform = ? AND scope = ? AND game = ? AND kind = ? "
-                "ORDER BY rating DESC, subject LIMIT ?", (platform, scope, game, kind, max(limit, 0)))
-    # One index range of this chat's (or, globally, this game's) matches in the period, grouped by
-    # player or team, then each group's current rating by primary key.
-    column = "'p:' || user_id" if kind == "player" else "team"
-    if scope == GLOBAL_SCOPE:
-        where = "platform = ? AND game = ? AND finished_at >= ? AND kind = 'human'"
-        args: tuple[Any, ...] = (platform, game, since)
-    else:
-        where = "platform = ? AND chat_id = ? AND game = ? AND finished_at >= ? AND kind = 'human'"
-        args = (platform, scope, game, since)
-    # A team (two humans) has two rows per match carrying the same figures: count it once.
-    per = "1" if kind == "player" else "2"
-    if kind == "team":
-        where += " AND team IS NOT NULL"
-    sql = (f"SELECT g.subject, COALESCE(r.name, g.name) AS name, r.rating, g.matches, g.wins, g.points "
-           f"FROM (SELECT {column} AS subject, MAX(name) AS name, COUNT(*) / {per} AS matches, "
-           f"SUM(won) / {per} AS wins, SUM(score) / {per} AS points "
-           f"FROM match_players WHERE {where} GROUP BY subject) AS g "
-           f"LEFT JOIN ratings r ON r.platform = ? AND r.scope = ? AND r.game = ? AND r.subject = g.subject "
-           f"ORDER BY r.rating IS NULL, r.rating DESC, g.wins DESC, g.subject LIMIT ?")
-    return sql, (*args, platform, scope, game, max(limit, 0))
-
-
-class DatabaseUnusable(Exception):
-    """The file cannot serve as the database. `reason` says why, for the caller to explain:
-    "directory", "missing", "read_only", "not_sqlite", "foreign", "newer", "cannot_open" or
-    "no_folder" (its folder cannot be created)."""
-
-    def __init__(self, path: str, reason: str, detail: str = "") -> None:
-        super().__init__(f"{path}: {reason}{': ' + detail if detail else ''}")
-        self.path = path
-        self.reason = reason
-        self.detail = detail
-
-
-def check_usable(path: str, *, must_exist: bool = False, writable: bool = True) -> None:
-    """Refuse a directory, a missing file (when one must exist) or, unless only read, a file or
-    folder we cannot write, before SQLite opens it: SQLite falls back to read-only without a word
-    and fails only at the first write, with an error naming neither the file nor the cause. A real
-    write attempt, not os.access: for root os.access says yes to everything, yet an immutable file
-    (chattr +i) or a read-only mount still refuses."""
-    file = Path(path)
-    if file.is_dir():
-        raise DatabaseUnusable(path, "directory")
-    if must_exist and not file.exists():
-        raise DatabaseUnusable(path, "missing")
-    if not writable:
-        return
-    if file.exists():
-        try:
-            with open(file, "r+b"):  # opened for writing, nothing written
-                pass
-        except OSError as err:
-            raise DatabaseUnusable(path, "read_only", "file") from err
-    folder = file.parent
-    try:
-        # WAL keeps two files next to the database (-wal, -shm): the folder must take new files.
-        with tempfile.TemporaryFile(dir=folder):
-            pass
-    except FileNotFoundError as err:
-        raise DatabaseUnusable(path, "cannot_open", f"no folder {folder}") from err
-    except OSError as err:
-        raise DatabaseUnusable(path, "read_only", "folder") from err
-
-
 async def check_ours(db: aiosqlite.Connection, path: str) -> None:
     """Refuse, before anything is written, a database holding another program's tables (no
     schema_migrations of ours) or migrations this version does not know (a newer Rummy Club)."""
@@ -180,34 +114,44 @@ async def check_ours(db: aiosqlite.Connection, path: str) -> None:
             raise DatabaseUnusable(path, "foreign", f"migration {version} is {name!r}, not {ours[version]!r}")
 
 
-def unusable_from(err: sqlite3.DatabaseError, path: str) -> DatabaseUnusable | None:
-    """The reason behind an error SQLite raised while opening, when it is one we can name."""
-    text = str(err).lower()
-    if "not a database" in text or "malformed" in text or "encrypted" in text:
-        return DatabaseUnusable(path, "not_sqlite", str(err))
-    if "readonly" in text or "read-only" in text:
-        return DatabaseUnusable(path, "read_only", str(err))
-    if "unable to open" in text:
-        return DatabaseUnusable(path, "cannot_open", str(err))
-    return None
+class LoopReader:
+    """Reads on the event loop's own thread, straight through sqlite3: a read by primary key costs
+    tens of microseconds, less than handing it to a thread and back (each hop waits for the GIL
+    behind a busy loop). Under WAL a reader never waits for a writer, so the loop is not held up
+    by another process's transaction either (only a WAL recovery after a crash makes it wait, up to
+    busy_timeout)."""
+
+    def __init__(self, conn: sqlite3.Connection) -> None:
+        self.conn = conn
+
+    async def execute_fetchall(self, sql: str, parameters: Sequence[Any] | dict[str, Any] = ()) -> list[sqlite3.Row]:
+        return self.conn.execute(sql, parameters).fetchall()
 
 
-class SqliteStore:
-    def __init__(self, path: str, clock: Callable[[], float] = time.time) -> None:
+class SqliteStore(SideTables):
+    """Reads run on the loop's thread (LoopReader); every write of the process goes through one
+    GroupWriter (storage/sqlite_writer.py), which commits writes that arrive together in one
+    transaction; an aiosqlite connection checks the file on opening and takes backups. Other processes are held off by BEGIN IMMEDIATE + busy_timeout, and stale writers
+    by the version check. The last committed record of each table is kept (storage/record_cache.py)."""
+
+    def __init__(self, path: str, clock: Callable[[], float] = time.time, *,
+                 checkpoint_every: int = CHECKPOINT_EVERY, wal_limit_bytes: int = WAL_LIMIT_BYTES) -> None:
         self.path = path
         self._clock = clock
+        self._writer_settings = {"checkpoint_every": checkpoint_every, "wal_limit_bytes": wal_limit_bytes}
         self._db: aiosqlite.Connection | None = None
-        # One connection serves every coroutine of this process; the lock keeps one coroutine's
-        # statements from landing inside another's transaction. Other processes are held off by
-        # BEGIN IMMEDIATE + busy_timeout, and stale writers by the version check.
-        self._lock = asyncio.Lock()
+        self._reader: LoopReader | None = None
+        self.writer: GroupWriter | None = None
+        self.cache = RecordCache()
+        self._lock = asyncio.Lock()  # close() once, even when called twice at the same time
 
     async def open(self) -> None:
         if self._db is not None:
             return
         check_usable(self.path)
-        # isolation_level=None: sqlite3 opens no implicit transactions; we BEGIN/COMMIT ourselves.
+        # isolation_level=None: sqlite3 opens no implicit transactions.
         db = await aiosqlite.connect(self.path, isolation_level=None)
+        writer: GroupWriter | None = None
         try:
             db.row_factory = sqlite3.Row
             await db.execute(f"PRAGMA busy_timeout = {BUSY_TIMEOUT_MS}")
@@ -217,19 +161,24 @@ class SqliteStore:
             # NORMAL under WAL survives app crashes; only a power cut may lose the last few commits.
             await db.execute("PRAGMA synchronous = NORMAL")
             await db.execute("PRAGMA foreign_keys = ON")
-            self._db = db
+            writer = GroupWriter(self.path, BUSY_TIMEOUT_MS, **self._writer_settings)
+            await writer.open()
+            reader = sqlite3.connect(self.path, isolation_level=None)
+            reader.row_factory = sqlite3.Row
+            reader.execute(f"PRAGMA busy_timeout = {BUSY_TIMEOUT_MS}")
+            self._db, self.writer, self._reader = db, writer, LoopReader(reader)
             await self._migrate()
-        except sqlite3.DatabaseError as err:
-            self._db = None
+        except BaseException as err:
+            if self._reader is not None:
+                self._reader.conn.close()
+            self._db, self.writer, self._reader = None, None, None
+            if writer is not None:
+                await writer.close()
             await db.close()
-            named = unusable_from(err, self.path)
+            named = unusable_from(err, self.path) if isinstance(err, sqlite3.DatabaseError) else None
             if named is None:
                 raise
             raise named from err
-        except BaseException:
-            self._db = None
-            await db.close()
-            raise
 
     async def backup(self, target: str | Path) -> None:
         """A consistent copy of the database at `target` (SQLite's online backup API), taken while
@@ -244,8 +193,7 @@ class SqliteStore:
         try:
             async with aiosqlite.connect(partial) as dest:
                 if self._db is not None:
-                    async with self._read() as db:
-                        await db.backup(dest)
+                    await self._db.backup(dest)
                 else:
                     check_usable(self.path, must_exist=True, writable=False)  # a copy only reads it
                     try:
@@ -264,92 +212,109 @@ class SqliteStore:
 
     async def close(self) -> None:
         async with self._lock:
+            if self.writer is not None:
+                writer, self.writer = self.writer, None
+                await writer.close()  # the writes already queued are made first
+            if self._reader is not None:
+                self._reader.conn.close()
+                self._reader = None
             if self._db is not None:
                 db, self._db = self._db, None
                 await db.close()
+            self.cache = RecordCache()
 
     @asynccontextmanager
-    async def _read(self) -> AsyncIterator[aiosqlite.Connection]:
-        async with self._lock:
-            if self._db is None:
-                raise RuntimeError("SqliteStore is not open; await store.open() first")
-            yield self._db
+    async def _read(self) -> AsyncIterator[LoopReader]:
+        # No lock: this connection only reads, one statement at a time, never inside a transaction.
+        if self._reader is None:
+            raise RuntimeError("SqliteStore is not open; await store.open() first")
+        yield self._reader
 
-    @asynccontextmanager
-    async def _write(self) -> AsyncIterator[aiosqlite.Connection]:
-        # IMMEDIATE takes the write lock up front, so a read-check-write sequence cannot be
-        # overtaken by another process between the check and the write.
-        async with self._read() as db:
-            await db.execute("BEGIN IMMEDIATE")
-            try:
-                yield db
-                await db.commit()
-            except BaseException:
-                # Also after a failed COMMIT, or the next BEGIN would find a transaction still open.
-                await db.rollback()
-                raise
+    async def _write(self, work: Callable[[sqlite3.Connection], T]) -> T:
+        """`work` (synchronous, given the writer's connection) inside the next shared transaction,
+        in its own savepoint: its error undoes only its own statements. Answered after COMMIT."""
+        if self.writer is None:
+            raise RuntimeError("SqliteStore is not open; await store.open() first")
+        return await self.writer.write(work)
 
     async def _migrate(self) -> None:
         # Checking and applying happen in one IMMEDIATE transaction, so two processes starting
         # together cannot both apply the same migration.
-        async with self._write() as db:
-            await db.execute("CREATE TABLE IF NOT EXISTS schema_migrations "
-                             "(version INTEGER PRIMARY KEY, name TEXT NOT NULL, applied_at REAL NOT NULL)")
-            applied = {row[0] for row in await db.execute_fetchall("SELECT version FROM schema_migrations")}
+        now = self._clock()
+
+        def work(db: sqlite3.Connection) -> None:
+            db.execute("CREATE TABLE IF NOT EXISTS schema_migrations "
+                       "(version INTEGER PRIMARY KEY, name TEXT NOT NULL, applied_at REAL NOT NULL)")
+            applied = {row[0] for row in db.execute("SELECT version FROM schema_migrations")}
             for number, name, sql in migrations():
                 if number in applied:
                     continue
                 for statement in split_statements(sql):
-                    await db.execute(statement)
-                await db.execute("INSERT INTO schema_migrations VALUES (?, ?, ?)",
-                                 (number, name, self._clock()))
+                    db.execute(statement)
+                db.execute("INSERT INTO schema_migrations VALUES (?, ?, ?)", (number, name, now))
 
-    async def _chat_taken(self, db: aiosqlite.Connection, rec: TableRecord) -> bool:
-        rows = await db.execute_fetchall(f"SELECT 1 FROM game_tables WHERE {_CHAT_WHERE} AND id != ?",
-                                         (*chat_key(rec), rec.id))
-        return bool(rows)
+        await self._write(work)
+
+    @staticmethod
+    def _chat_taken(db: sqlite3.Connection, rec: TableRecord) -> bool:
+        return db.execute(f"SELECT 1 FROM game_tables WHERE {_CHAT_WHERE} AND id != ?",
+                          (*chat_key(rec), rec.id)).fetchone() is not None
 
     async def create_table(self, rec: TableRecord, key: str | None = None,
                            reply: dict[str, Any] | None = None) -> None:
-        row = _to_row(rec.model_dump(mode="json"), _TABLE_JSON)
-        async with self._write() as db:
-            await self._check_key(db, key)
-            if await db.execute_fetchall("SELECT 1 FROM game_tables WHERE id = ?", (rec.id,)):
+        row = _json_row(rec)
+
+        def work(db: sqlite3.Connection) -> None:
+            self._check_key(db, key)
+            if db.execute("SELECT 1 FROM game_tables WHERE id = ?", (rec.id,)).fetchone() is not None:
                 raise TableExists(f"table {rec.id!r} already exists")
-            if rec.status in ACTIVE_STATUSES and await self._chat_taken(db, rec):
+            if rec.status in ACTIVE_STATUSES and self._chat_taken(db, rec):
                 raise TableExists(f"chat {chat_key(rec)} already has an active table")
-            await db.execute(_insert_sql("game_tables", row), tuple(row.values()))
-            await self._record_key(db, key, rec, rec.version, reply)
+            db.execute(_insert_sql("game_tables", row), tuple(row.values()))
+            self._record_key(db, key, rec, rec.version, reply)
+
+        await self._write(work)
+        self.cache.put(rec)
 
     @staticmethod
-    async def _key_row(db: aiosqlite.Connection, key: str) -> ActionKeyRecord | None:
-        rows = list(await db.execute_fetchall("SELECT * FROM action_keys WHERE key = ?", (key,)))
-        return ActionKeyRecord.model_validate(_from_row(rows[0], ("reply",))) if rows else None
+    def _key_row(db: sqlite3.Connection, key: str) -> ActionKeyRecord | None:
+        found = db.execute("SELECT * FROM action_keys WHERE key = ?", (key,)).fetchone()
+        return ActionKeyRecord.model_validate(_from_row(found, ("reply",))) if found is not None else None
 
-    async def _check_key(self, db: aiosqlite.Connection, key: str | None) -> None:
-        if key is not None and (found := await self._key_row(db, key)) is not None:
+    def _check_key(self, db: sqlite3.Connection, key: str | None) -> None:
+        if key is not None and (found := self._key_row(db, key)) is not None:
             raise DuplicateAction(found)
 
     @staticmethod
-    async def _record_key(db: aiosqlite.Connection, key: str | None, rec: TableRecord, version: int,
-                          reply: dict[str, Any] | None) -> None:
+    def _record_key(db: sqlite3.Connection, key: str | None, rec: TableRecord, version: int,
+                    reply: dict[str, Any] | None) -> None:
         # Stamped with the change's own time (the caller's clock), which is what pruning compares.
         if key is not None:
-            await db.execute("INSERT INTO action_keys VALUES (?, ?, ?, ?, ?)",
-                             (key, rec.id, version, json.dumps(reply or {}, ensure_ascii=False), rec.updated_at))
+            db.execute("INSERT INTO action_keys VALUES (?, ?, ?, ?, ?)",
+                       (key, rec.id, version, json.dumps(reply or {}, ensure_ascii=False), rec.updated_at))
 
     async def action_key(self, key: str) -> ActionKeyRecord | None:
         async with self._read() as db:
-            return await self._key_row(db, key)
+            rows = list(await db.execute_fetchall("SELECT * FROM action_keys WHERE key = ?", (key,)))
+        return ActionKeyRecord.model_validate(_from_row(rows[0], ("reply",))) if rows else None
 
     async def prune_action_keys(self, before: float) -> int:
-        async with self._write() as db, db.execute("DELETE FROM action_keys WHERE at < ?", (before,)) as cur:
-            return cur.rowcount
+        return await self._write(lambda db: db.execute("DELETE FROM action_keys WHERE at < ?", (before,)).rowcount)
 
     async def get_table(self, table_id: str) -> TableRecord | None:
         async with self._read() as db:
+            if self.cache.version(table_id) is not None:
+                # The version guard: one indexed lookup instead of reading and decoding the row.
+                found = list(await db.execute_fetchall("SELECT version FROM game_tables WHERE id = ?", (table_id,)))
+                if found and (hit := self.cache.get(table_id, found[0][0])) is not None:
+                    return hit
             rows = list(await db.execute_fetchall("SELECT * FROM game_tables WHERE id = ?", (table_id,)))
-        return _table(rows[0]) if rows else None
+        return self._keep(_table(rows[0])) if rows else None
+
+    def _keep(self, rec: TableRecord) -> TableRecord:
+        """Cache a record just read; the cache keeps its text, so the caller may keep the object."""
+        self.cache.put(rec)
+        return rec
 
     async def active_table_for_chat(
         self, platform: str, chat_id: str, topic_id: str | None = None
@@ -367,7 +332,8 @@ class SqliteStore:
             rows = await db.execute_fetchall(
                 f"SELECT * FROM game_tables WHERE status IN ({marks}) ORDER BY created_at, id",
                 tuple(statuses))
-        return [_table(r) for r in rows]
+        # Kept as read: a resume reads every one of them again right after.
+        return [self._keep(_table(r)) for r in rows]
 
     async def due_tables(self, now: float) -> list[str]:
         async with self._read() as db:
@@ -385,29 +351,38 @@ class SqliteStore:
         key: str | None = None,
         reply: dict[str, Any] | None = None,
     ) -> TableRecord:
-        async with self._write() as db:
-            await self._check_key(db, key)  # first: a repeat is not a stale writer
-            rows = list(await db.execute_fetchall(
-                "SELECT version, log_seq, created_at FROM game_tables WHERE id = ?", (rec.id,)))
-            if not rows:
+        # Encoded here, on the loop, so the writer thread only runs SQL; the row's created_at and
+        # log_seq are filled in inside the transaction from what is stored.
+        row = _json_row(rec)
+        result_row = _to_row(result.model_dump(mode="json"), _RESULT_JSON) if result is not None else None
+        log_rows = [(e.table_id, e.seq, e.kind, e.seat, e.text, e.at) for e in entries]
+
+        def work(db: sqlite3.Connection) -> tuple[float, int]:
+            self._check_key(db, key)  # first: a repeat is not a stale writer
+            found = db.execute("SELECT version, log_seq, created_at FROM game_tables WHERE id = ?",
+                               (rec.id,)).fetchone()
+            if found is None:
                 raise TableNotFound(rec.id)
-            version, log_seq, created_at = rows[0]
+            version, log_seq, created_at = found
             if version != expected_version:
                 raise VersionConflict(rec.id, expected_version, version)
-            stored = rec.model_copy(update={"version": expected_version + 1, "created_at": created_at,
-                                            "log_seq": next_log_seq(rec.id, log_seq, entries)})
-            if stored.status in ACTIVE_STATUSES and await self._chat_taken(db, stored):
-                raise TableExists(f"chat {chat_key(stored)} already has an active table")
-            await db.executemany("INSERT INTO table_log VALUES (?, ?, ?, ?, ?, ?)",
-                                 [(e.table_id, e.seq, e.kind, e.seat, e.text, e.at) for e in entries])
-            row = _to_row(stored.model_dump(mode="json"), _TABLE_JSON)
-            assignments = ", ".join(f"{k} = :{k}" for k in row if k != "id")
-            await db.execute(f"UPDATE game_tables SET {assignments} WHERE id = :id", row)
-            if result is not None:
-                await self._insert_result(db, result)
-            await self._record_key(db, key, rec, stored.version, reply)
-        # Rebuilt from the row as written, so the caller holds what get_table would return.
-        return _table(row)
+            new_seq = next_log_seq(rec.id, log_seq, entries)
+            if rec.status in ACTIVE_STATUSES and self._chat_taken(db, rec):
+                raise TableExists(f"chat {chat_key(rec)} already has an active table")
+            db.executemany("INSERT INTO table_log VALUES (?, ?, ?, ?, ?, ?)", log_rows)
+            written = {**row, "version": expected_version + 1, "created_at": created_at, "log_seq": new_seq}
+            assignments = ", ".join(f"{k} = :{k}" for k in written if k != "id")
+            db.execute(f"UPDATE game_tables SET {assignments} WHERE id = :id", written)
+            if result_row is not None:
+                self._insert_result(db, result_row)
+            self._record_key(db, key, rec, expected_version + 1, reply)
+            return created_at, new_seq
+
+        created_at, new_seq = await self._write(work)
+        # The record as written, parsed once from its JSON text: what get_table would return.
+        stored = rec.model_copy(update={"version": expected_version + 1, "created_at": created_at,
+                                        "log_seq": new_seq})
+        return TableRecord.model_validate_json(self.cache.put(stored))
 
     async def log(self, table_id: str, after_seq: int = 0) -> list[LogEntry]:
         async with self._read() as db:
@@ -416,10 +391,10 @@ class SqliteStore:
         return [LogEntry.model_validate(dict(r)) for r in rows]
 
     async def upsert_player(self, platform: str, user_id: str, name: str) -> None:
-        async with self._write() as db:
-            await db.execute("INSERT INTO players VALUES (?, ?, ?, ?) "
-                             "ON CONFLICT (platform, user_id) DO UPDATE SET name = excluded.name",
-                             (platform, user_id, name, self._clock()))
+        now = self._clock()
+        await self._write(lambda db: db.execute(
+            "INSERT INTO players VALUES (?, ?, ?, ?) ON CONFLICT (platform, user_id) DO UPDATE SET name = excluded.name",
+            (platform, user_id, name, now)))
 
     async def get_player(self, platform: str, user_id: str) -> PlayerRecord | None:
         async with self._read() as db:
@@ -428,16 +403,14 @@ class SqliteStore:
         return PlayerRecord.model_validate(dict(rows[0])) if rows else None
 
     @staticmethod
-    async def _insert_result(db: aiosqlite.Connection, rec: MatchResultRecord) -> bool:
-        row = _to_row(rec.model_dump(mode="json"), _RESULT_JSON)
+    def _insert_result(db: sqlite3.Connection, row: dict[str, Any]) -> bool:
         sql = _insert_sql("match_results", row) + " ON CONFLICT (table_id) DO NOTHING"
         # The primary key makes this exactly-once even across processes; DO NOTHING reports it as rowcount 0.
-        async with db.execute(sql, tuple(row.values())) as cur:
-            return cur.rowcount == 1
+        return db.execute(sql, tuple(row.values())).rowcount == 1
 
     async def record_result(self, rec: MatchResultRecord) -> bool:
-        async with self._write() as db:
-            return await self._insert_result(db, rec)
+        row = _to_row(rec.model_dump(mode="json"), _RESULT_JSON)
+        return await self._write(lambda db: self._insert_result(db, row))
 
     async def results(
         self, platform: str, chat_id: str, limit: int = 20, game: str | None = None
@@ -448,120 +421,3 @@ class SqliteStore:
                 "ORDER BY finished_at DESC, rowid DESC LIMIT ?",
                 (platform, chat_id, game, game, max(limit, 0)))
         return [MatchResultRecord.model_validate(_from_row(r, _RESULT_JSON)) for r in rows]
-
-    # ---- standings -------------------------------------------------------------------------------
-
-    async def unrated_results(self, limit: int = 100) -> list[MatchResultRecord]:
-        async with self._read() as db:
-            rows = await db.execute_fetchall(
-                "SELECT * FROM match_results WHERE rated = 0 AND status = 'finished' "
-                "ORDER BY finished_at, rowid LIMIT ?", (max(limit, 0),))
-        return [MatchResultRecord.model_validate(_from_row(r, _RESULT_JSON)) for r in rows]
-
-    async def rate_result(self, table_id: str, keys: Sequence[RatingKey], rate: RateFn) -> bool:
-        async with self._write() as db:
-            rows = list(await db.execute_fetchall(
-                "SELECT * FROM match_results WHERE table_id = ? AND rated = 0 AND status = 'finished'",
-                (table_id,)))
-            if not rows:
-                return False
-            result = MatchResultRecord.model_validate(_from_row(rows[0], _RESULT_JSON))
-            current: dict[RatingKey, RatingRecord] = {}
-            for scope, subject in keys:
-                found = list(await db.execute_fetchall(
-                    "SELECT * FROM ratings WHERE platform = ? AND scope = ? AND game = ? AND subject = ?",
-                    (result.platform, scope, result.game, subject)))
-                if found:
-                    current[(scope, subject)] = RatingRecord.model_validate(dict(found[0]))
-            seats, ratings = rate(result, current)
-            for seat in seats:
-                row = seat.model_dump(mode="json")
-                await db.execute(_insert_sql("match_players", row) + " ON CONFLICT DO NOTHING", tuple(row.values()))
-            for rating in ratings:
-                row = rating.model_dump(mode="json")
-                await db.execute(_insert_sql("ratings", row) + " ON CONFLICT (platform, scope, game, subject) DO UPDATE "
-                                 "SET " + ", ".join(f"{k} = excluded.{k}" for k in row), tuple(row.values()))
-            await db.execute("UPDATE match_results SET rated = 1 WHERE table_id = ?", (table_id,))
-        return True
-
-    async def board(
-        self, platform: str, scope: str, game: str, kind: str = "player", since: float | None = None,
-        limit: int = 10,
-    ) -> list[BoardRow]:
-        sql, args = board_query(platform, scope, game, kind, since, limit)
-        async with self._read() as db:
-            rows = await db.execute_fetchall(sql, args)
-        return [BoardRow.model_validate(dict(r)) for r in rows]
-
-    async def ratings(self, platform: str, scope: str, kind: str = "player", game: str | None = None
-                      ) -> list[RatingRecord]:
-        async with self._read() as db:
-            rows = await db.execute_fetchall(
-                "SELECT * FROM ratings WHERE platform = ? AND scope = ? AND kind = ? AND (? IS NULL OR game = ?) "
-                "ORDER BY rating DESC, game, subject", (platform, scope, kind, game, game))
-        return [RatingRecord.model_validate(dict(r)) for r in rows]
-
-    async def player_matches(
-        self, platform: str, user_id: str, chat_id: str | None = None, game: str | None = None
-    ) -> list[MatchPlayerRecord]:
-        async with self._read() as db:
-            rows = await db.execute_fetchall(
-                "SELECT * FROM match_players WHERE platform = ? AND user_id = ? AND (? IS NULL OR chat_id = ?) "
-                "AND (? IS NULL OR game = ?) ORDER BY finished_at, table_id",
-                (platform, user_id, chat_id, chat_id, game, game))
-        return [MatchPlayerRecord.model_validate(dict(r)) for r in rows]
-
-    async def team_names(self, platform: str, chat_id: str) -> dict[str, str]:
-        async with self._read() as db:
-            rows = await db.execute_fetchall(
-                "SELECT team, name FROM team_names WHERE platform = ? AND chat_id = ?", (platform, chat_id))
-        return {r[0]: r[1] for r in rows}
-
-    async def set_team_name(self, platform: str, chat_id: str, team: str, name: str) -> None:
-        async with self._write() as db:
-            await db.execute("INSERT INTO team_names VALUES (?, ?, ?, ?) "
-                             "ON CONFLICT (platform, chat_id, team) DO UPDATE SET name = excluded.name",
-                             (platform, chat_id, team, name))
-
-    # ---- adapter data ----------------------------------------------------------------------------
-
-    async def chat_settings(self, platform: str, chat_id: str) -> dict[str, Any]:
-        async with self._read() as db:
-            rows = list(await db.execute_fetchall(
-                "SELECT settings FROM chat_settings WHERE platform = ? AND chat_id = ?", (platform, chat_id)))
-        return json.loads(rows[0][0]) if rows else {}
-
-    async def set_chat_settings(self, platform: str, chat_id: str, settings: dict[str, Any]) -> None:
-        async with self._write() as db:
-            await db.execute("INSERT INTO chat_settings VALUES (?, ?, ?) "
-                             "ON CONFLICT (platform, chat_id) DO UPDATE SET settings = excluded.settings",
-                             (platform, chat_id, json.dumps(settings, ensure_ascii=False)))
-
-    async def claim_update(self, platform: str, update_id: str, now: float) -> bool:
-        sql = "INSERT INTO processed_updates VALUES (?, ?, ?) ON CONFLICT (platform, update_id) DO NOTHING"
-        async with self._write() as db, db.execute(sql, (platform, update_id, now)) as cur:
-            return cur.rowcount == 1
-
-    async def update_claimed(self, platform: str, update_id: str) -> bool:
-        async with self._read() as db:
-            return bool(await db.execute_fetchall(
-                "SELECT 1 FROM processed_updates WHERE platform = ? AND update_id = ?", (platform, update_id)))
-
-    async def prune_updates(self, platform: str, before: float) -> int:
-        sql = "DELETE FROM processed_updates WHERE platform = ? AND at < ?"
-        async with self._write() as db, db.execute(sql, (platform, before)) as cur:
-            return cur.rowcount
-
-    async def table_refs(self, table_id: str) -> dict[str, Any]:
-        async with self._read() as db:
-            rows = await db.execute_fetchall("SELECT key, value FROM table_refs WHERE table_id = ?", (table_id,))
-        return {r[0]: json.loads(r[1]) for r in rows}
-
-    async def set_table_ref(self, table_id: str, key: str, value: Any) -> None:
-        async with self._write() as db:
-            if value is None:
-                await db.execute("DELETE FROM table_refs WHERE table_id = ? AND key = ?", (table_id, key))
-            else:
-                await db.execute("INSERT INTO table_refs VALUES (?, ?, ?) "
-                                 "ON CONFLICT (table_id, key) DO UPDATE SET value = excluded.value",
-                                 (table_id, key, json.dumps(value, ensure_ascii=False)))

@@ -54,7 +54,7 @@ async def test_a_crash_in_the_final_commit_loses_nothing(tmp_path: Path, monkeyp
         service = TableService(store, FakeClock(), new_table_id=lambda: "t1", new_seed=lambda: 5)
         real = SqliteStore._insert_result
 
-        async def dies(db, rec):  # noqa: ANN001, ANN202
+        def dies(db, row):  # noqa: ANN001, ANN202 - runs inside the writer's transaction, as the real one
             raise RuntimeError("process killed while storing the result")
 
         monkeypatch.setattr(SqliteStore, "_insert_result", staticmethod(dies))

@@ -39,7 +39,8 @@ def uncommitted_write(path: str) -> sqlite3.Connection:
     row = {k: json.dumps(v) if isinstance(v, dict | list) else v for k, v in row.items()}
     conn.execute(f"INSERT INTO game_tables ({', '.join(row)}) VALUES ({', '.join('?' * len(row))})",
                  tuple(row.values()))
-    conn.execute("UPDATE game_tables SET status = 'abandoned' WHERE id = 't1'")
+    # Every writer of a table moves its version on (the stores' cached records are guarded by it).
+    conn.execute("UPDATE game_tables SET status = 'abandoned', version = version + 1 WHERE id = 't1'")
     return conn
 
 

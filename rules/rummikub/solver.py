@@ -14,18 +14,21 @@ numbered tile. The score of a state is the objective of the rack tiles laid so f
 after 13 with every run closed and every table joker laid is the optimum, and back-pointers give
 the melds (runs longer than the DP needs are just written out whole).
 
-Jokers and C8 (RK-52). Each joker of T0 stands for a set S0 of tiles, all of one number v0. The DP
-treats the table jokers as distinct (that is a pairing of old to new jokers) and settles each one at
-number v0: it is *kept* when, at v0, it sits in a run as a tile of S0 or in a group of v0 that misses
-a colour of S0 (its new S shares a tile with S0); otherwise it is *retrieved*, and then the tiles
-laid at v0 must hold a distinct replacement from S0 for every retrieved joker (Hall's condition over
-at most two jokers). A retrieved joker may stand anywhere, before or after v0. Rack jokers are free.
+Jokers and C8 (RK-52). Each joker of T0 stands for a set S0 of tiles, all of one number v0. Before
+the sweep, every T0 joker is settled one way (a `Plan`, at most (2+1)^2 of them): *kept* as one tile
+of its S0 (the sweep then treats it as that tile, so it is a plain table tile: the cheapest case, no
+joker in the sweep at all), or *retrieved*, when some tile of S0 exists: then it is a free joker that
+must be laid anywhere, and the tiles laid at v0 must hold a distinct replacement from S0 for every
+retrieved joker (Hall's condition over at most two jokers). The best table over all plans is the
+optimum: every layout meeting C8 has a pairing that one plan describes. Plans without free jokers
+run first; their best score is the floor the slower plans must beat. Rack jokers are free.
 
 The initial meld (RK-41/42, C6/C7) is the same program on the rack alone with an empty table; the
 objective then counts points, jokers at the tile they stand for (RK-33).
 
-Cost: states are few in practice (colours with no tile at v close every run), and each tile is
-decided once; see bench/bench_ai.py for the figures against a MILP.
+Cost: states are few in practice (colours with no tile at v close every run), each tile is decided
+once, and dominated states are dropped after every colour (rules/rummikub/dominance.py); see
+bench/bench_ai.py for the figures against a MILP.
 """
 
 from __future__ import annotations
@@ -33,9 +36,11 @@ from __future__ import annotations
 from collections import Counter
 from collections.abc import Sequence
 from dataclasses import dataclass
+from itertools import product
 
 from rules.core.tiles import COLOURS, JOKER, MAX_NUMBER
-from rules.rummikub.sweep import FULL, LEAN, Path, Problem, run_dp
+from rules.rummikub.melds import analyse
+from rules.rummikub.sweep import FULL, LEAN, Path, Plan, Problem, run_dp
 
 StoredMeld = dict
 _CI = {c: i for i, c in enumerate(COLOURS)}
@@ -163,18 +168,63 @@ def solve(
     None when no rack tile can be laid. At most `rack_jokers` of the rack's jokers are used.
     `objective.joker_value` is for a table without jokers (the initial meld)."""
     weights = _weights(objective)
-    found = None
-    if objective.joker_value == 0:
-        p = Problem(table, rack, weights, rack_jokers, LEAN)
-        found = run_dp(p)
-    melds = _rebuild(found[1]) if found is not None else None
-    if melds is None:  # the free jokers found no room (or jokers count points): every joker in the sweep
-        found = run_dp(Problem(table, rack, weights, rack_jokers, FULL))
+    best: tuple[int, list[StoredMeld]] | None = None
+    for plan in _plans(table, rack):
+        floor = best[0] + 1 if best is not None else 1  # C3: at least one rack tile; else only a better plan
+        found = None
+        if objective.joker_value == 0:
+            p = Problem(table, rack, weights, rack_jokers, LEAN, plan)
+            p.floor = floor
+            found = run_dp(p)
         melds = _rebuild(found[1]) if found is not None else None
-    if found is None or melds is None or found[0] <= 0:
+        if found is not None and melds is None:  # the free jokers found no room: every joker in the sweep
+            p = Problem(table, rack, weights, rack_jokers, FULL, plan)
+            p.floor = floor
+            found = run_dp(p)
+            melds = _rebuild(found[1]) if found is not None else None
+        if found is not None and melds is not None and found[0] >= floor:
+            best = found[0], _joker_back(melds, plan)
+    if best is None:
         return None
+    score, melds = best
     placed = Counter(t for m in melds for t in m["tiles"]) - Counter(t for m in table for t in m["tiles"])
-    return Solution(melds=melds, placed=sorted(placed.elements()), score=found[0])
+    return Solution(melds=melds, placed=sorted(placed.elements()), score=score)
+
+
+def _plans(table: Sequence[StoredMeld], rack: Sequence[str]) -> list[Plan]:
+    """Every way to settle the T0 jokers (RK-52): each is kept as one tile of its S0, or retrieved when
+    a replacement from S0 exists (on the table or the rack). Plans without free jokers come first:
+    they are the cheapest sweeps, and their score is the floor the others must beat."""
+    have = Counter(t for m in table for t in m["tiles"]) + Counter(rack)
+    options = []
+    for meld in table:
+        for s0 in analyse(meld["tiles"], meld.get("prefix")).joker_sets:
+            v0 = int(next(iter(s0))[1:])
+            mask = sum(1 << _CI[t[0]] for t in s0)
+            opts: list[tuple[str, tuple[int, int]]] = [("kept", (_CI[t[0]], v0)) for t in sorted(s0)]
+            if any(have[t] for t in s0):
+                opts.append(("retrieved", (v0, mask)))
+            options.append(opts)
+    plans = set()
+    for choice in product(*options):
+        plans.add(Plan(kept=tuple(sorted(x for k, x in choice if k == "kept")),
+                       retrieved=tuple(sorted(x for k, x in choice if k == "retrieved"))))
+    return sorted(plans, key=lambda pl: (len(pl.retrieved), pl))
+
+
+def _joker_back(melds: list[StoredMeld], plan: Plan) -> list[StoredMeld]:
+    """A kept joker was swept as the tile of S0 it stands for: write it as the joker again (any copy of
+    that tile will do, they are interchangeable)."""
+    for ci, v in plan.kept:
+        tile = f"{COLOURS[ci]}{v}"
+        meld = next(m for m in melds if tile in m["tiles"])
+        tiles = meld["tiles"]
+        numbered = [t for t in tiles if t != JOKER]
+        group = meld["prefix"] == "G" or len(numbered) >= 2 and numbered[0][1:] == numbered[1][1:]
+        tiles[tiles.index(tile)] = JOKER
+        if group and sum(1 for t in tiles if t != JOKER) == 1:
+            meld["prefix"] = "G"  # [x j j] reads as a run unless it says otherwise (RK-35)
+    return melds
 
 
 def solve_opening(rack: Sequence[str], minimum: int) -> list[StoredMeld] | None:

@@ -12,8 +12,10 @@ from collections import Counter
 from collections.abc import Sequence
 from functools import cache
 from itertools import combinations
+from typing import NamedTuple
 
 from rules.core.tiles import COLOURS, JOKER, MAX_NUMBER
+from rules.rummikub.dominance import undominated
 from rules.rummikub.melds import analyse
 
 _NC = len(COLOURS)
@@ -24,6 +26,15 @@ _RUN_START_WITH_JOKER = 11  # a lean run starts with a joker only as [j x12 x13]
 Path = list[tuple[str, int, int, object]]
 
 
+class Plan(NamedTuple):
+    """How the T0 jokers are settled (C8, RK-52): `kept` ones stand for the tile (colour index, number)
+    of their S0 (then they are that tile, for the sweep); `retrieved` ones, (v0, S0 colour mask), are free
+    jokers whose replacement from S0 must be laid at v0."""
+
+    kept: tuple[tuple[int, int], ...]
+    retrieved: tuple[tuple[int, int], ...]
+
+
 class OverBudget(Exception):
     """The sweep met its state budget (a caller that must stay fast falls back on a heuristic)."""
 
@@ -32,20 +43,32 @@ class Problem:
     """Tile counts per (colour, number): `mand` on the table (all must stay, C2), `opt` on the rack."""
 
     def __init__(self, table: Sequence[dict], rack: Sequence[str], weights: tuple[int, int, int, int],
-                 rack_jokers: int, mode: str) -> None:
+                 rack_jokers: int, mode: str, plan: Plan | None = None) -> None:
         self.tile_w, self.value_w, self.joker_w, self.joker_value_w = weights
         self.mode = mode
         self.floor = 0  # a score known to be reachable: states that cannot reach it are dropped
         self.mand = [[0] * (MAX_NUMBER + 3) for _ in range(_NC)]
         self.opt = [[0] * (MAX_NUMBER + 3) for _ in range(_NC)]
         self.due: list[list[int]] = [[] for _ in range(MAX_NUMBER + 2)]  # S0 colour masks of T0 jokers by v0
+        self.need: list[list[int]] = [[] for _ in range(MAX_NUMBER + 2)]  # S0 masks of retrieved jokers (plan)
         self.nt = 0
         for meld in table:
             for t in meld["tiles"]:
                 if t != JOKER:
                     self.mand[_CI[t[0]]][int(t[1:])] += 1
-            for s0 in analyse(meld["tiles"], meld.get("prefix")).joker_sets:
-                self.due[int(next(iter(s0))[1:])].append(sum(1 << _CI[t[0]] for t in s0))
+            if plan is None:
+                for s0 in analyse(meld["tiles"], meld.get("prefix")).joker_sets:
+                    self.due[int(next(iter(s0))[1:])].append(sum(1 << _CI[t[0]] for t in s0))
+                    self.nt += 1
+        virtual = 0
+        self.fake = [[0] * _NC for _ in range(MAX_NUMBER + 2)]  # kept jokers per (number, colour): no replacement
+        if plan is not None:  # the T0 jokers settled beforehand: kept ones are tiles of S0, the rest free
+            for ci, v in plan.kept:
+                self.mand[ci][v] += 1
+                self.fake[v][ci] += 1
+                virtual += 1
+            for v, mask in plan.retrieved:
+                self.need[v].append(mask)
                 self.nt += 1
         counts = Counter(rack)
         for t, n in counts.items():
@@ -53,7 +76,7 @@ class Problem:
                 self.opt[_CI[t[0]]][int(t[1:])] = n
         self.nr = min(counts[JOKER], rack_jokers)
         self.nj = self.nr + self.nt
-        self.max_groups = MAX_GROUPS if self.nj else 2  # a third group of one number needs a joker
+        self.max_groups = MAX_GROUPS if self.nj or virtual else 2  # a third group of one number needs a joker
         self.budget: int | None = None  # states the sweep may create before it gives up (None: no limit)
         self._drop_dead_tiles()
         self.avail = [[self.mand[c][v] + self.opt[c][v] for v in range(MAX_NUMBER + 3)] for c in range(_NC)]
@@ -61,6 +84,7 @@ class Problem:
         cells = [self.opt[k % _NC][k // _NC + 1] * (self.tile_w + self.value_w * (k // _NC + 1)) for k in range(52)]
         self.rest = [sum(cells[k:]) for k in range(53)]
         self.cache: dict = {}
+        self.prune = True  # drop dominated states between numbers (off: the plain sweep, for comparison)
 
     def _drop_dead_tiles(self) -> None:
         """Rack tiles that fit no run or group of the tiles there are (jokers counted) never move."""
@@ -184,17 +208,24 @@ def _replaced(retrieved: list[int], placed: tuple[int, ...]) -> bool:
     return len(retrieved) < 2 or supply(retrieved[0] | retrieved[1]) >= 2
 
 
+def _real(pc: tuple[int, ...], fake: list[int]) -> tuple[int, ...]:
+    return tuple(n - f for n, f in zip(pc, fake, strict=True))
+
+
 def run_dp(p: Problem) -> tuple[int, Path] | None:
     """The sweep: the best score and its decisions, or None when no table is reachable."""
     lean = p.mode == LEAN
     avail = p.avail
     floor = p.floor
-    jbound = max(p.joker_w, 0) + p.joker_value_w * MAX_NUMBER
+    jbound = p.joker_value_w * MAX_NUMBER  # the most a joker still to come adds in the sweep
+    rest_bonus = p.nr * max(p.joker_w, 0)  # rack jokers count when the sweep ends (placed or laid free)
     layers: list[tuple[str, int, int, dict]] = []
     states: dict = {(((), (), (), ()), 0): 0}
     for v in range(1, MAX_NUMBER + 1):
         due = p.due[v]
+        need = p.need[v]
         masks = bool(due)
+        track = masks or bool(need)
         due_colours = 0
         for s0 in due:
             due_colours |= s0
@@ -216,7 +247,7 @@ def run_dp(p: Problem) -> tuple[int, Path] | None:
                 jleft = p.nj - used
                 for u in range(m, m + o + 1):
                     gain = score + (u - m) * tile_w
-                    npc = pc[:ci] + (u,) + pc[ci + 1 :] if masks else pc
+                    npc = pc[:ci] + (u,) + pc[ci + 1 :] if track else pc
                     for g, sel, ngt in _group_steps(groups, u, ci, masks, p.max_groups):
                         if any(x and (x.bit_count() if masks else x) + later + jleft < 3 for x in ngt):
                             continue  # a group that can no longer reach 3 tiles
@@ -224,7 +255,7 @@ def run_dp(p: Problem) -> tuple[int, Path] | None:
                             for ks in range(min(jleft - kt, 2 - kt) + 1 if lean else 1):
                                 k = kt + ks
                                 ns = gain + k * joker_gain
-                                if ns + rest + (jleft - k) * jbound < floor:
+                                if ns + rest + rest_bonus + (jleft - k) * jbound < floor:
                                     continue  # even every tile still to come cannot reach the floor
                                 nroles = roles + (1 << ci,) * k if masks and k else roles
                                 for nl, picks in p.alloc(line, u - g + kt, ks, v):
@@ -236,7 +267,7 @@ def run_dp(p: Problem) -> tuple[int, Path] | None:
                                         nxt[nkey] = ns
                                         back[nkey] = (key, (u, sel, kt, picks, masks))
             layers.append(("colour", v, ci, back))
-            cur = nxt
+            cur = undominated(nxt, lean) if p.prune else nxt
             if p.budget is not None:
                 p.budget -= len(nxt)
                 if p.budget < 0:
@@ -259,7 +290,7 @@ def run_dp(p: Problem) -> tuple[int, Path] | None:
                 if masks:
                     nroles = tuple(sorted(roles + tuple(~x & 0xF for x, j in zip(groups, js, strict=True)
                                                         for _ in range(j))))
-                if due and not settled(due, nroles, pc):
+                if due and not settled(due, nroles, pc) or need and not _replaced(need, _real(pc, p.fake[v])):
                     continue
                 nkey = (runs, used + k)
                 ns = score + (0 if lean else k * p.joker_value_w * v)
@@ -267,7 +298,7 @@ def run_dp(p: Problem) -> tuple[int, Path] | None:
                     nxt[nkey] = ns
                     back[nkey] = (key, js)
         layers.append(("groups", v, -1, back))
-        states = nxt
+        states = undominated(nxt, lean) if p.prune else nxt
     best_key, best = None, -1
     for key, score in states.items():
         runs, used = key

@@ -171,24 +171,31 @@ def solve(
     best: tuple[int, list[StoredMeld]] | None = None
     for plan in _plans(table, rack):
         floor = best[0] + 1 if best is not None else 1  # C3: at least one rack tile; else only a better plan
-        found = None
-        if objective.joker_value == 0:
-            p = Problem(table, rack, weights, rack_jokers, LEAN, plan)
-            p.floor = floor
-            found = run_dp(p)
-        melds = _rebuild(found[1]) if found is not None else None
-        if found is not None and melds is None:  # the free jokers found no room: every joker in the sweep
-            p = Problem(table, rack, weights, rack_jokers, FULL, plan)
-            p.floor = floor
-            found = run_dp(p)
-            melds = _rebuild(found[1]) if found is not None else None
-        if found is not None and melds is not None and found[0] >= floor:
-            best = found[0], _joker_back(melds, plan)
+        found = _plan_best(table, rack, weights, rack_jokers, plan, floor)
+        if found is not None:
+            best = found[0], _joker_back(found[1], plan)
     if best is None:
         return None
     score, melds = best
     placed = Counter(t for m in melds for t in m["tiles"]) - Counter(t for m in table for t in m["tiles"])
     return Solution(melds=melds, placed=sorted(placed.elements()), score=score)
+
+
+def _plan_best(table: Sequence[StoredMeld], rack: Sequence[str], weights: tuple[int, int, int, int],
+               rack_jokers: int, plan: Plan, floor: int) -> tuple[int, list[StoredMeld]] | None:
+    """The plan's best table if it scores at least `floor`: lean first, the full sweep when the free
+    jokers found no room (a lean score is never below the full one, so a lean miss is a miss). (Trying
+    the plan's ceiling first, every rack tile that might fit, was measured: no faster.)"""
+    for mode in (LEAN, FULL) if weights[3] == 0 else (FULL,):
+        p = Problem(table, rack, weights, rack_jokers, mode, plan)
+        p.floor = floor
+        found = run_dp(p)
+        if found is None or found[0] < floor:
+            return None
+        melds = _rebuild(found[1])
+        if melds is not None:
+            return found[0], melds
+    return None
 
 
 def _plans(table: Sequence[StoredMeld], rack: Sequence[str]) -> list[Plan]:

@@ -77,12 +77,12 @@ def _rebuild(path: Path) -> list[StoredMeld] | None:
     free = 0
     for kind, v, ci, decision in path:
         if kind == "colour":
-            u, sel, kt, picks, masks = decision  # type: ignore[misc]
+            u, sel, kt, picks = decision  # type: ignore[misc]
             tile = f"{COLOURS[ci]}{v}"
             for gi in sel:
                 groups[gi].append(tile)
             # The same canonical order as the sweep's key (equal keys hold interchangeable groups).
-            groups.sort(key=lambda g: _group_key(g, masks), reverse=True)
+            groups.sort(key=len, reverse=True)
             runs = open_runs[ci]
             extended = []
             for pick in picks:  # lean: jokers holding a run together (a hole, or its 3rd tile)
@@ -118,12 +118,6 @@ def _rebuild(path: Path) -> list[StoredMeld] | None:
     return done if _append_free(done, free) else None
 
 
-def _group_key(group: list[str], masks: bool) -> int:
-    if not masks:
-        return len(group)
-    return sum(1 << _CI[t[0]] for t in group)
-
-
 def _append_free(melds: list[StoredMeld], free: int) -> bool:
     """Lay `free` jokers at the ends of runs or as a group's 4th tile: no other joker's tile changes."""
     for meld in melds:
@@ -145,12 +139,6 @@ def _append_free(melds: list[StoredMeld], free: int) -> bool:
                     break
             free -= 1
     return free == 0
-
-
-def _group_key(group: list[str], masks: bool) -> int:
-    if not masks:
-        return len(group)
-    return sum(1 << _CI[t[0]] for t in group)
 
 
 def _weights(obj: Objective) -> tuple[int, int, int, int]:

@@ -1,7 +1,8 @@
 """The number-by-number dynamic program behind `rules.rummikub.solver` (see its docstring).
 
 State between numbers: per colour the sorted lengths of its open runs, and the jokers used so far
-(jokers are interchangeable tiles; the C8 pairing of old to new jokers is settled per number, below).
+(free jokers are interchangeable; the T0 jokers were settled before, see `Plan`: a kept one is a
+tile here, a retrieved one a free joker whose replacement is counted at its number).
 Run lengths: 1 and 2 must grow, 3 means "3 or more, may end"; in a lean sweep 4 and 5 mean a run of 3+
 whose last one or two items are jokers standing in a hole, so the next item must come (5: a tile).
 """
@@ -11,12 +12,11 @@ from __future__ import annotations
 from collections import Counter
 from collections.abc import Sequence
 from functools import cache
-from itertools import combinations
+from itertools import combinations, product
 from typing import NamedTuple
 
 from rules.core.tiles import COLOURS, JOKER, MAX_NUMBER
 from rules.rummikub.dominance import undominated
-from rules.rummikub.melds import analyse
 
 _NC = len(COLOURS)
 _CI = {c: i for i, c in enumerate(COLOURS)}
@@ -35,6 +35,9 @@ class Plan(NamedTuple):
     retrieved: tuple[tuple[int, int], ...]
 
 
+NO_JOKERS = Plan((), ())  # a table without jokers
+
+
 class OverBudget(Exception):
     """The sweep met its state budget (a caller that must stay fast falls back on a heuristic)."""
 
@@ -43,40 +46,33 @@ class Problem:
     """Tile counts per (colour, number): `mand` on the table (all must stay, C2), `opt` on the rack."""
 
     def __init__(self, table: Sequence[dict], rack: Sequence[str], weights: tuple[int, int, int, int],
-                 rack_jokers: int, mode: str, plan: Plan | None = None) -> None:
+                 rack_jokers: int, mode: str, plan: Plan = NO_JOKERS) -> None:
         self.tile_w, self.value_w, self.joker_w, self.joker_value_w = weights
         self.mode = mode
         self.floor = 0  # a score known to be reachable: states that cannot reach it are dropped
         self.mand = [[0] * (MAX_NUMBER + 3) for _ in range(_NC)]
         self.opt = [[0] * (MAX_NUMBER + 3) for _ in range(_NC)]
-        self.due: list[list[int]] = [[] for _ in range(MAX_NUMBER + 2)]  # S0 colour masks of T0 jokers by v0
-        self.need: list[list[int]] = [[] for _ in range(MAX_NUMBER + 2)]  # S0 masks of retrieved jokers (plan)
-        self.nt = 0
+        self.need: list[list[int]] = [[] for _ in range(MAX_NUMBER + 2)]  # S0 masks of retrieved jokers by v0
+        self.fake = [[0] * _NC for _ in range(MAX_NUMBER + 2)]  # kept jokers per (number, colour): no replacement
         for meld in table:
             for t in meld["tiles"]:
                 if t != JOKER:
                     self.mand[_CI[t[0]]][int(t[1:])] += 1
-            if plan is None:
-                for s0 in analyse(meld["tiles"], meld.get("prefix")).joker_sets:
-                    self.due[int(next(iter(s0))[1:])].append(sum(1 << _CI[t[0]] for t in s0))
-                    self.nt += 1
-        virtual = 0
-        self.fake = [[0] * _NC for _ in range(MAX_NUMBER + 2)]  # kept jokers per (number, colour): no replacement
-        if plan is not None:  # the T0 jokers settled beforehand: kept ones are tiles of S0, the rest free
-            for ci, v in plan.kept:
-                self.mand[ci][v] += 1
-                self.fake[v][ci] += 1
-                virtual += 1
-            for v, mask in plan.retrieved:
-                self.need[v].append(mask)
-                self.nt += 1
+        if sum(m["tiles"].count(JOKER) for m in table) != len(plan.kept) + len(plan.retrieved):
+            raise ValueError("the plan must settle every joker of the table")
+        for ci, v in plan.kept:
+            self.mand[ci][v] += 1
+            self.fake[v][ci] += 1
+        for v, mask in plan.retrieved:
+            self.need[v].append(mask)
+        self.nt = len(plan.retrieved)  # free jokers that must be laid (C2) but score nothing
         counts = Counter(rack)
         for t, n in counts.items():
             if t != JOKER:
                 self.opt[_CI[t[0]]][int(t[1:])] = n
         self.nr = min(counts[JOKER], rack_jokers)
         self.nj = self.nr + self.nt
-        self.max_groups = MAX_GROUPS if self.nj or virtual else 2  # a third group of one number needs a joker
+        self.max_groups = MAX_GROUPS if self.nj or plan.kept else 2  # a third group of one number needs a joker
         self.budget: int | None = None  # states the sweep may create before it gives up (None: no limit)
         self._drop_dead_tiles()
         self.avail = [[self.mand[c][v] + self.opt[c][v] for v in range(MAX_NUMBER + 3)] for c in range(_NC)]
@@ -171,45 +167,14 @@ def can_grow(line: tuple[int, ...], counts: list[int], v: int, jokers: int) -> b
     return not ones or (v + 2 <= MAX_NUMBER and ones <= counts[v + 2] + jokers)
 
 
-def settled(due: list[int], roles: tuple[int, ...], placed: tuple[int, ...]) -> bool:
-    """RK-52 for the T0 jokers whose S0 is at this number: some of them keep standing for a tile of
-    S0 (each paired with its own joker whose new S, `roles`, meets S0), every other one has its own
-    replacement among the tiles laid at this number (`placed` per colour)."""
-    for kept in range(len(due) + 1):
-        for keep in combinations(range(len(due)), kept):
-            if not _matched([due[i] for i in keep], roles):
-                continue
-            retrieved = [due[i] for i in range(len(due)) if i not in keep]
-            if _replaced(retrieved, placed):
-                return True
-    return False
-
-
-def _matched(keep: list[int], roles: tuple[int, ...]) -> bool:
-    if not keep:
-        return True
-    for chosen in combinations(range(len(roles)), len(keep)):
-        for order in _perms(list(chosen)):
-            if all(roles[r] & s0 for r, s0 in zip(order, keep, strict=True)):
-                return True
-    return False
-
-
-def _perms(xs: list[int]) -> list[list[int]]:
-    return [xs] if len(xs) < 2 else [xs, xs[::-1]]
-
-
-def _replaced(retrieved: list[int], placed: tuple[int, ...]) -> bool:
-    def supply(mask: int) -> int:
-        return sum(placed[c] for c in range(_NC) if mask >> c & 1)
-
-    if any(supply(mask) < 1 for mask in retrieved):
-        return False
-    return len(retrieved) < 2 or supply(retrieved[0] | retrieved[1]) >= 2
-
-
-def _real(pc: tuple[int, ...], fake: list[int]) -> tuple[int, ...]:
-    return tuple(n - f for n, f in zip(pc, fake, strict=True))
+def _replacements(need: list[int]) -> tuple[tuple[int, ...], tuple[int, ...]]:
+    """What the tiles laid at a number must supply for its retrieved jokers (RK-52 step 2, Hall's
+    condition): counts of real tiles per colour mask, each capped at what it must reach."""
+    if not need:
+        return (), ()
+    if len(need) == 1:
+        return (need[0],), (1,)
+    return (need[0], need[1], need[0] | need[1]), (1, 1, 2)
 
 
 def run_dp(p: Problem) -> tuple[int, Path] | None:
@@ -222,75 +187,66 @@ def run_dp(p: Problem) -> tuple[int, Path] | None:
     layers: list[tuple[str, int, int, dict]] = []
     states: dict = {(((), (), (), ()), 0): 0}
     for v in range(1, MAX_NUMBER + 1):
-        due = p.due[v]
-        need = p.need[v]
-        masks = bool(due)
-        track = masks or bool(need)
-        due_colours = 0
-        for s0 in due:
-            due_colours |= s0
-        # Intra-layer key: (runs, jokers used, roles of jokers at v, groups, tiles laid per colour at v)
-        cur = {(runs, used, (), (0, 0, 0), (0, 0, 0, 0)): s for (runs, used), s in states.items()}
+        masks, caps = _replacements(p.need[v])
+        fake = p.fake[v]
+        # Intra-layer key: (runs, jokers used, open groups of v, replacements supplied so far)
+        cur = {(runs, used, (0, 0, 0), (0,) * len(caps)): s for (runs, used), s in states.items()}
         for ci in range(_NC):
             m, o = p.mand[ci][v], p.opt[ci][v]
             tile_w = p.tile_w + p.value_w * v
             joker_gain = 0 if lean else p.joker_value_w * v
             later = sum(1 for c in range(ci + 1, _NC) if avail[c][v])  # colours still to join groups
             rest = p.rest[(v - 1) * _NC + ci + 1]
-            # Lean: a joker here that may end its run (it could keep a T0 joker, C8) counts as a tile.
-            as_tile_ok = not lean or bool(due_colours >> ci & 1)
+            supplies = any(mask >> ci & 1 for mask in masks)
             nxt: dict = {}
             back: dict = {}
             for key, score in cur.items():
-                runs, used, roles, groups, pc = key
+                runs, used, groups, pc = key
                 line = runs[ci]
                 jleft = p.nj - used
                 for u in range(m, m + o + 1):
                     gain = score + (u - m) * tile_w
-                    npc = pc[:ci] + (u,) + pc[ci + 1 :] if track else pc
-                    for g, sel, ngt in _group_steps(groups, u, ci, masks, p.max_groups):
-                        if any(x and (x.bit_count() if masks else x) + later + jleft < 3 for x in ngt):
+                    npc = pc
+                    if supplies:
+                        real = u - fake[ci]
+                        npc = tuple(min(cap, x + real) if mask >> ci & 1 else x
+                                    for x, mask, cap in zip(pc, masks, caps, strict=True))
+                    for g, sel, ngt in _group_steps(groups, u, ci, p.max_groups):
+                        if any(x and x + later + jleft < 3 for x in ngt):
                             continue  # a group that can no longer reach 3 tiles
-                        for kt in range(min(jleft, 2) + 1 if as_tile_ok else 1):
-                            for ks in range(min(jleft - kt, 2 - kt) + 1 if lean else 1):
-                                k = kt + ks
-                                ns = gain + k * joker_gain
-                                if ns + rest + rest_bonus + (jleft - k) * jbound < floor:
-                                    continue  # even every tile still to come cannot reach the floor
-                                nroles = roles + (1 << ci,) * k if masks and k else roles
-                                for nl, picks in p.alloc(line, u - g + kt, ks, v):
-                                    if not can_grow(nl, avail[ci], v, jleft - k):
-                                        continue
-                                    nruns = runs[:ci] + (nl,) + runs[ci + 1 :]
-                                    nkey = (nruns, used + k, tuple(sorted(nroles)), ngt, npc)
-                                    if ns > nxt.get(nkey, -1):
-                                        nxt[nkey] = ns
-                                        back[nkey] = (key, (u, sel, kt, picks, masks))
+                        # Full: k jokers join runs as tiles of (ci, v). Lean: k jokers go where runs need them.
+                        for k in range(min(jleft, 2) + 1):
+                            ns = gain + k * joker_gain
+                            if ns + rest + rest_bonus + (jleft - k) * jbound < floor:
+                                continue  # even every tile still to come cannot reach the floor
+                            kt, ks = (0, k) if lean else (k, 0)
+                            for nl, picks in p.alloc(line, u - g + kt, ks, v):
+                                if not can_grow(nl, avail[ci], v, jleft - k):
+                                    continue
+                                nkey = (runs[:ci] + (nl,) + runs[ci + 1 :], used + k, ngt, npc)
+                                if ns > nxt.get(nkey, -1):
+                                    nxt[nkey] = ns
+                                    back[nkey] = (key, (u, sel, kt, picks))
             layers.append(("colour", v, ci, back))
             cur = undominated(nxt, lean) if p.prune else nxt
             if p.budget is not None:
                 p.budget -= len(nxt)
                 if p.budget < 0:
                     raise OverBudget
-        # Close the groups of v: jokers fill them to 3..4 tiles; then settle the T0 jokers due at v.
+        # Close the groups of v: jokers fill them to 3..4 tiles; the retrieved jokers of v need their tiles.
         nxt = {}
         back = {}
         for key, score in cur.items():
-            runs, used, roles, groups, pc = key
+            runs, used, groups, pc = key
+            if pc != caps:
+                continue
             ranges = []
-            for x in groups:
-                size = x.bit_count() if masks else x
-                top = min(4 - size, 2) if not lean else max(0, 3 - size) + (1 if masks else 0)
+            for size in groups:
+                top = max(0, 3 - size) if lean else min(4 - size, 2)
                 ranges.append((0,) if size == 0 else tuple(range(max(0, 3 - size), min(4 - size, top) + 1)))
-            for js in _product(ranges):
+            for js in product(*ranges):
                 k = sum(js)
                 if used + k > p.nj:
-                    continue
-                nroles = roles
-                if masks:
-                    nroles = tuple(sorted(roles + tuple(~x & 0xF for x, j in zip(groups, js, strict=True)
-                                                        for _ in range(j))))
-                if due and not settled(due, nroles, pc) or need and not _replaced(need, _real(pc, p.fake[v])):
                     continue
                 nkey = (runs, used + k)
                 ns = score + (0 if lean else k * p.joker_value_w * v)
@@ -328,25 +284,18 @@ def run_dp(p: Problem) -> tuple[int, Path] | None:
 
 
 @cache
-def _group_steps(groups: tuple[int, ...], u: int, ci: int, masks: bool, most: int) -> list:
+def _group_steps(groups: tuple[int, ...], u: int, ci: int, most: int) -> list:
     """The distinct ways (copies, groups chosen, new canonical groups) to put copies of colour ci
-    into the open groups of this number: one copy per group at most (RK-30)."""
+    into the open groups of this number (their sizes): one copy per group at most (RK-30)."""
     out = []
     seen = set()
     for g in range(min(u, most) + 1):
         for sel in combinations(range(most), g):
             ng = list(groups)
             for gi in sel:
-                ng[gi] = ng[gi] | 1 << ci if masks else ng[gi] + 1
+                ng[gi] += 1
             ngt = tuple(sorted(ng, reverse=True))
-            if (g, ngt) not in seen and all((x.bit_count() if masks else x) <= 4 for x in ngt):
+            if (g, ngt) not in seen and all(x <= 4 for x in ngt):
                 seen.add((g, ngt))
                 out.append((g, sel, ngt))
-    return out
-
-
-def _product(ranges: list[tuple[int, ...]]) -> list[tuple[int, ...]]:
-    out: list[tuple[int, ...]] = [()]
-    for r in ranges:
-        out = [x + (j,) for x in out for j in r]
     return out

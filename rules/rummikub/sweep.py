@@ -77,10 +77,20 @@ class Problem:
         self._drop_dead_tiles()
         self.avail = [[self.mand[c][v] + self.opt[c][v] for v in range(MAX_NUMBER + 3)] for c in range(_NC)]
         # rest[k]: the most the rack tiles of cells k.. add (cell k = colour k % 4 at number k // 4 + 1).
-        cells = [self.opt[k % _NC][k // _NC + 1] * (self.tile_w + self.value_w * (k // _NC + 1)) for k in range(52)]
-        self.rest = [sum(cells[k:]) for k in range(53)]
+        self.rest = self._suffix(self.opt)
+        # far[j][k]: the same for rack tiles that fit with only j jokers. A state with j jokers left has
+        # its used ones at numbers already swept, so a tile 3 or more numbers ahead gets nothing from them.
+        have = [[self.mand[c][v] + self.opt[c][v] > 0 for v in range(MAX_NUMBER + 3)] for c in range(_NC)]
+        self.far = [self._suffix([[n if n and (self.mand[c][v] or _fits(have, c, v, j)) else 0
+                                   for v, n in enumerate(row)] for c, row in enumerate(self.opt)])
+                    for j in range(self.nj)] + [self.rest]
         self.cache: dict = {}
         self.prune = True  # drop dominated states between numbers (off: the plain sweep, for comparison)
+
+    def _suffix(self, opt: list[list[int]]) -> list[int]:
+        """[k]: the most the rack tiles of cells k.. add (cell k = colour k % 4 at number k // 4 + 1)."""
+        cells = [opt[k % _NC][k // _NC + 1] * (self.tile_w + self.value_w * (k // _NC + 1)) for k in range(52)]
+        return [sum(cells[k:]) for k in range(53)]
 
     def _drop_dead_tiles(self) -> None:
         """Rack tiles that fit no run or group of the tiles there are (jokers counted) never move."""
@@ -92,10 +102,7 @@ class Problem:
                 for v in range(1, MAX_NUMBER + 1):
                     if not self.opt[c][v] or self.mand[c][v]:
                         continue  # the table's copy already sits in a meld that could take it
-                    fits = sum(1 for x in range(_NC) if have[x][v]) + self.nj >= 3
-                    for lo in range(max(1, v - 2), min(v, MAX_NUMBER - 2) + 1):
-                        fits = fits or sum(1 for w in range(lo, lo + 3) if not have[c][w]) <= self.nj
-                    if not fits:
+                    if not _fits(have, c, v, self.nj):
                         self.opt[c][v] = 0
                         changed = True
 
@@ -133,6 +140,14 @@ class Problem:
                     out.append((tuple(sorted(grown + tuple(new_runs))), tuple(picks)))
         self.cache[key] = out
         return out
+
+
+def _fits(have: list[list[bool]], c: int, v: int, jokers: int) -> bool:
+    """Some group of v or run through (c, v) has its tiles there, `jokers` standing in for the rest."""
+    if sum(1 for x in range(_NC) if have[x][v]) + jokers >= 3:
+        return True
+    return any(sum(1 for w in range(lo, lo + 3) if not have[c][w]) <= jokers
+               for lo in range(max(1, v - 2), min(v, MAX_NUMBER - 2) + 1))
 
 
 def _multisets(targets: list, k: int) -> list[tuple]:
@@ -196,7 +211,8 @@ def run_dp(p: Problem) -> tuple[int, Path] | None:
             tile_w = p.tile_w + p.value_w * v
             joker_gain = 0 if lean else p.joker_value_w * v
             later = sum(1 for c in range(ci + 1, _NC) if avail[c][v])  # colours still to join groups
-            rest = p.rest[(v - 1) * _NC + ci + 1]
+            here, ahead = (v - 1) * _NC + ci + 1, min(v + 2, MAX_NUMBER) * _NC
+            near = p.rest[here] - p.rest[ahead]  # the next two numbers: jokers used here may still help
             supplies = any(mask >> ci & 1 for mask in masks)
             nxt: dict = {}
             back: dict = {}
@@ -217,7 +233,7 @@ def run_dp(p: Problem) -> tuple[int, Path] | None:
                         # Full: k jokers join runs as tiles of (ci, v). Lean: k jokers go where runs need them.
                         for k in range(min(jleft, 2) + 1):
                             ns = gain + k * joker_gain
-                            if ns + rest + rest_bonus + (jleft - k) * jbound < floor:
+                            if ns + near + p.far[jleft - k][ahead] + rest_bonus + (jleft - k) * jbound < floor:
                                 continue  # even every tile still to come cannot reach the floor
                             kt, ks = (0, k) if lean else (k, 0)
                             for nl, picks in p.alloc(line, u - g + kt, ks, v):

@@ -31,6 +31,11 @@ def _line_covers(a: tuple[int, ...], b: tuple[int, ...]) -> bool:
     return False
 
 
+@cache
+def _rank(runs: tuple[tuple[int, ...], ...]) -> int:
+    return sum(_RANK[x] for line in runs for x in line)
+
+
 def undominated(states: dict, lean: bool) -> dict:
     """The states no other state dominates: one with the same rest of the key (the open groups of this
     number and what they need) that scored at least as much, with every colour's runs covering its own
@@ -38,7 +43,8 @@ def undominated(states: dict, lean: bool) -> dict:
     every T0 joker must still find its place), has every future it has, or a better one."""
     if len(states) < 2:
         return states
-    order = sorted(states.items(), key=lambda kv: (-kv[1], kv[0][1], -sum(_RANK[x] for ln in kv[0][0] for x in ln)))
+    # Best first, so a dominating state is kept before the ones it dominates (the rank breaks ties).
+    order = sorted(states.items(), key=lambda kv: (-kv[1], kv[0][1], -_rank(kv[0][0])))
     tries: dict[tuple, dict] = {}  # rest of the key -> the kept states' runs, colour by colour -> jokers used
     out = {}
     for key, score in order:

@@ -216,6 +216,7 @@ def run_dp(p: Problem) -> tuple[int, Path] | None:
             supplies = any(mask >> ci & 1 for mask in masks)
             nxt: dict = {}
             back: dict = {}
+            grows: dict = {}  # (line, jokers left) -> can_grow at this colour and number
             for key, score in cur.items():
                 runs, used, groups, pc = key
                 line = runs[ci]
@@ -227,8 +228,8 @@ def run_dp(p: Problem) -> tuple[int, Path] | None:
                         real = u - fake[ci]
                         npc = tuple(min(cap, x + real) if mask >> ci & 1 else x
                                     for x, mask, cap in zip(pc, masks, caps, strict=True))
-                    for g, sel, ngt in _group_steps(groups, u, ci, p.max_groups):
-                        if any(x and x + later + jleft < 3 for x in ngt):
+                    for g, sel, ngt, low in _group_steps(groups, u, ci, p.max_groups):
+                        if low + later + jleft < 3:
                             continue  # a group that can no longer reach 3 tiles
                         # Full: k jokers join runs as tiles of (ci, v). Lean: k jokers go where runs need them.
                         for k in range(min(jleft, 2) + 1):
@@ -237,7 +238,10 @@ def run_dp(p: Problem) -> tuple[int, Path] | None:
                                 continue  # even every tile still to come cannot reach the floor
                             kt, ks = (0, k) if lean else (k, 0)
                             for nl, picks in p.alloc(line, u - g + kt, ks, v):
-                                if not can_grow(nl, avail[ci], v, jleft - k):
+                                ok = grows.get((nl, jleft - k))
+                                if ok is None:
+                                    ok = grows[nl, jleft - k] = can_grow(nl, avail[ci], v, jleft - k)
+                                if not ok:
                                     continue
                                 nkey = (runs[:ci] + (nl,) + runs[ci + 1 :], used + k, ngt, npc)
                                 if ns > nxt.get(nkey, -1):
@@ -301,8 +305,8 @@ def run_dp(p: Problem) -> tuple[int, Path] | None:
 
 @cache
 def _group_steps(groups: tuple[int, ...], u: int, ci: int, most: int) -> list:
-    """The distinct ways (copies, groups chosen, new canonical groups) to put copies of colour ci
-    into the open groups of this number (their sizes): one copy per group at most (RK-30)."""
+    """The distinct ways (copies, groups chosen, new canonical groups, smallest open group or 3) to put
+    copies of colour ci into the open groups of this number (their sizes): one per group (RK-30)."""
     out = []
     seen = set()
     for g in range(min(u, most) + 1):
@@ -313,5 +317,5 @@ def _group_steps(groups: tuple[int, ...], u: int, ci: int, most: int) -> list:
             ngt = tuple(sorted(ng, reverse=True))
             if (g, ngt) not in seen and all(x <= 4 for x in ngt):
                 seen.add((g, ngt))
-                out.append((g, sel, ngt))
+                out.append((g, sel, ngt, min((x for x in ngt if x), default=3)))
     return out

@@ -15,9 +15,9 @@ after 13 with every run closed and every table joker laid is the optimum, and ba
 the melds (runs longer than the DP needs are just written out whole).
 
 Jokers and C8 (RK-52). Each joker of T0 stands for a set S0 of tiles, all of one number v0. Before
-the sweep, every T0 joker is settled one way (a `Plan`, at most (2+1)^2 of them): *kept* as one tile
-of its S0 (the sweep then treats it as that tile, so it is a plain table tile: the cheapest case, no
-joker in the sweep at all), or *retrieved*, when some tile of S0 exists: then it is a free joker that
+the sweep, every T0 joker is settled one way (a `Plan`, at most 2^2 of them): *kept* as one tile of
+its S0 (the sweep treats it as a table tile of v0 whose colour it picks among S0's, so no joker is
+in the sweep at all: the cheapest case), or *retrieved*, when some tile of S0 exists: then it is a free joker that
 must be laid anywhere, and the tiles laid at v0 must hold a distinct replacement from S0 for every
 retrieved joker (Hall's condition over at most two jokers). The best table over all plans is the
 optimum: every layout meeting C8 has a pairing that one plan describes. Plans without free jokers
@@ -77,7 +77,7 @@ def _rebuild(path: Path) -> list[StoredMeld] | None:
     free = 0
     for kind, v, ci, decision in path:
         if kind == "colour":
-            u, sel, kt, picks = decision  # type: ignore[misc]
+            u, sel, kt, picks, _ = decision  # type: ignore[misc]
             tile = f"{COLOURS[ci]}{v}"
             for gi in sel:
                 groups[gi].append(tile)
@@ -161,7 +161,7 @@ def solve(
         floor = best[0] + 1 if best is not None else 1  # C3: at least one rack tile; else only a better plan
         found = _plan_best(table, rack, weights, rack_jokers, plan, floor)
         if found is not None:
-            best = found[0], _joker_back(found[1], plan)
+            best = found[0], _joker_back(found[1], found[2])
     if best is None:
         return None
     score, melds = best
@@ -170,7 +170,7 @@ def solve(
 
 
 def _plan_best(table: Sequence[StoredMeld], rack: Sequence[str], weights: tuple[int, int, int, int],
-               rack_jokers: int, plan: Plan, floor: int) -> tuple[int, list[StoredMeld]] | None:
+               rack_jokers: int, plan: Plan, floor: int) -> tuple[int, list[StoredMeld], list[tuple[int, int]]] | None:
     """The plan's best table if it scores at least `floor`: lean first, the full sweep when the free
     jokers found no room (a lean score is never below the full one, so a lean miss is a miss). (Trying
     the plan's ceiling first, every rack tile that might fit, was measured: no faster.)"""
@@ -182,7 +182,8 @@ def _plan_best(table: Sequence[StoredMeld], rack: Sequence[str], weights: tuple[
             return None
         melds = _rebuild(found[1])
         if melds is not None:
-            return found[0], melds
+            stand_ins = [(ci, v) for kind, v, ci, d in found[1] if kind == "colour" for _ in range(d[4])]  # type: ignore[index]
+            return found[0], melds, stand_ins
     return None
 
 
@@ -196,7 +197,7 @@ def _plans(table: Sequence[StoredMeld], rack: Sequence[str]) -> list[Plan]:
         for s0 in analyse(meld["tiles"], meld.get("prefix")).joker_sets:
             v0 = int(next(iter(s0))[1:])
             mask = sum(1 << _CI[t[0]] for t in s0)
-            opts: list[tuple[str, tuple[int, int]]] = [("kept", (_CI[t[0]], v0)) for t in sorted(s0)]
+            opts: list[tuple[str, tuple[int, int]]] = [("kept", (v0, mask))]
             if any(have[t] for t in s0):
                 opts.append(("retrieved", (v0, mask)))
             options.append(opts)
@@ -207,10 +208,10 @@ def _plans(table: Sequence[StoredMeld], rack: Sequence[str]) -> list[Plan]:
     return sorted(plans, key=lambda pl: (len(pl.retrieved), pl))
 
 
-def _joker_back(melds: list[StoredMeld], plan: Plan) -> list[StoredMeld]:
-    """A kept joker was swept as the tile of S0 it stands for: write it as the joker again (any copy of
-    that tile will do, they are interchangeable)."""
-    for ci, v in plan.kept:
+def _joker_back(melds: list[StoredMeld], stand_ins: list[tuple[int, int]]) -> list[StoredMeld]:
+    """A kept joker was swept as the tile of S0 it stands for, (colour index, number): write it as the
+    joker again (any copy of that tile will do, they are interchangeable)."""
+    for ci, v in stand_ins:
         tile = f"{COLOURS[ci]}{v}"
         meld = next(m for m in melds if tile in m["tiles"])
         tiles = meld["tiles"]

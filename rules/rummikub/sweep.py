@@ -27,9 +27,9 @@ Path = list[tuple[str, int, int, object]]
 
 
 class Plan(NamedTuple):
-    """How the T0 jokers are settled (C8, RK-52): `kept` ones stand for the tile (colour index, number)
-    of their S0 (then they are that tile, for the sweep); `retrieved` ones, (v0, S0 colour mask), are free
-    jokers whose replacement from S0 must be laid at v0."""
+    """How the T0 jokers are settled (C8, RK-52), each as (v0, S0 colour mask): `kept` ones stand for a
+    tile of their S0 (for the sweep they are a tile of v0 whose colour it chooses among S0's);
+    `retrieved` ones are free jokers whose replacement from S0 must be laid at v0."""
 
     kept: tuple[tuple[int, int], ...]
     retrieved: tuple[tuple[int, int], ...]
@@ -53,16 +53,15 @@ class Problem:
         self.mand = [[0] * (MAX_NUMBER + 3) for _ in range(_NC)]
         self.opt = [[0] * (MAX_NUMBER + 3) for _ in range(_NC)]
         self.need: list[list[int]] = [[] for _ in range(MAX_NUMBER + 2)]  # S0 masks of retrieved jokers by v0
-        self.fake = [[0] * _NC for _ in range(MAX_NUMBER + 2)]  # kept jokers per (number, colour): no replacement
+        self.wild: list[list[int]] = [[] for _ in range(MAX_NUMBER + 3)]  # S0 masks of kept jokers by v0
         for meld in table:
             for t in meld["tiles"]:
                 if t != JOKER:
                     self.mand[_CI[t[0]]][int(t[1:])] += 1
         if sum(m["tiles"].count(JOKER) for m in table) != len(plan.kept) + len(plan.retrieved):
             raise ValueError("the plan must settle every joker of the table")
-        for ci, v in plan.kept:
-            self.mand[ci][v] += 1
-            self.fake[v][ci] += 1
+        for v, mask in plan.kept:
+            self.wild[v].append(mask)
         for v, mask in plan.retrieved:
             self.need[v].append(mask)
         self.nt = len(plan.retrieved)  # free jokers that must be laid (C2) but score nothing
@@ -75,17 +74,23 @@ class Problem:
         self.max_groups = MAX_GROUPS if self.nj or plan.kept else 2  # a third group of one number needs a joker
         self.budget: int | None = None  # states the sweep may create before it gives up (None: no limit)
         self._drop_dead_tiles()
-        self.avail = [[self.mand[c][v] + self.opt[c][v] for v in range(MAX_NUMBER + 3)] for c in range(_NC)]
+        # Items there may be: a kept joker counts for every colour of its S0 (these only ever rule out).
+        self.avail = [[self.mand[c][v] + self.opt[c][v] + sum(1 for mask in self.wild[v] if mask >> c & 1)
+                       if v <= MAX_NUMBER else 0 for v in range(MAX_NUMBER + 3)] for c in range(_NC)]
         # rest[k]: the most the rack tiles of cells k.. add (cell k = colour k % 4 at number k // 4 + 1).
         self.rest = self._suffix(self.opt)
         # far[j][k]: the same for rack tiles that fit with only j jokers. A state with j jokers left has
         # its used ones at numbers already swept, so a tile 3 or more numbers ahead gets nothing from them.
-        have = [[self.mand[c][v] + self.opt[c][v] > 0 for v in range(MAX_NUMBER + 3)] for c in range(_NC)]
+        have = self._have()
         self.far = [self._suffix([[n if n and (self.mand[c][v] or _fits(have, c, v, j)) else 0
                                    for v, n in enumerate(row)] for c, row in enumerate(self.opt)])
                     for j in range(self.nj)] + [self.rest]
         self.cache: dict = {}
         self.prune = True  # drop dominated states between numbers (off: the plain sweep, for comparison)
+
+    def _have(self) -> list[list[bool]]:
+        return [[self.mand[c][v] + self.opt[c][v] > 0 or any(m >> c & 1 for m in self.wild[v])
+                 for v in range(MAX_NUMBER + 3)] for c in range(_NC)]
 
     def _suffix(self, opt: list[list[int]]) -> list[int]:
         """[k]: the most the rack tiles of cells k.. add (cell k = colour k % 4 at number k // 4 + 1)."""
@@ -97,10 +102,10 @@ class Problem:
         changed = True
         while changed:
             changed = False
-            have = [[self.mand[c][v] + self.opt[c][v] > 0 for v in range(MAX_NUMBER + 3)] for c in range(_NC)]
+            have = self._have()
             for c in range(_NC):
                 for v in range(1, MAX_NUMBER + 1):
-                    if not self.opt[c][v] or self.mand[c][v]:
+                    if not self.opt[c][v] or self.mand[c][v] or any(m >> c & 1 for m in self.wild[v]):
                         continue  # the table's copy already sits in a meld that could take it
                     if not _fits(have, c, v, self.nj):
                         self.opt[c][v] = 0
@@ -182,6 +187,18 @@ def can_grow(line: tuple[int, ...], counts: list[int], v: int, jokers: int) -> b
     return not ones or (v + 2 <= MAX_NUMBER and ones <= counts[v + 2] + jokers)
 
 
+@cache
+def _stand_ins(pend: tuple[int, ...], ci: int, m: int, o: int) -> list[tuple[int, tuple[int, ...], int]]:
+    """The choices for colour ci at this number: how many pending kept jokers stand for its tile here,
+    the masks still pending after, and u, the items of ci laid (table tiles, those jokers, rack tiles)."""
+    ways = {(0, pend)}
+    for r in range(1, len(pend) + 1):
+        for chosen in combinations(range(len(pend)), r):
+            if all(pend[i] >> ci & 1 for i in chosen):
+                ways.add((r, tuple(x for i, x in enumerate(pend) if i not in chosen)))
+    return [(a, rest, u) for a, rest in sorted(ways) for u in range(m + a, m + a + o + 1)]
+
+
 def _replacements(need: list[int]) -> tuple[tuple[int, ...], tuple[int, ...]]:
     """What the tiles laid at a number must supply for its retrieved jokers (RK-52 step 2, Hall's
     condition): counts of real tiles per colour mask, each capped at what it must reach."""
@@ -203,9 +220,10 @@ def run_dp(p: Problem) -> tuple[int, Path] | None:
     states: dict = {(((), (), (), ()), 0): 0}
     for v in range(1, MAX_NUMBER + 1):
         masks, caps = _replacements(p.need[v])
-        fake = p.fake[v]
-        # Intra-layer key: (runs, jokers used, open groups of v, replacements supplied so far)
-        cur = {(runs, used, (0, 0, 0), (0,) * len(caps)): s for (runs, used), s in states.items()}
+        # Intra-layer key: (runs, jokers used, open groups of v, replacements supplied so far, kept jokers
+        # of v still to stand for a tile: their S0 masks)
+        wild = tuple(sorted(p.wild[v]))
+        cur = {(runs, used, (0, 0, 0), (0,) * len(caps), wild): s for (runs, used), s in states.items()}
         for ci in range(_NC):
             m, o = p.mand[ci][v], p.opt[ci][v]
             tile_w = p.tile_w + p.value_w * v
@@ -218,14 +236,14 @@ def run_dp(p: Problem) -> tuple[int, Path] | None:
             back: dict = {}
             grows: dict = {}  # (line, jokers left) -> can_grow at this colour and number
             for key, score in cur.items():
-                runs, used, groups, pc = key
+                runs, used, groups, pc, pend = key
                 line = runs[ci]
                 jleft = p.nj - used
-                for u in range(m, m + o + 1):
-                    gain = score + (u - m) * tile_w
+                for a, npend, u in _stand_ins(pend, ci, m, o):
+                    gain = score + (u - m - a) * tile_w
                     npc = pc
                     if supplies:
-                        real = u - fake[ci]
+                        real = u - a  # a kept joker is no replacement
                         npc = tuple(min(cap, x + real) if mask >> ci & 1 else x
                                     for x, mask, cap in zip(pc, masks, caps, strict=True))
                     for g, sel, ngt, low in _group_steps(groups, u, ci, p.max_groups):
@@ -243,10 +261,10 @@ def run_dp(p: Problem) -> tuple[int, Path] | None:
                                     ok = grows[nl, jleft - k] = can_grow(nl, avail[ci], v, jleft - k)
                                 if not ok:
                                     continue
-                                nkey = (runs[:ci] + (nl,) + runs[ci + 1 :], used + k, ngt, npc)
+                                nkey = (runs[:ci] + (nl,) + runs[ci + 1 :], used + k, ngt, npc, npend)
                                 if ns > nxt.get(nkey, -1):
                                     nxt[nkey] = ns
-                                    back[nkey] = (key, (u, sel, kt, picks))
+                                    back[nkey] = (key, (u, sel, kt, picks, a))
             layers.append(("colour", v, ci, back))
             cur = undominated(nxt, lean) if p.prune else nxt
             if p.budget is not None:
@@ -257,8 +275,8 @@ def run_dp(p: Problem) -> tuple[int, Path] | None:
         nxt = {}
         back = {}
         for key, score in cur.items():
-            runs, used, groups, pc = key
-            if pc != caps:
+            runs, used, groups, pc, pend = key
+            if pc != caps or pend:
                 continue
             ranges = []
             for size in groups:

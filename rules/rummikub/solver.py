@@ -40,7 +40,9 @@ from itertools import product
 
 from rules.core.tiles import COLOURS, JOKER, MAX_NUMBER
 from rules.rummikub.melds import analyse
-from rules.rummikub.sweep import FULL, LEAN, Path, Plan, Problem, run_dp
+from rules.rummikub.sweep import FULL, LEAN, OverBudget, Path, Plan, Problem, run_dp
+
+__all__ = ["MOST_TILES", "OPENING_VALUE", "Objective", "OverBudget", "Solution", "solve", "solve_opening"]
 
 StoredMeld = dict
 _CI = {c: i for i, c in enumerate(COLOURS)}
@@ -150,16 +152,19 @@ def solve(
     rack: Sequence[str],
     objective: Objective = MOST_TILES,
     rack_jokers: int = 2,
+    budget: int | None = None,
 ) -> Solution | None:
     """The best play for an opened player (RK-45): the whole new table, keeping every table tile
     (C2), laying at least one rack tile (C3), every meld valid (C5) and the joker rules kept (C8).
     None when no rack tile can be laid. At most `rack_jokers` of the rack's jokers are used.
-    `objective.joker_value` is for a table without jokers (the initial meld)."""
+    `objective.joker_value` is for a table without jokers (the initial meld). `budget`: the sweep
+    states it may create in all, past which it raises `OverBudget` (None: no limit)."""
     weights = _weights(objective)
     best: tuple[int, list[StoredMeld]] | None = None
+    spend = [budget]
     for plan in _plans(table, rack):
         floor = best[0] + 1 if best is not None else 1  # C3: at least one rack tile; else only a better plan
-        found = _plan_best(table, rack, weights, rack_jokers, plan, floor)
+        found = _plan_best(table, rack, weights, rack_jokers, plan, floor, spend)
         if found is not None:
             best = found[0], _joker_back(found[1], found[2])
     if best is None:
@@ -170,14 +175,17 @@ def solve(
 
 
 def _plan_best(table: Sequence[StoredMeld], rack: Sequence[str], weights: tuple[int, int, int, int],
-               rack_jokers: int, plan: Plan, floor: int) -> tuple[int, list[StoredMeld], list[tuple[int, int]]] | None:
+               rack_jokers: int, plan: Plan, floor: int, spend: list[int | None]
+               ) -> tuple[int, list[StoredMeld], list[tuple[int, int]]] | None:
     """The plan's best table if it scores at least `floor`: lean first, the full sweep when the free
     jokers found no room (a lean score is never below the full one, so a lean miss is a miss). (Trying
     the plan's ceiling first, every rack tile that might fit, was measured: no faster.)"""
     for mode in (LEAN, FULL) if weights[3] == 0 else (FULL,):
         p = Problem(table, rack, weights, rack_jokers, mode, plan)
         p.floor = floor
+        p.budget = spend[0]
         found = run_dp(p)
+        spend[0] = p.budget
         if found is None or found[0] < floor:
             return None
         melds = _rebuild(found[1])

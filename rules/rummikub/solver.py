@@ -15,13 +15,15 @@ after 13 with every run closed and every table joker laid is the optimum, and ba
 the melds (runs longer than the DP needs are just written out whole).
 
 Jokers and C8 (RK-52). Each joker of T0 stands for a set S0 of tiles, all of one number v0. Before
-the sweep, every T0 joker is settled one way (a `Plan`, at most 2^2 of them): *kept* as one tile of
+the sweep, every T0 joker is settled one way (a `Plan`, at most 2^2 of them): *kept* as a tile of
 its S0 (the sweep treats it as a table tile of v0 whose colour it picks among S0's, so no joker is
-in the sweep at all: the cheapest case), or *retrieved*, when some tile of S0 exists: then it is a free joker that
-must be laid anywhere, and the tiles laid at v0 must hold a distinct replacement from S0 for every
-retrieved joker (Hall's condition over at most two jokers). The best table over all plans is the
-optimum: every layout meeting C8 has a pairing that one plan describes. Plans without free jokers
-run first; their best score is the floor the slower plans must beat. Rack jokers are free.
+in the sweep at all: the cheapest case), or *retrieved*, when some tile of S0 exists: then it is a
+free joker that must be laid anywhere, and the tiles laid at v0 must hold a distinct replacement
+from S0 for every retrieved joker (Hall's condition over at most two jokers). The best table over
+all plans is the optimum: every layout meeting C8 has a pairing that one plan describes. Plans
+without free jokers run first; their best score is the floor the slower plans must beat (measured:
+any other order, or one sweep deciding kept/retrieved itself, creates more states). Rack jokers are
+free.
 
 The initial meld (RK-41/42, C6/C7) is the same program on the rack alone with an empty table; the
 objective then counts points, jokers at the tile they stand for (RK-33).

@@ -14,18 +14,23 @@ numbered tile. The score of a state is the objective of the rack tiles laid so f
 after 13 with every run closed and every table joker laid is the optimum, and back-pointers give
 the melds (runs longer than the DP needs are just written out whole).
 
-Jokers and C8 (RK-52). Each joker of T0 stands for a set S0 of tiles, all of one number v0. The DP
-treats the table jokers as distinct (that is a pairing of old to new jokers) and settles each one at
-number v0: it is *kept* when, at v0, it sits in a run as a tile of S0 or in a group of v0 that misses
-a colour of S0 (its new S shares a tile with S0); otherwise it is *retrieved*, and then the tiles
-laid at v0 must hold a distinct replacement from S0 for every retrieved joker (Hall's condition over
-at most two jokers). A retrieved joker may stand anywhere, before or after v0. Rack jokers are free.
+Jokers and C8 (RK-52). Each joker of T0 stands for a set S0 of tiles, all of one number v0. Before
+the sweep, every T0 joker is settled one way (a `Plan`, at most 2^2 of them): *kept* as a tile of
+its S0 (the sweep treats it as a table tile of v0 whose colour it picks among S0's, so no joker is
+in the sweep at all: the cheapest case), or *retrieved*, when some tile of S0 exists: then it is a
+free joker that must be laid anywhere, and the tiles laid at v0 must hold a distinct replacement
+from S0 for every retrieved joker (Hall's condition over at most two jokers). The best table over
+all plans is the optimum: every layout meeting C8 has a pairing that one plan describes. Plans
+without free jokers run first; their best score is the floor the slower plans must beat (measured:
+any other order, or one sweep deciding kept/retrieved itself, creates more states). Rack jokers are
+free.
 
 The initial meld (RK-41/42, C6/C7) is the same program on the rack alone with an empty table; the
 objective then counts points, jokers at the tile they stand for (RK-33).
 
-Cost: states are few in practice (colours with no tile at v close every run), and each tile is
-decided once; see bench/bench_ai.py for the figures against a MILP.
+Cost: states are few in practice (colours with no tile at v close every run), each tile is decided
+once, and dominated states are dropped after every colour (rules/rummikub/dominance.py); see
+bench/bench_ai.py for the figures against a MILP.
 """
 
 from __future__ import annotations
@@ -33,9 +38,13 @@ from __future__ import annotations
 from collections import Counter
 from collections.abc import Sequence
 from dataclasses import dataclass
+from itertools import product
 
 from rules.core.tiles import COLOURS, JOKER, MAX_NUMBER
-from rules.rummikub.sweep import FULL, LEAN, Path, Problem, run_dp
+from rules.rummikub.melds import analyse
+from rules.rummikub.sweep import FULL, LEAN, OverBudget, Path, Plan, Problem, run_dp
+
+__all__ = ["MOST_TILES", "OPENING_VALUE", "Objective", "OverBudget", "Solution", "solve", "solve_opening"]
 
 StoredMeld = dict
 _CI = {c: i for i, c in enumerate(COLOURS)}
@@ -72,12 +81,12 @@ def _rebuild(path: Path) -> list[StoredMeld] | None:
     free = 0
     for kind, v, ci, decision in path:
         if kind == "colour":
-            u, sel, kt, picks, masks = decision  # type: ignore[misc]
+            u, sel, kt, picks, _ = decision  # type: ignore[misc]
             tile = f"{COLOURS[ci]}{v}"
             for gi in sel:
                 groups[gi].append(tile)
             # The same canonical order as the sweep's key (equal keys hold interchangeable groups).
-            groups.sort(key=lambda g: _group_key(g, masks), reverse=True)
+            groups.sort(key=len, reverse=True)
             runs = open_runs[ci]
             extended = []
             for pick in picks:  # lean: jokers holding a run together (a hole, or its 3rd tile)
@@ -113,12 +122,6 @@ def _rebuild(path: Path) -> list[StoredMeld] | None:
     return done if _append_free(done, free) else None
 
 
-def _group_key(group: list[str], masks: bool) -> int:
-    if not masks:
-        return len(group)
-    return sum(1 << _CI[t[0]] for t in group)
-
-
 def _append_free(melds: list[StoredMeld], free: int) -> bool:
     """Lay `free` jokers at the ends of runs or as a group's 4th tile: no other joker's tile changes."""
     for meld in melds:
@@ -142,12 +145,6 @@ def _append_free(melds: list[StoredMeld], free: int) -> bool:
     return free == 0
 
 
-def _group_key(group: list[str], masks: bool) -> int:
-    if not masks:
-        return len(group)
-    return sum(1 << _CI[t[0]] for t in group)
-
-
 def _weights(obj: Objective) -> tuple[int, int, int, int]:
     return (obj.tile, obj.value, obj.joker, obj.joker_value)
 
@@ -157,24 +154,83 @@ def solve(
     rack: Sequence[str],
     objective: Objective = MOST_TILES,
     rack_jokers: int = 2,
+    budget: int | None = None,
 ) -> Solution | None:
     """The best play for an opened player (RK-45): the whole new table, keeping every table tile
     (C2), laying at least one rack tile (C3), every meld valid (C5) and the joker rules kept (C8).
     None when no rack tile can be laid. At most `rack_jokers` of the rack's jokers are used.
-    `objective.joker_value` is for a table without jokers (the initial meld)."""
+    `objective.joker_value` is for a table without jokers (the initial meld). `budget`: the sweep
+    states it may create in all, past which it raises `OverBudget` (None: no limit)."""
     weights = _weights(objective)
-    found = None
-    if objective.joker_value == 0:
-        p = Problem(table, rack, weights, rack_jokers, LEAN)
-        found = run_dp(p)
-    melds = _rebuild(found[1]) if found is not None else None
-    if melds is None:  # the free jokers found no room (or jokers count points): every joker in the sweep
-        found = run_dp(Problem(table, rack, weights, rack_jokers, FULL))
-        melds = _rebuild(found[1]) if found is not None else None
-    if found is None or melds is None or found[0] <= 0:
+    best: tuple[int, list[StoredMeld]] | None = None
+    spend = [budget]
+    for plan in _plans(table, rack):
+        floor = best[0] + 1 if best is not None else 1  # C3: at least one rack tile; else only a better plan
+        found = _plan_best(table, rack, weights, rack_jokers, plan, floor, spend)
+        if found is not None:
+            best = found[0], _joker_back(found[1], found[2])
+    if best is None:
         return None
+    score, melds = best
     placed = Counter(t for m in melds for t in m["tiles"]) - Counter(t for m in table for t in m["tiles"])
-    return Solution(melds=melds, placed=sorted(placed.elements()), score=found[0])
+    return Solution(melds=melds, placed=sorted(placed.elements()), score=score)
+
+
+def _plan_best(table: Sequence[StoredMeld], rack: Sequence[str], weights: tuple[int, int, int, int],
+               rack_jokers: int, plan: Plan, floor: int, spend: list[int | None]
+               ) -> tuple[int, list[StoredMeld], list[tuple[int, int]]] | None:
+    """The plan's best table if it scores at least `floor`: lean first, the full sweep when the free
+    jokers found no room (a lean score is never below the full one, so a lean miss is a miss). (Trying
+    the plan's ceiling first, every rack tile that might fit, was measured: no faster.)"""
+    for mode in (LEAN, FULL) if weights[3] == 0 else (FULL,):
+        p = Problem(table, rack, weights, rack_jokers, mode, plan)
+        p.floor = floor
+        p.budget = spend[0]
+        found = run_dp(p)
+        spend[0] = p.budget
+        if found is None or found[0] < floor:
+            return None
+        melds = _rebuild(found[1])
+        if melds is not None:
+            stand_ins = [(ci, v) for kind, v, ci, d in found[1] if kind == "colour" for _ in range(d[4])]  # type: ignore[index]
+            return found[0], melds, stand_ins
+    return None
+
+
+def _plans(table: Sequence[StoredMeld], rack: Sequence[str]) -> list[Plan]:
+    """Every way to settle the T0 jokers (RK-52): each is kept as one tile of its S0, or retrieved when
+    a replacement from S0 exists (on the table or the rack). Plans without free jokers come first:
+    they are the cheapest sweeps, and their score is the floor the others must beat."""
+    have = Counter(t for m in table for t in m["tiles"]) + Counter(rack)
+    options = []
+    for meld in table:
+        for s0 in analyse(meld["tiles"], meld.get("prefix")).joker_sets:
+            v0 = int(next(iter(s0))[1:])
+            mask = sum(1 << _CI[t[0]] for t in s0)
+            opts: list[tuple[str, tuple[int, int]]] = [("kept", (v0, mask))]
+            if any(have[t] for t in s0):
+                opts.append(("retrieved", (v0, mask)))
+            options.append(opts)
+    plans = set()
+    for choice in product(*options):
+        plans.add(Plan(kept=tuple(sorted(x for k, x in choice if k == "kept")),
+                       retrieved=tuple(sorted(x for k, x in choice if k == "retrieved"))))
+    return sorted(plans, key=lambda pl: (len(pl.retrieved), pl))
+
+
+def _joker_back(melds: list[StoredMeld], stand_ins: list[tuple[int, int]]) -> list[StoredMeld]:
+    """A kept joker was swept as the tile of S0 it stands for, (colour index, number): write it as the
+    joker again (any copy of that tile will do, they are interchangeable)."""
+    for ci, v in stand_ins:
+        tile = f"{COLOURS[ci]}{v}"
+        meld = next(m for m in melds if tile in m["tiles"])
+        tiles = meld["tiles"]
+        numbered = [t for t in tiles if t != JOKER]
+        group = meld["prefix"] == "G" or len(numbered) >= 2 and numbered[0][1:] == numbered[1][1:]
+        tiles[tiles.index(tile)] = JOKER
+        if group and sum(1 for t in tiles if t != JOKER) == 1:
+            meld["prefix"] = "G"  # [x j j] reads as a run unless it says otherwise (RK-35)
+    return melds
 
 
 def solve_opening(rack: Sequence[str], minimum: int) -> list[StoredMeld] | None:

@@ -1,7 +1,8 @@
 """The number-by-number dynamic program behind `rules.rummikub.solver` (see its docstring).
 
 State between numbers: per colour the sorted lengths of its open runs, and the jokers used so far
-(jokers are interchangeable tiles; the C8 pairing of old to new jokers is settled per number, below).
+(free jokers are interchangeable; the T0 jokers were settled before, see `Plan`: a kept one is a
+tile here, a retrieved one a free joker whose replacement is counted at its number).
 Run lengths: 1 and 2 must grow, 3 means "3 or more, may end"; in a lean sweep 4 and 5 mean a run of 3+
 whose last one or two items are jokers standing in a hole, so the next item must come (5: a tile).
 """
@@ -11,10 +12,11 @@ from __future__ import annotations
 from collections import Counter
 from collections.abc import Sequence
 from functools import cache
-from itertools import combinations
+from itertools import combinations, product
+from typing import NamedTuple
 
 from rules.core.tiles import COLOURS, JOKER, MAX_NUMBER
-from rules.rummikub.melds import analyse
+from rules.rummikub.dominance import undominated
 
 _NC = len(COLOURS)
 _CI = {c: i for i, c in enumerate(COLOURS)}
@@ -22,6 +24,18 @@ MAX_GROUPS = 3  # 8 numbered tiles of one number and a joker make three groups (
 FULL, LEAN = "full", "lean"
 _RUN_START_WITH_JOKER = 11  # a lean run starts with a joker only as [j x12 x13] or [j j x13]
 Path = list[tuple[str, int, int, object]]
+
+
+class Plan(NamedTuple):
+    """How the T0 jokers are settled (C8, RK-52), each as (v0, S0 colour mask): `kept` ones stand for a
+    tile of their S0 (for the sweep they are a tile of v0 whose colour it chooses among S0's);
+    `retrieved` ones are free jokers whose replacement from S0 must be laid at v0."""
+
+    kept: tuple[tuple[int, int], ...]
+    retrieved: tuple[tuple[int, int], ...]
+
+
+NO_JOKERS = Plan((), ())  # a table without jokers
 
 
 class OverBudget(Exception):
@@ -32,50 +46,68 @@ class Problem:
     """Tile counts per (colour, number): `mand` on the table (all must stay, C2), `opt` on the rack."""
 
     def __init__(self, table: Sequence[dict], rack: Sequence[str], weights: tuple[int, int, int, int],
-                 rack_jokers: int, mode: str) -> None:
+                 rack_jokers: int, mode: str, plan: Plan = NO_JOKERS) -> None:
         self.tile_w, self.value_w, self.joker_w, self.joker_value_w = weights
         self.mode = mode
         self.floor = 0  # a score known to be reachable: states that cannot reach it are dropped
         self.mand = [[0] * (MAX_NUMBER + 3) for _ in range(_NC)]
         self.opt = [[0] * (MAX_NUMBER + 3) for _ in range(_NC)]
-        self.due: list[list[int]] = [[] for _ in range(MAX_NUMBER + 2)]  # S0 colour masks of T0 jokers by v0
-        self.nt = 0
+        self.need: list[list[int]] = [[] for _ in range(MAX_NUMBER + 2)]  # S0 masks of retrieved jokers by v0
+        self.wild: list[list[int]] = [[] for _ in range(MAX_NUMBER + 3)]  # S0 masks of kept jokers by v0
         for meld in table:
             for t in meld["tiles"]:
                 if t != JOKER:
                     self.mand[_CI[t[0]]][int(t[1:])] += 1
-            for s0 in analyse(meld["tiles"], meld.get("prefix")).joker_sets:
-                self.due[int(next(iter(s0))[1:])].append(sum(1 << _CI[t[0]] for t in s0))
-                self.nt += 1
+        if sum(m["tiles"].count(JOKER) for m in table) != len(plan.kept) + len(plan.retrieved):
+            raise ValueError("the plan must settle every joker of the table")
+        for v, mask in plan.kept:
+            self.wild[v].append(mask)
+        for v, mask in plan.retrieved:
+            self.need[v].append(mask)
+        self.nt = len(plan.retrieved)  # free jokers that must be laid (C2) but score nothing
         counts = Counter(rack)
         for t, n in counts.items():
             if t != JOKER:
                 self.opt[_CI[t[0]]][int(t[1:])] = n
         self.nr = min(counts[JOKER], rack_jokers)
         self.nj = self.nr + self.nt
-        self.max_groups = MAX_GROUPS if self.nj else 2  # a third group of one number needs a joker
+        self.max_groups = MAX_GROUPS if self.nj or plan.kept else 2  # a third group of one number needs a joker
         self.budget: int | None = None  # states the sweep may create before it gives up (None: no limit)
         self._drop_dead_tiles()
-        self.avail = [[self.mand[c][v] + self.opt[c][v] for v in range(MAX_NUMBER + 3)] for c in range(_NC)]
+        # Items there may be: a kept joker counts for every colour of its S0 (these only ever rule out).
+        self.avail = [[self.mand[c][v] + self.opt[c][v] + sum(1 for mask in self.wild[v] if mask >> c & 1)
+                       if v <= MAX_NUMBER else 0 for v in range(MAX_NUMBER + 3)] for c in range(_NC)]
         # rest[k]: the most the rack tiles of cells k.. add (cell k = colour k % 4 at number k // 4 + 1).
-        cells = [self.opt[k % _NC][k // _NC + 1] * (self.tile_w + self.value_w * (k // _NC + 1)) for k in range(52)]
-        self.rest = [sum(cells[k:]) for k in range(53)]
+        self.rest = self._suffix(self.opt)
+        # far[j][k]: the same for rack tiles that fit with only j jokers. A state with j jokers left has
+        # its used ones at numbers already swept, so a tile 3 or more numbers ahead gets nothing from them.
+        have = self._have()
+        self.far = [self._suffix([[n if n and (self.mand[c][v] or _fits(have, c, v, j)) else 0
+                                   for v, n in enumerate(row)] for c, row in enumerate(self.opt)])
+                    for j in range(self.nj)] + [self.rest]
         self.cache: dict = {}
+        self.prune = True  # drop dominated states between numbers (off: the plain sweep, for comparison)
+
+    def _have(self) -> list[list[bool]]:
+        return [[self.mand[c][v] + self.opt[c][v] > 0 or any(m >> c & 1 for m in self.wild[v])
+                 for v in range(MAX_NUMBER + 3)] for c in range(_NC)]
+
+    def _suffix(self, opt: list[list[int]]) -> list[int]:
+        """[k]: the most the rack tiles of cells k.. add (cell k = colour k % 4 at number k // 4 + 1)."""
+        cells = [opt[k % _NC][k // _NC + 1] * (self.tile_w + self.value_w * (k // _NC + 1)) for k in range(52)]
+        return [sum(cells[k:]) for k in range(53)]
 
     def _drop_dead_tiles(self) -> None:
         """Rack tiles that fit no run or group of the tiles there are (jokers counted) never move."""
         changed = True
         while changed:
             changed = False
-            have = [[self.mand[c][v] + self.opt[c][v] > 0 for v in range(MAX_NUMBER + 3)] for c in range(_NC)]
+            have = self._have()
             for c in range(_NC):
                 for v in range(1, MAX_NUMBER + 1):
-                    if not self.opt[c][v] or self.mand[c][v]:
+                    if not self.opt[c][v] or self.mand[c][v] or any(m >> c & 1 for m in self.wild[v]):
                         continue  # the table's copy already sits in a meld that could take it
-                    fits = sum(1 for x in range(_NC) if have[x][v]) + self.nj >= 3
-                    for lo in range(max(1, v - 2), min(v, MAX_NUMBER - 2) + 1):
-                        fits = fits or sum(1 for w in range(lo, lo + 3) if not have[c][w]) <= self.nj
-                    if not fits:
+                    if not _fits(have, c, v, self.nj):
                         self.opt[c][v] = 0
                         changed = True
 
@@ -115,6 +147,14 @@ class Problem:
         return out
 
 
+def _fits(have: list[list[bool]], c: int, v: int, jokers: int) -> bool:
+    """Some group of v or run through (c, v) has its tiles there, `jokers` standing in for the rest."""
+    if sum(1 for x in range(_NC) if have[x][v]) + jokers >= 3:
+        return True
+    return any(sum(1 for w in range(lo, lo + 3) if not have[c][w]) <= jokers
+               for lo in range(max(1, v - 2), min(v, MAX_NUMBER - 2) + 1))
+
+
 def _multisets(targets: list, k: int) -> list[tuple]:
     out: list[tuple] = [()]
     for _ in range(k):
@@ -147,41 +187,26 @@ def can_grow(line: tuple[int, ...], counts: list[int], v: int, jokers: int) -> b
     return not ones or (v + 2 <= MAX_NUMBER and ones <= counts[v + 2] + jokers)
 
 
-def settled(due: list[int], roles: tuple[int, ...], placed: tuple[int, ...]) -> bool:
-    """RK-52 for the T0 jokers whose S0 is at this number: some of them keep standing for a tile of
-    S0 (each paired with its own joker whose new S, `roles`, meets S0), every other one has its own
-    replacement among the tiles laid at this number (`placed` per colour)."""
-    for kept in range(len(due) + 1):
-        for keep in combinations(range(len(due)), kept):
-            if not _matched([due[i] for i in keep], roles):
-                continue
-            retrieved = [due[i] for i in range(len(due)) if i not in keep]
-            if _replaced(retrieved, placed):
-                return True
-    return False
+@cache
+def _stand_ins(pend: tuple[int, ...], ci: int, m: int, o: int) -> list[tuple[int, tuple[int, ...], int]]:
+    """The choices for colour ci at this number: how many pending kept jokers stand for its tile here,
+    the masks still pending after, and u, the items of ci laid (table tiles, those jokers, rack tiles)."""
+    ways = {(0, pend)}
+    for r in range(1, len(pend) + 1):
+        for chosen in combinations(range(len(pend)), r):
+            if all(pend[i] >> ci & 1 for i in chosen):
+                ways.add((r, tuple(x for i, x in enumerate(pend) if i not in chosen)))
+    return [(a, rest, u) for a, rest in sorted(ways) for u in range(m + a, m + a + o + 1)]
 
 
-def _matched(keep: list[int], roles: tuple[int, ...]) -> bool:
-    if not keep:
-        return True
-    for chosen in combinations(range(len(roles)), len(keep)):
-        for order in _perms(list(chosen)):
-            if all(roles[r] & s0 for r, s0 in zip(order, keep, strict=True)):
-                return True
-    return False
-
-
-def _perms(xs: list[int]) -> list[list[int]]:
-    return [xs] if len(xs) < 2 else [xs, xs[::-1]]
-
-
-def _replaced(retrieved: list[int], placed: tuple[int, ...]) -> bool:
-    def supply(mask: int) -> int:
-        return sum(placed[c] for c in range(_NC) if mask >> c & 1)
-
-    if any(supply(mask) < 1 for mask in retrieved):
-        return False
-    return len(retrieved) < 2 or supply(retrieved[0] | retrieved[1]) >= 2
+def _replacements(need: list[int]) -> tuple[tuple[int, ...], tuple[int, ...]]:
+    """What the tiles laid at a number must supply for its retrieved jokers (RK-52 step 2, Hall's
+    condition): counts of real tiles per colour mask, each capped at what it must reach."""
+    if not need:
+        return (), ()
+    if len(need) == 1:
+        return (need[0],), (1,)
+    return (need[0], need[1], need[0] | need[1]), (1, 1, 2)
 
 
 def run_dp(p: Problem) -> tuple[int, Path] | None:
@@ -189,77 +214,77 @@ def run_dp(p: Problem) -> tuple[int, Path] | None:
     lean = p.mode == LEAN
     avail = p.avail
     floor = p.floor
-    jbound = max(p.joker_w, 0) + p.joker_value_w * MAX_NUMBER
+    jbound = p.joker_value_w * MAX_NUMBER  # the most a joker still to come adds in the sweep
+    rest_bonus = p.nr * max(p.joker_w, 0)  # rack jokers count when the sweep ends (placed or laid free)
     layers: list[tuple[str, int, int, dict]] = []
     states: dict = {(((), (), (), ()), 0): 0}
     for v in range(1, MAX_NUMBER + 1):
-        due = p.due[v]
-        masks = bool(due)
-        due_colours = 0
-        for s0 in due:
-            due_colours |= s0
-        # Intra-layer key: (runs, jokers used, roles of jokers at v, groups, tiles laid per colour at v)
-        cur = {(runs, used, (), (0, 0, 0), (0, 0, 0, 0)): s for (runs, used), s in states.items()}
+        masks, caps = _replacements(p.need[v])
+        # Intra-layer key: (runs, jokers used, open groups of v, replacements supplied so far, kept jokers
+        # of v still to stand for a tile: their S0 masks)
+        wild = tuple(sorted(p.wild[v]))
+        cur = {(runs, used, (0, 0, 0), (0,) * len(caps), wild): s for (runs, used), s in states.items()}
         for ci in range(_NC):
             m, o = p.mand[ci][v], p.opt[ci][v]
             tile_w = p.tile_w + p.value_w * v
             joker_gain = 0 if lean else p.joker_value_w * v
             later = sum(1 for c in range(ci + 1, _NC) if avail[c][v])  # colours still to join groups
-            rest = p.rest[(v - 1) * _NC + ci + 1]
-            # Lean: a joker here that may end its run (it could keep a T0 joker, C8) counts as a tile.
-            as_tile_ok = not lean or bool(due_colours >> ci & 1)
+            here, ahead = (v - 1) * _NC + ci + 1, min(v + 2, MAX_NUMBER) * _NC
+            near = p.rest[here] - p.rest[ahead]  # the next two numbers: jokers used here may still help
+            supplies = any(mask >> ci & 1 for mask in masks)
             nxt: dict = {}
             back: dict = {}
+            grows: dict = {}  # (line, jokers left) -> can_grow at this colour and number
             for key, score in cur.items():
-                runs, used, roles, groups, pc = key
+                runs, used, groups, pc, pend = key
                 line = runs[ci]
                 jleft = p.nj - used
-                for u in range(m, m + o + 1):
-                    gain = score + (u - m) * tile_w
-                    npc = pc[:ci] + (u,) + pc[ci + 1 :] if masks else pc
-                    for g, sel, ngt in _group_steps(groups, u, ci, masks, p.max_groups):
-                        if any(x and (x.bit_count() if masks else x) + later + jleft < 3 for x in ngt):
+                for a, npend, u in _stand_ins(pend, ci, m, o):
+                    gain = score + (u - m - a) * tile_w
+                    npc = pc
+                    if supplies:
+                        real = u - a  # a kept joker is no replacement
+                        npc = tuple(min(cap, x + real) if mask >> ci & 1 else x
+                                    for x, mask, cap in zip(pc, masks, caps, strict=True))
+                    for g, sel, ngt, low in _group_steps(groups, u, ci, p.max_groups):
+                        if low + later + jleft < 3:
                             continue  # a group that can no longer reach 3 tiles
-                        for kt in range(min(jleft, 2) + 1 if as_tile_ok else 1):
-                            for ks in range(min(jleft - kt, 2 - kt) + 1 if lean else 1):
-                                k = kt + ks
-                                ns = gain + k * joker_gain
-                                if ns + rest + (jleft - k) * jbound < floor:
-                                    continue  # even every tile still to come cannot reach the floor
-                                nroles = roles + (1 << ci,) * k if masks and k else roles
-                                for nl, picks in p.alloc(line, u - g + kt, ks, v):
-                                    if not can_grow(nl, avail[ci], v, jleft - k):
-                                        continue
-                                    nruns = runs[:ci] + (nl,) + runs[ci + 1 :]
-                                    nkey = (nruns, used + k, tuple(sorted(nroles)), ngt, npc)
-                                    if ns > nxt.get(nkey, -1):
-                                        nxt[nkey] = ns
-                                        back[nkey] = (key, (u, sel, kt, picks, masks))
+                        # Full: k jokers join runs as tiles of (ci, v). Lean: k jokers go where runs need them.
+                        for k in range(min(jleft, 2) + 1):
+                            ns = gain + k * joker_gain
+                            if ns + near + p.far[jleft - k][ahead] + rest_bonus + (jleft - k) * jbound < floor:
+                                continue  # even every tile still to come cannot reach the floor
+                            kt, ks = (0, k) if lean else (k, 0)
+                            for nl, picks in p.alloc(line, u - g + kt, ks, v):
+                                ok = grows.get((nl, jleft - k))
+                                if ok is None:
+                                    ok = grows[nl, jleft - k] = can_grow(nl, avail[ci], v, jleft - k)
+                                if not ok:
+                                    continue
+                                nkey = (runs[:ci] + (nl,) + runs[ci + 1 :], used + k, ngt, npc, npend)
+                                if ns > nxt.get(nkey, -1):
+                                    nxt[nkey] = ns
+                                    back[nkey] = (key, (u, sel, kt, picks, a))
             layers.append(("colour", v, ci, back))
-            cur = nxt
+            cur = undominated(nxt, lean) if p.prune else nxt
             if p.budget is not None:
                 p.budget -= len(nxt)
                 if p.budget < 0:
                     raise OverBudget
-        # Close the groups of v: jokers fill them to 3..4 tiles; then settle the T0 jokers due at v.
+        # Close the groups of v: jokers fill them to 3..4 tiles; the retrieved jokers of v need their tiles.
         nxt = {}
         back = {}
         for key, score in cur.items():
-            runs, used, roles, groups, pc = key
+            runs, used, groups, pc, pend = key
+            if pc != caps or pend:
+                continue
             ranges = []
-            for x in groups:
-                size = x.bit_count() if masks else x
-                top = min(4 - size, 2) if not lean else max(0, 3 - size) + (1 if masks else 0)
+            for size in groups:
+                top = max(0, 3 - size) if lean else min(4 - size, 2)
                 ranges.append((0,) if size == 0 else tuple(range(max(0, 3 - size), min(4 - size, top) + 1)))
-            for js in _product(ranges):
+            for js in product(*ranges):
                 k = sum(js)
                 if used + k > p.nj:
-                    continue
-                nroles = roles
-                if masks:
-                    nroles = tuple(sorted(roles + tuple(~x & 0xF for x, j in zip(groups, js, strict=True)
-                                                        for _ in range(j))))
-                if due and not settled(due, nroles, pc):
                     continue
                 nkey = (runs, used + k)
                 ns = score + (0 if lean else k * p.joker_value_w * v)
@@ -267,7 +292,7 @@ def run_dp(p: Problem) -> tuple[int, Path] | None:
                     nxt[nkey] = ns
                     back[nkey] = (key, js)
         layers.append(("groups", v, -1, back))
-        states = nxt
+        states = undominated(nxt, lean) if p.prune else nxt
     best_key, best = None, -1
     for key, score in states.items():
         runs, used = key
@@ -297,25 +322,18 @@ def run_dp(p: Problem) -> tuple[int, Path] | None:
 
 
 @cache
-def _group_steps(groups: tuple[int, ...], u: int, ci: int, masks: bool, most: int) -> list:
-    """The distinct ways (copies, groups chosen, new canonical groups) to put copies of colour ci
-    into the open groups of this number: one copy per group at most (RK-30)."""
+def _group_steps(groups: tuple[int, ...], u: int, ci: int, most: int) -> list:
+    """The distinct ways (copies, groups chosen, new canonical groups, smallest open group or 3) to put
+    copies of colour ci into the open groups of this number (their sizes): one per group (RK-30)."""
     out = []
     seen = set()
     for g in range(min(u, most) + 1):
         for sel in combinations(range(most), g):
             ng = list(groups)
             for gi in sel:
-                ng[gi] = ng[gi] | 1 << ci if masks else ng[gi] + 1
+                ng[gi] += 1
             ngt = tuple(sorted(ng, reverse=True))
-            if (g, ngt) not in seen and all((x.bit_count() if masks else x) <= 4 for x in ngt):
+            if (g, ngt) not in seen and all(x <= 4 for x in ngt):
                 seen.add((g, ngt))
-                out.append((g, sel, ngt))
-    return out
-
-
-def _product(ranges: list[tuple[int, ...]]) -> list[tuple[int, ...]]:
-    out: list[tuple[int, ...]] = [()]
-    for r in ranges:
-        out = [x + (j,) for x in out for j in r]
+                out.append((g, sel, ngt, min((x for x in ngt if x), default=3)))
     return out

@@ -2,7 +2,8 @@
 
 Generated positions: a valid table of melds (some with jokers) and a rack from one 106-tile set. `RUMMIKUB_SOLVER_POSITIONS` (default 1000) sets how many; they run in chunks so
 pytest-xdist can share them. Every returned table must pass `validate_play` (C2..C8), and its tile
-count must equal the reference's optimum (RK-45..55).
+count must equal the reference's optimum (RK-45..55). The sweep's dominance pruning is checked
+against the plain sweep, plan by plan.
 """
 
 from __future__ import annotations
@@ -13,7 +14,8 @@ from random import Random
 import pytest
 
 from rules.rummikub.positions import random_position
-from rules.rummikub.solver import solve, solve_opening
+from rules.rummikub.solver import MOST_TILES, _plans, _weights, solve, solve_opening
+from rules.rummikub.sweep import FULL, LEAN, Problem, run_dp
 from rules.rummikub.validate import validate_play
 from tests.rules.rummikub_reference import max_tiles
 
@@ -103,3 +105,23 @@ def test_opening_is_the_highest_value_from_the_rack() -> None:  # RK-41/42, T-22
     assert solve_opening(["k5", "b5", "y5", "r1", "r2", "r3"], 30) is None  # 21 < 30 (T-03)
     melds = solve_opening(["r10", "r11", "r12", "j", "b2"], 30)
     assert melds is not None and all("j" not in m["tiles"] for m in melds)  # the joker stays home
+
+
+# ---- the sweep's shortcuts change no optimum -------------------------------------------------------------
+
+
+@pytest.mark.parametrize("first", range(0, 60, 20))
+def test_dropping_dominated_states_keeps_every_optimum(first: int) -> None:
+    """Each plan of the sweep, with and without the dominance pruning (rules/rummikub/dominance.py),
+    on small generated positions: the same best score, lean and full."""
+    for seed in range(first, first + 20):
+        pos = random_position(Random(5000 + seed), melds=(4, 8), rack=(8, 14))
+        for plan in _plans(pos.table, pos.rack):
+            for mode in (LEAN, FULL):
+                scores = []
+                for prune in (True, False):
+                    p = Problem(pos.table, pos.rack, _weights(MOST_TILES), 2, mode, plan)
+                    p.prune = prune
+                    found = run_dp(p)
+                    scores.append(found and found[0])
+                assert scores[0] == scores[1], f"seed {5000 + seed} {plan} {mode}"

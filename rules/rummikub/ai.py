@@ -9,8 +9,9 @@ Design:
   racks (30+ tiles), so the worst case stays bounded.
 - Before opening: the highest initial meld with the fewest jokers that still reaches the minimum;
   the table is written back untouched (RK-41, C6).
-- After opening: several pipelines (rack melds first or table extensions first, and one per joker
-  that a rack tile can win back) then a hill climb of table moves: extend runs and groups, split a
+- After opening: the exact solver (rules/rummikub/solver.py, issue 16) within a state budget; past
+  the budget, the heuristic plans: several pipelines (rack melds first or table extensions first,
+  and one per joker that a rack tile can win back) then a hill climb of table moves: extend runs and groups, split a
   run to insert a duplicate (RK-48), take a run end / middle or a group's 4th tile to complete a rack
   pair. The best plan by (goes out, tiles played, jokers kept, value) that `validate_play` accepts is
   played; otherwise draw (or pass when the pool is empty).
@@ -29,6 +30,7 @@ from rules.core.errors import IllegalAction
 from rules.core.tiles import COLOURS, JOKER, MAX_NUMBER, sort_key
 from rules.rummikub.actions import Draw, MeldSpec, Pass, Play
 from rules.rummikub.melds import GROUP, MAX_JOKERS_PER_MELD, RUN, InvalidMeld, analyse
+from rules.rummikub.solver import OverBudget, Solution, solve
 from rules.rummikub.validate import validate_play
 
 _N = MAX_NUMBER  # numbers per colour
@@ -45,6 +47,9 @@ _NEIGHBOURS = [
     + tuple(range(i + MAX_NUMBER, len(_NAMES), MAX_NUMBER))
     for i in range(len(_NAMES))
 ]
+# DP states the exact solver may create on one turn before the AI falls back on the plans below
+# (a dense table with two jokers can need far more; the fallback keeps every turn bounded).
+SOLVER_BUDGET = 20_000
 # Search nodes per rack before the rack search turns greedy. A 14-tile rack needs a few hundred;
 # 30+ tiles with two jokers can need many thousands.
 NODE_BUDGET = 5000
@@ -616,6 +621,22 @@ def _opened_plans(table: Sequence[dict[str, Any]], rack: Sequence[str], pool: in
     return [p for key, p in scored if key[0] >= 0]
 
 
+def _solved(table: Sequence[dict[str, Any]], rack: Sequence[str], pool: int) -> Solution | None:
+    """Issue 16: the exact solver's table, the most rack tiles then the most points. A joker is kept
+    back as before (`KEEP_JOKERS`) unless the tiles it frees are worth it, laying it empties the rack,
+    or the pool is empty (a joker left on the rack costs 30, RK-71)."""
+    best = solve(table, rack, budget=SOLVER_BUDGET)
+    jokers = 0 if best is None else best.placed.count(JOKER)
+    if best is None or not jokers or pool == 0 or len(best.placed) == len(rack):
+        return best
+    kept = solve(table, rack, rack_jokers=0, budget=SOLVER_BUDGET)
+    numbered = len(best.placed) - jokers
+    with_jokers = KEEP_JOKERS.numbered * numbered + KEEP_JOKERS.joker * jokers
+    if kept is None:
+        return best if with_jokers > 0 else None
+    return best if with_jokers > KEEP_JOKERS.numbered * len(kept.placed) else kept
+
+
 def _play_or_none(view: dict[str, Any], layout: list[dict[str, Any]], opened: bool) -> Play | None:
     try:
         validate_play(view["table"], view["rack"], layout, opened, view["initial_meld_min"])
@@ -651,6 +672,16 @@ def choose_action(view: dict[str, Any], rng: Random) -> Action:
             if play is not None:
                 return play
         return _no_play(view)
+    try:
+        found = _solved(table, rack, view["pool"])
+    except OverBudget:
+        found = None
+    else:
+        if found is None:
+            return _no_play(view)  # exact: nothing worth laying (or no rack tile fits at all)
+        play = _play_or_none(view, [{"tiles": m["tiles"], "prefix": m["prefix"]} for m in found.melds], True)
+        if play is not None:
+            return play
     for plan in _opened_plans(table, rack, view["pool"]):
         play = _play_or_none(view, _layout(plan, table), opened=True)
         if play is not None:

@@ -34,6 +34,7 @@ from storage.models import (
     next_log_seq,
 )
 from storage.ports import RateFn
+from storage.sqlite_claims import SqliteClaims
 
 MIGRATIONS_DIR = Path(__file__).parent / "migrations"
 BUSY_TIMEOUT_MS = 5000  # how long a writer waits for another process's transaction before failing
@@ -192,7 +193,7 @@ def unusable_from(err: sqlite3.DatabaseError, path: str) -> DatabaseUnusable | N
     return None
 
 
-class SqliteStore:
+class SqliteStore(SqliteClaims):
     def __init__(self, path: str, clock: Callable[[], float] = time.time) -> None:
         self.path = path
         self._clock = clock

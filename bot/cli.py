@@ -30,6 +30,7 @@ from bot.startup import Context, StartupError, check_tokens, explain, load_setti
 from rules import engine_names, get_engine
 from storage import DatabaseUnusable, MemoryStore, PostgresStore, SqliteStore, Store, display_url, open_store
 from storage import schema_version as read_schema_version
+from storage.transfer import TransferError, copy_store
 
 log = logging.getLogger("rummyclub")
 
@@ -81,6 +82,10 @@ def build_parser() -> argparse.ArgumentParser:
 
     migrate = sub.add_parser("migrate", help="bring the database schema up to date, without starting the bot")
     migrate.add_argument("--db", help="database URL or file (default: DATABASE_URL)")
+
+    export = sub.add_parser("export", help="copy every table, result and setting into another, empty database")
+    export.add_argument("source", help="the database to copy, e.g. sqlite:///data/rummyclub.db")
+    export.add_argument("target", help="an empty database, e.g. postgresql://rummy@db/rummy (migrated first)")
     return parser
 
 
@@ -204,6 +209,26 @@ async def _migrate(url: str, setting: str) -> int:
     return 0
 
 
+async def _export(source: str, target: str) -> int:
+    """Both stores are opened (so migrated) first: the copy runs between two schemas of this version."""
+    if isinstance(open_store(source), MemoryStore) or isinstance(open_store(target), MemoryStore):
+        raise StartupError("memory:// keeps nothing — export between SQLite files and PostgreSQL databases")
+    src = await _open(source)
+    try:
+        dst = await _open(target)
+        try:
+            copied = await copy_store(src, dst)
+        except TransferError as err:
+            raise StartupError(f"{display_url(target)}: {err}") from err
+        finally:
+            await dst.close()
+    finally:
+        await src.close()
+    _write(f"copied {display_url(source)} to {display_url(target)}: "
+           + ", ".join(f"{table} {n}" for table, n in copied.items()))
+    return 0
+
+
 async def _backup(url: str, target: Path, force: bool, setting: str) -> int:
     store = open_store(url)
     if isinstance(store, PostgresStore):
@@ -245,6 +270,8 @@ def _dispatch(args: argparse.Namespace, settings: Settings, db: str, ctx: Contex
         return asyncio.run(_backup(db, Path(args.path), args.force, ctx.db_setting))
     if args.command == "migrate":
         return asyncio.run(_migrate(db, ctx.db_setting))
+    if args.command == "export":
+        return asyncio.run(_export(args.source, args.target))
     return asyncio.run(_simulate(args))
 
 
@@ -269,7 +296,8 @@ def main(argv: list[str] | None = None) -> int:
         settings = load_settings()
         lang = settings.default_lang
         debug = settings.log_level == "DEBUG"
-        redact = Redactor([*secrets_of(settings), database_password(getattr(args, "db", None) or "") or ""])
+        urls = [getattr(args, name, None) or "" for name in ("db", "source", "target")]
+        redact = Redactor([*secrets_of(settings), *(database_password(u) or "" for u in urls)])
         setup_logging(settings.log_level, redact)
         db = getattr(args, "db", None) or settings.database_url
         ctx = Context(db_setting="--db" if getattr(args, "db", None) else "DATABASE_URL",

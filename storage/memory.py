@@ -60,6 +60,7 @@ class MemoryStore:
         self._match_players: dict[tuple[str, int], MatchPlayerRecord] = {}
         self._ratings: dict[tuple[str, str, str, str], RatingRecord] = {}  # platform, scope, game, subject
         self._team_names: dict[tuple[str, str, str], str] = {}
+        self._claims: dict[str, tuple[str, float]] = {}  # table id -> (owner, until)
 
     async def open(self) -> None:
         pass
@@ -131,6 +132,37 @@ class MemoryStore:
         due = [t for t in self._tables.values()
                if t.status == "playing" and t.deadline is not None and t.deadline <= now]
         return [t.id for t in sorted(due, key=lambda t: (t.deadline, t.id))]
+
+    # ---- claims ----------------------------------------------------------------------------------
+
+    def _claimable(self, table_id: str, owner: str, now: float) -> bool:
+        held = self._claims.get(table_id)
+        return held is None or held[0] == owner or held[1] <= now
+
+    async def claim_due(self, now: float, owner: str, lease_s: float, limit: int = 100) -> list[str]:
+        due = [t for t in await self.due_tables(now) if self._claimable(t, owner, now)][:max(limit, 0)]
+        for table_id in due:
+            self._claims[table_id] = (owner, now + lease_s)
+        return due
+
+    async def claim_stale(self, now: float, owner: str, lease_s: float, limit: int = 100) -> list[str]:
+        stale = sorted((until, t) for t, (_, until) in self._claims.items()
+                       if until <= now and t in self._tables and self._tables[t].status == "playing")
+        taken = sorted(t for _, t in stale[:max(limit, 0)])
+        for table_id in taken:
+            self._claims[table_id] = (owner, now + lease_s)
+        return taken
+
+    async def claim_table(self, table_id: str, owner: str, now: float, lease_s: float) -> bool:
+        rec = self._tables.get(table_id)
+        if rec is None or rec.status != "playing" or not self._claimable(table_id, owner, now):
+            return False
+        self._claims[table_id] = (owner, now + lease_s)
+        return True
+
+    async def release_claim(self, table_id: str, owner: str) -> None:
+        if self._claims.get(table_id, ("", 0.0))[0] == owner:
+            del self._claims[table_id]
 
     async def commit(
         self,

@@ -49,6 +49,26 @@ class Store(Protocol):
     async def due_tables(self, now: float) -> list[str]:
         """Ids of playing tables whose turn deadline is at or before `now`, earliest first."""
 
+    # ---- claims (migration 005): one process does a table's clock work --------------------------
+
+    async def claim_due(self, now: float, owner: str, lease_s: float, limit: int = 100) -> list[str]:
+        """Atomically claim, for `owner` until `now + lease_s`, up to `limit` playing tables whose
+        deadline is at or before `now`, earliest first, and return their ids. A table claimed by
+        another owner whose lease has not run out (until > now) is skipped; an expired claim, or one
+        of `owner`'s own, is taken (renewed). Two owners claiming at once never get the same table."""
+
+    async def claim_stale(self, now: float, owner: str, lease_s: float, limit: int = 100) -> list[str]:
+        """Atomically take over up to `limit` playing tables holding an expired claim that was never
+        released (its owner died mid-turn: AI moves or a timeout are pending); the oldest leases are
+        taken first, the ids come sorted."""
+
+    async def claim_table(self, table_id: str, owner: str, now: float, lease_s: float) -> bool:
+        """Claim one playing table (as `claim_due`, whatever its deadline): True if `owner` now
+        holds it, False if another owner's lease is live or the table is not playing."""
+
+    async def release_claim(self, table_id: str, owner: str) -> None:
+        """Drop `owner`'s claim of the table (the work is done); another owner's claim is kept."""
+
     async def commit(
         self,
         rec: TableRecord,

@@ -38,6 +38,7 @@ from storage.models import (
     next_log_seq,
 )
 from storage.ports import RateFn
+from storage.postgres_claims import PostgresClaims
 from storage.sqlite import DatabaseUnusable
 
 MIGRATIONS_DIR = Path(__file__).parent / "migrations_pg"
@@ -143,7 +144,7 @@ def board_query(
     return sql, (*args, platform, scope, game, max(limit, 0))
 
 
-class PostgresStore:
+class PostgresStore(PostgresClaims):
     def __init__(self, url: str, clock: Callable[[], float] = time.time) -> None:
         self.url = url
         self._clock = clock

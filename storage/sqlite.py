@@ -29,6 +29,7 @@ from storage.models import (
     next_log_seq,
 )
 from storage.record_cache import RecordCache
+from storage.sqlite_claims import SqliteClaims
 from storage.sqlite_files import DatabaseUnusable, board_query, check_usable, unusable_from  # noqa: F401 - re-exported
 from storage.sqlite_side import SideTables
 from storage.sqlite_writer import CHECKPOINT_EVERY, WAL_LIMIT_BYTES, GroupWriter
@@ -128,7 +129,7 @@ class LoopReader:
         return self.conn.execute(sql, parameters).fetchall()
 
 
-class SqliteStore(SideTables):
+class SqliteStore(SideTables, SqliteClaims):
     """Reads run on the loop's thread (LoopReader); every write of the process goes through one
     GroupWriter (storage/sqlite_writer.py), which commits writes that arrive together in one
     transaction; an aiosqlite connection checks the file on opening and takes backups. Other processes are held off by BEGIN IMMEDIATE + busy_timeout, and stale writers

@@ -10,13 +10,22 @@ interaction id). The key is written in the action's own transaction, so when the
 the same press again — after a crash right after the COMMIT, or to a second process at the same
 moment — it is answered with the first application (`Outcome.repeated`) and never applied twice.
 The lobby half (seats, options, opening and ending tables) is in `lobby.py`.
+
+Several processes on one database: a table's clock work (a passed deadline, AI turns) is done by
+the one process that claimed the table in storage (`Store.claim_due`, a lease of `claim_lease_s`,
+`owner` = this process). A process that dies mid-turn leaves its claim behind; when the lease runs
+out another process's tick takes the table over (`claim_stale`) and finishes the turn. The table
+lock and the version guard stay as the last safety: a turn is never applied twice even if two
+processes came to hold the same table.
 """
 
 from __future__ import annotations
 
 import asyncio
 import logging
+import os
 import secrets
+import socket
 import uuid
 from collections.abc import Callable
 from typing import Any
@@ -42,6 +51,15 @@ log = logging.getLogger(__name__)
 MAX_AI_STEPS = 20_000  # a safety net: no legal game runs this long between two human turns
 DEFAULT_LOBBY_TTL_S = 3600.0
 KEY_MEMORY_S = 7 * 24 * 3600.0  # platforms redeliver within a day (Telegram keeps updates 24 h)
+# How long a claim keeps other processes off a table. Long enough for any turn's work (an AI run
+# renews it as it goes), short because a dead process's tables wait this long for a new owner.
+CLAIM_LEASE_S = 30.0
+CLAIM_BATCH = 100  # due tables claimed per tick; the rest wait for the next tick
+
+
+def process_owner() -> str:
+    """This process's claim owner: unique across hosts, processes and restarts."""
+    return f"{socket.gethostname()}:{os.getpid()}:{secrets.token_hex(4)}"
 
 
 def _new_table_id() -> str:
@@ -58,8 +76,12 @@ class TableService(Lobby):
         new_table_id: Callable[[], str] = _new_table_id,
         new_seed: Callable[[], int] = lambda: secrets.randbelow(2**31),
         fresh_views: bool = False,
+        owner: str | None = None,
+        claim_lease_s: float = CLAIM_LEASE_S,
     ) -> None:
         self.store = store
+        self.owner = owner or process_owner()
+        self.claim_lease_s = claim_lease_s
         self.clock = clock or SystemClock()
         self.lobby_ttl_s = lobby_ttl_s
         self._new_table_id = new_table_id
@@ -198,15 +220,25 @@ class TableService(Lobby):
         """Apply every passed deadline (the game's timeout rule) and expire old lobbies."""
         now = self.clock.now() if now is None else now
         outcomes = []
-        for table_id in await self.store.due_tables(now):
-            async with self._lock(table_id):
-                rec = await self.get(table_id)
-                if rec.status != "playing" or rec.deadline is None or rec.deadline > now:
-                    continue  # someone acted in time after all
-                try:
-                    outcomes.append(await self._timeout(rec))
-                except VersionConflict:
-                    continue  # another process applied this timeout (or a move) first
+        # Only the tables this process claimed: another process ticking now gets the others.
+        for table_id in await self.store.claim_due(now, self.owner, self.claim_lease_s, CLAIM_BATCH):
+            try:
+                async with self._lock(table_id):
+                    rec = await self.get(table_id)
+                    if rec.status != "playing" or rec.deadline is None or rec.deadline > now:
+                        continue  # someone acted in time after all
+                    try:
+                        outcomes.append(await self._timeout(rec))
+                    except VersionConflict:
+                        continue  # a move (or, despite the claim, another process) came first
+            finally:
+                await self.store.release_claim(table_id, self.owner)
+        # Tables whose claim outlived its owner: a process died mid-turn; finish what it left.
+        for table_id in await self.store.claim_stale(now, self.owner, self.claim_lease_s, CLAIM_BATCH):
+            try:
+                outcomes.append(await self.resume(table_id))
+            finally:
+                await self.store.release_claim(table_id, self.owner)
         for rec in await self.store.list_tables(["lobby"]):
             if rec.meta.get("lobby_expires", float("inf")) <= now:
                 async with self._lock(rec.id):
@@ -234,12 +266,16 @@ class TableService(Lobby):
         return await self._run_automatic(rec, state, outcome)
 
     async def resume(self, table_id: str) -> Outcome:
-        """Continue a table after a restart: play the AI moves a crash may have cut short."""
+        """Continue a table after a restart: play the AI moves a crash may have cut short (unless
+        another live process holds the table's claim: then that process plays them)."""
         async with self._lock(table_id):
             rec = await self.get(table_id)
             if rec.status != "playing":
                 return Outcome(table=rec)
-            return await self._run_automatic(rec, self._state(rec), Outcome(table=rec))
+            try:
+                return await self._run_automatic(rec, self._state(rec), Outcome(table=rec))
+            except VersionConflict:
+                return self._with_views(Outcome(table=await self.get(table_id)))  # played elsewhere
 
     async def resume_all(self) -> list[Outcome]:
         """On start: resume every table in play, so adapters can re-render them ("game restored"),
@@ -288,10 +324,34 @@ class TableService(Lobby):
         Each move is its own commit, so a crash loses at most the move being computed; its RNG
         comes from the seed and the log position, so a replay makes the same choices."""
         engine = self.engine_for(rec)
+        if self._automatic_seat(rec, engine, state) is None:
+            return self._with_views(outcome)  # a present human is on turn: no claim needed
+        if not await self._claim(rec.id):
+            return self._with_views(outcome)  # another live process is playing these turns
+        claimed_at = self.clock.now()
+        try:
+            rec, state = await self._play_automatic(engine, rec, state, outcome, claimed_at)
+        finally:
+            # Not reached when the process dies: the claim is left for claim_stale to find.
+            await self.store.release_claim(rec.id, self.owner)
+        outcome.table = rec
+        return self._with_views(outcome)
+
+    async def _claim(self, table_id: str) -> bool:
+        return await self.store.claim_table(table_id, self.owner, self.clock.now(), self.claim_lease_s)
+
+    async def _play_automatic(
+        self, engine: Engine, rec: TableRecord, state: State, outcome: Outcome, claimed_at: float
+    ) -> tuple[TableRecord, State]:
         for _ in range(MAX_AI_STEPS):
             seat = self._automatic_seat(rec, engine, state)
             if seat is None:
                 break
+            if self.clock.now() - claimed_at > self.claim_lease_s / 2:
+                # A long run renews its lease before it can run out; a lost claim ends the run.
+                if not await self._claim(rec.id):
+                    break
+                claimed_at = self.clock.now()
             rng = rng_for(rec.seed, "ai", rec.log_seq)
             try:
                 if rec.seats[seat].kind == "ai":
@@ -307,8 +367,8 @@ class TableService(Lobby):
             entries = [self._entry(rec, "ai", seat, engine.format(action), offset=0)]
             state, entries = self._maybe_next_round(engine, rec, state, entries, outcome)
             rec = await self._commit(rec, state, entries, acted_seat=seat, prev_turn=seat, force_new_deadline=True)
-        outcome.table = rec
-        return self._with_views(outcome)
+            outcome.table = rec
+        return rec, state
 
     async def _commit(
         self,

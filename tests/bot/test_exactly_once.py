@@ -12,7 +12,7 @@ import pytest
 
 from bot.core.clock import FakeClock
 from bot.core.models import ServiceError
-from bot.core.service import TableService
+from bot.core.service import CLAIM_LEASE_S, TableService
 from rules import IllegalAction
 from storage import SqliteStore, Store
 from tests.bot.conftest import ALICE, BOB
@@ -177,7 +177,10 @@ async def test_a_crash_at_any_step_then_redelivery_applies_the_action_once(tmp_p
             await handle_draw(DyingStore(dying_inner, at, after), clock, table)  # type: ignore[arg-type]
         await dying_inner.close()
 
-        # The restarted process resumes its tables, then the platform delivers the update again.
+        # The restarted process (a new claim owner) finds the dead one's claim of the table expired
+        # (tests/bot/test_claims.py: a live claim is never taken), resumes its tables, then the
+        # platform delivers the update again.
+        clock.advance(CLAIM_LEASE_S)
         restarted = SqliteStore(path)
         await restarted.open()
         service = TableService(restarted, clock)

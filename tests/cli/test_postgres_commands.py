@@ -34,7 +34,7 @@ def sql(url: str, statement: str) -> None:
 def test_migrate_sqlite(tmp_path: Path, rummyclub: Run) -> None:
     for _ in range(2):  # a new file, then one already up to date
         got = rummyclub("migrate", "--db", "data/rummy.db")
-        assert (got.code, got.out, got.err) == (0, "data/rummy.db: schema version 4 (004_action_keys.sql), "
+        assert (got.code, got.out, got.err) == (0, "data/rummy.db: schema version 5 (005_claims.sql), "
                                                    "up to date\n", "")
     assert (tmp_path / "data" / "rummy.db").is_file()
 
@@ -43,7 +43,7 @@ def test_migrate_postgres(postgres_url: str, clean_env: pytest.MonkeyPatch, rumm
     clean_env.setenv("DATABASE_URL", postgres_url)
     for _ in range(2):
         got = rummyclub("migrate")
-        assert (got.code, got.out, got.err) == (0, f"{postgres_url}: schema version 4 (004_action_keys.sql), "
+        assert (got.code, got.out, got.err) == (0, f"{postgres_url}: schema version 5 (005_claims.sql), "
                                                    "up to date\n", "")
 
 
@@ -88,3 +88,12 @@ def test_another_programs_tables(postgres_database: str, postgres_server: Postgr
     line = one_line(rummyclub("migrate", "--db", postgres_database))
     assert line == (f"rummyclub: --db: the database '{name}' at 127.0.0.1:{postgres_server.port} holds another "
                     "program's tables (customers); it was left untouched — point --db at another database (or schema)")
+
+
+def test_export_sqlite_to_postgres_then_refuses_to_overwrite(tmp_path: Path, postgres_url: str, rummyclub: Run) -> None:
+    assert rummyclub("simulate", "rummikub", "--games", "1", "--db", "old.db").code == 0
+    got = rummyclub("export", "sqlite:///old.db", postgres_url)
+    assert got.code == 0 and got.err == "", got.err
+    assert got.out.startswith(f"copied sqlite:///old.db to {postgres_url}: game_tables 1, table_log ")
+    again = one_line(rummyclub("export", "sqlite:///old.db", postgres_url))
+    assert again.startswith(f"rummyclub: {postgres_url}: the destination already holds data (game_tables")

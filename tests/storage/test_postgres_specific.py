@@ -18,7 +18,8 @@ from tests.storage.pg_fixtures import no_server
 from tests.storage.pg_server import PASSWORD_ROLE, PostgresServer
 from tests.storage.records import make_entries, make_table
 
-MIGRATIONS = [(1, "001_init.sql"), (2, "002_adapters.sql"), (3, "003_stats.sql"), (4, "004_action_keys.sql")]
+MIGRATIONS = [(1, "001_init.sql"), (2, "002_adapters.sql"), (3, "003_stats.sql"), (4, "004_action_keys.sql"),
+              (5, "005_claims.sql")]
 
 
 @pytest.fixture
@@ -93,10 +94,10 @@ async def test_pending_migration_applies_on_reopen(store: PostgresStore, postgre
     await store.create_table(make_table())
     await store.close()
     folder = _migrations_copy(tmp_path, monkeypatch)
-    (folder / "005_nicknames.sql").write_text("CREATE TABLE nicknames (user_id TEXT PRIMARY KEY);\n"
+    (folder / "099_nicknames.sql").write_text("CREATE TABLE nicknames (user_id TEXT PRIMARY KEY);\n"
                                               "INSERT INTO nicknames VALUES ('u1');\n")
     await store.open()
-    assert await store.schema_version() == (5, "005_nicknames.sql")
+    assert await store.schema_version() == (99, "099_nicknames.sql")
     assert await query(postgres_url, "SELECT user_id FROM nicknames") == [("u1",)]
     assert await store.get_table("t1") == make_table()
 
@@ -104,10 +105,10 @@ async def test_pending_migration_applies_on_reopen(store: PostgresStore, postgre
 async def test_failing_migration_leaves_nothing_behind(postgres_url: str, tmp_path: Path,
                                                        monkeypatch: pytest.MonkeyPatch) -> None:
     folder = _migrations_copy(tmp_path, monkeypatch)
-    (folder / "005_broken.sql").write_text("CREATE TABLE half (x INTEGER);\nSELECT no_such_function();\n")
+    (folder / "099_broken.sql").write_text("CREATE TABLE half (x INTEGER);\nSELECT no_such_function();\n")
     with pytest.raises(asyncpg.UndefinedFunctionError):
         await PostgresStore(postgres_url).open()
-    assert await tables(postgres_url) == set()  # not even 001..004: one transaction
+    assert await tables(postgres_url) == set()  # not even 001..005: one transaction
 
 
 async def test_another_programs_tables_are_refused_untouched(postgres_url: str) -> None:

@@ -11,6 +11,7 @@ from pathlib import Path
 import pytest
 
 from bot.core.clock import FakeClock
+from bot.core.service import CLAIM_LEASE_S
 from storage import SqliteStore, Store
 from tests.crash import DyingStore
 from tests.telegram.conftest import Harness
@@ -86,7 +87,9 @@ async def test_a_kill_at_any_step_then_redelivery_makes_the_move_once(
         assert h.dying.dead, at
 
         fake.updates.clear()  # what the dead process fetched is gone; Telegram sends it once more
-        again = Harness(fake, path, FakeClock())
+        # The restarted process is a new claim owner: a table the dead one held is taken over once
+        # that claim's lease has run out (tests/bot/test_claims.py).
+        again = Harness(fake, path, FakeClock(FakeClock().now() + CLAIM_LEASE_S))
         await again.start()
         try:
             await deliver_draw(again, message)

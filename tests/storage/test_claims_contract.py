@@ -1,0 +1,113 @@
+"""Claims (Store.claim_due / claim_stale / claim_table / release_claim) on every backend: of two
+owners only one gets a table, an expired lease hands it over, a release frees it."""
+
+from __future__ import annotations
+
+import asyncio
+from collections.abc import AsyncIterator
+
+import pytest
+
+from storage import MemoryStore, Store
+from tests.storage.conftest import StoreFactory
+from tests.storage.records import FakeClock, make_table
+
+LEASE = 30.0
+
+
+async def _playing(store: Store, table_id: str, deadline: float | None, chat: str | None = None) -> None:
+    await store.create_table(make_table(table_id, status="playing", deadline=deadline, chat_id=chat or table_id))
+
+
+@pytest.fixture
+async def other(store: Store, store_factory: StoreFactory, clock: FakeClock) -> AsyncIterator[Store]:
+    """A second process on the same database (the memory store cannot be shared: the same object)."""
+    if isinstance(store, MemoryStore):
+        yield store
+        return
+    second = store_factory(clock)
+    await second.open()
+    yield second
+    await second.close()
+
+
+async def test_claim_due_takes_due_playing_tables_earliest_first(store: Store) -> None:
+    await _playing(store, "late", 500.0)
+    await _playing(store, "early", 400.0)
+    await _playing(store, "future", 2000.0)
+    await _playing(store, "untimed", None)
+    await store.create_table(make_table("lobby", status="lobby", deadline=100.0, chat_id="lobby"))
+    assert await store.claim_due(1000.0, "A", LEASE) == ["early", "late"]
+
+
+async def test_a_live_claim_keeps_the_table_from_another_owner(store: Store, other: Store) -> None:
+    await _playing(store, "t1", 500.0)
+    assert await store.claim_due(1000.0, "A", LEASE) == ["t1"]
+    assert await other.claim_due(1000.0, "B", LEASE) == []
+    assert await other.claim_due(1000.0 + LEASE - 0.5, "B", LEASE) == []
+    assert not await other.claim_table("t1", "B", 1000.0, LEASE)
+    # The owner itself may claim again (a renewal), which moves the lease on.
+    assert await store.claim_due(1010.0, "A", LEASE) == ["t1"]
+    assert await other.claim_due(1000.0 + LEASE, "B", LEASE) == []
+
+
+async def test_an_expired_claim_is_handed_over(store: Store, other: Store) -> None:
+    await _playing(store, "t1", 500.0)
+    assert await store.claim_due(1000.0, "A", LEASE) == ["t1"]
+    assert await other.claim_due(1000.0 + LEASE, "B", LEASE) == ["t1"]  # until <= now: expired
+    assert await store.claim_due(1000.0 + LEASE, "A", LEASE) == []  # now B's
+
+
+async def test_release_frees_the_table_but_only_for_its_owner(store: Store, other: Store) -> None:
+    await _playing(store, "t1", 500.0)
+    assert await store.claim_due(1000.0, "A", LEASE) == ["t1"]
+    await other.release_claim("t1", "B")  # not B's: kept
+    assert await other.claim_due(1000.0, "B", LEASE) == []
+    await store.release_claim("t1", "A")
+    assert await other.claim_due(1000.0, "B", LEASE) == ["t1"]
+    await store.release_claim("nothing", "A")  # releasing what is not held is harmless
+
+
+async def test_claim_due_respects_the_limit(store: Store) -> None:
+    for i in range(5):
+        await _playing(store, f"t{i}", 100.0 + i)
+    first = await store.claim_due(1000.0, "A", LEASE, limit=2)
+    assert first == ["t0", "t1"]
+    assert await store.claim_due(1000.0, "B", LEASE, limit=10) == ["t2", "t3", "t4"]
+
+
+async def test_claim_stale_finds_only_expired_unreleased_claims(store: Store, other: Store) -> None:
+    for name in ("done", "died", "alive", "finished"):
+        await _playing(store, name, None)
+    assert await store.claim_table("done", "A", 1000.0, LEASE)
+    assert await store.claim_table("died", "A", 1000.0, LEASE)
+    assert await store.claim_table("alive", "A", 1000.0 + LEASE, LEASE)
+    assert await store.claim_table("finished", "A", 1000.0, LEASE)
+    await store.release_claim("done", "A")
+    rec = await store.get_table("finished")
+    assert rec is not None
+    rec.status = "finished"
+    await store.commit(rec, expected_version=rec.version)
+    assert await other.claim_stale(1000.0, "B", LEASE) == []  # nothing expired yet
+    assert await other.claim_stale(1000.0 + LEASE, "B", LEASE) == ["died"]
+    assert await store.claim_stale(1000.0 + LEASE, "A", LEASE) == []  # B holds it now, live
+    assert not await store.claim_table("died", "A", 1000.0 + LEASE, LEASE)
+
+
+async def test_claim_table_needs_a_playing_table(store: Store) -> None:
+    await store.create_table(make_table("lobby", status="lobby", chat_id="lobby"))
+    assert not await store.claim_table("lobby", "A", 1000.0, LEASE)
+    assert not await store.claim_table("missing", "A", 1000.0, LEASE)
+    await _playing(store, "t1", None)
+    assert await store.claim_table("t1", "A", 1000.0, LEASE)
+    assert await store.claim_table("t1", "A", 1001.0, LEASE)  # the owner's own: renewed
+
+
+async def test_concurrent_owners_never_share_a_table(store: Store, other: Store) -> None:
+    """Many owners on two connections claim at the same instant: every due table goes to exactly one."""
+    for i in range(30):
+        await _playing(store, f"t{i:02}", 100.0 + i)
+    stores = [store, other] * 4
+    got = await asyncio.gather(*(s.claim_due(1000.0, f"owner{n}", LEASE, limit=7) for n, s in enumerate(stores)))
+    flat = [t for ids in got for t in ids]
+    assert sorted(flat) == [f"t{i:02}" for i in range(30)]  # each once, none lost (8 x 7 >= 30)

@@ -28,6 +28,7 @@ from telegram.ext import (
     TypeHandler,
     filters,
 )
+from telegram.helpers import mention_html
 
 from bot.core.codec import ButtonData, CodecError, decode, indices_of
 from bot.core.grammar import command as kb_command
@@ -74,9 +75,10 @@ def _pre(text: str) -> str:
 
 
 def mention(seat_user_id: str | None, name: str) -> str:
+    """A seat's name as HTML: a mention (it notifies) for a human, the plain name for an AI."""
     if seat_user_id is None:
         return html.escape(display_name(name))
-    return f'<a href="tg://user?id={int(seat_user_id)}">{html.escape(display_name(name))}</a>'
+    return mention_html(int(seat_user_id), display_name(name))
 
 
 class TelegramBot:
@@ -275,9 +277,8 @@ class TelegramBot:
         assert msg is not None and self.outbox is not None
         thread = msg.message_thread_id if msg.is_topic_message else None
         text = fit_html(text)  # a reply over Telegram's limit would be dropped: cut it, tags kept whole
-        await self.outbox.call(lambda: msg.get_bot().send_message(
-            msg.chat_id, text, parse_mode="HTML", reply_markup=markup, message_thread_id=thread,
-            disable_web_page_preview=True))
+        await self.outbox.call(lambda: msg.get_bot().send_message(  # HTML, no link preview: the bot's Defaults
+            msg.chat_id, text, reply_markup=markup, message_thread_id=thread))
 
     async def _answer(self, query: CallbackQuery, text: str | None, alert: bool = False, url: str | None = None) -> None:
         assert self.outbox is not None

@@ -21,7 +21,6 @@ from dataclasses import dataclass
 from typing import Any, TypeVar
 
 from telegram import Bot, InlineKeyboardMarkup, Message
-from telegram.constants import ParseMode
 from telegram.error import BadRequest, Forbidden, RetryAfter, TelegramError
 
 from bot.telegram.limits import fit_html
@@ -142,9 +141,8 @@ class Outbox:
     async def send(self, chat_id: int, text: str, markup: InlineKeyboardMarkup | None = None,
                    thread_id: int | None = None) -> Message:
         text = fit_html(text)  # over 4096 Telegram drops the message: cut it, tags kept whole
-        msg = await self.call(lambda: self.bot.send_message(
-            chat_id, text, parse_mode=ParseMode.HTML, reply_markup=markup, message_thread_id=thread_id,
-            disable_web_page_preview=True))
+        msg = await self.call(lambda: self.bot.send_message(  # HTML, no link preview: the bot's Defaults
+            chat_id, text, reply_markup=markup, message_thread_id=thread_id))
         self._shown[(chat_id, msg.message_id)] = (text, _markup_key(markup))
         return msg
 
@@ -169,9 +167,7 @@ class Outbox:
             if self._shown.get((chat_id, message_id)) == shown:
                 return
             try:
-                await self.call(lambda: self.bot.edit_message_text(
-                    op.text, chat_id, message_id, parse_mode=ParseMode.HTML, reply_markup=op.markup,
-                    disable_web_page_preview=True))
+                await self.call(lambda: self.bot.edit_message_text(op.text, chat_id, message_id, reply_markup=op.markup))
                 self._shown[(chat_id, message_id)] = shown
                 return
             except BadRequest as err:

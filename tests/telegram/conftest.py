@@ -16,6 +16,7 @@ from bot.core.clock import FakeClock
 from bot.core.codec import decode
 from bot.core.service import TableService
 from bot.telegram import TelegramConfig, build_application
+from bot.telegram.app import ALLOWED_UPDATES
 from rules import get_engine
 from storage import SqliteStore, Store, TableRecord
 from tests.telegram.fake_bot_api import JSON, FakeTelegramBotAPI
@@ -59,7 +60,7 @@ class Harness:
         await self.app.start()  # post_init is only run by run_polling, so call it here
         await self.tg.startup(self.app)
         assert self.app.updater is not None
-        await self.app.updater.start_polling(poll_interval=0.0, timeout=10)
+        await self.app.updater.start_polling(poll_interval=0.0, timeout=10, allowed_updates=ALLOWED_UPDATES)
 
     async def stop(self) -> None:
         assert self.app.updater is not None

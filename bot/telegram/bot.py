@@ -863,7 +863,8 @@ class TelegramBot:
             lines.append(t("tg.host_not_seated", lang))
         lines.append(t("tg.lobby_hint", lang))
         markup = kb.options_keyboard(rec, lang) if rec.id in self._options_open else kb.lobby_keyboard(rec, lang)
-        self.outbox.put(int(rec.chat_id), rec.id, "table", _pre("\n".join(lines)), markup, await self._thread(rec))
+        self.outbox.put(int(rec.chat_id), rec.id, "table", _pre("\n".join(lines)), markup, await self._thread(rec),
+                        rec.version)
 
     async def render_closed(self, rec: TableRecord, key: str) -> None:
         assert self.outbox is not None
@@ -873,7 +874,7 @@ class TelegramBot:
             text = render_table(rec, get_engine(rec.game).view(rec.state, None), lang) + "\n\n" + text
         elif rec.status == "abandoned" and key == "tg.lobby_expired":
             text = t("tg.lobby_expired", lang)
-        self.outbox.put(int(rec.chat_id), rec.id, "table", _pre(text), None, await self._thread(rec))
+        self.outbox.put(int(rec.chat_id), rec.id, "table", _pre(text), None, await self._thread(rec), rec.version)
         for seat, s in enumerate(rec.seats):
             if s.kind == "human" and rec.state is not None and s.user_id and await self.outbox.ref(rec.id, _hand_key(s.user_id)):
                 await self.put_hand(rec, seat, note=t(key, await self.chat_lang(s.user_id)))
@@ -900,7 +901,7 @@ class TelegramBot:
         if restored:
             text = html.escape(t("lobby.restored", lang)) + "\n" + text
         markup = kb.table_keyboard(rec, self.bot_username, lang) if rec.status == "playing" else None
-        self.outbox.put(int(rec.chat_id), rec.id, "table", text, markup, await self._thread(rec))
+        self.outbox.put(int(rec.chat_id), rec.id, "table", text, markup, await self._thread(rec), rec.version)
 
     async def put_hand(self, rec: TableRecord, seat: int, note: str | None = None, events: list[str] | None = None,
                        fresh: bool = False) -> None:
@@ -931,7 +932,7 @@ class TelegramBot:
         if fresh:
             # Asked for again: a new message at the bottom of the DM replaces the old one.
             await self.outbox.forget(rec.id, _hand_key(user_id))
-        self.outbox.put(int(user_id), rec.id, _hand_key(user_id), text, markup)
+        self.outbox.put(int(user_id), rec.id, _hand_key(user_id), text, markup, version=rec.version)
 
     async def render_record(self, rec: TableRecord) -> None:
         if rec.status == "lobby":

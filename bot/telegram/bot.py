@@ -295,7 +295,7 @@ class TelegramBot:
         chat, user = update.effective_chat, update.effective_user
         assert chat is not None and user is not None
         if chat.type != ChatType.PRIVATE:
-            await self._reply(update, t("tg.start_group", await self.chat_lang(chat.id, user)))
+            await self._reply(update, html.escape(t("tg.start_group", await self.chat_lang(chat.id, user))))
             return
         await self._seen_user(user, private=True)
         lang = await self.chat_lang(chat.id, user)

@@ -9,16 +9,22 @@ import socket
 from collections.abc import Awaitable, Callable
 from urllib.parse import urlparse
 
-from telegram import Bot, Update
-from telegram.ext import AIORateLimiter, Application, ApplicationBuilder
+from telegram import Bot, LinkPreviewOptions, Update
+from telegram.constants import ParseMode
+from telegram.ext import AIORateLimiter, Application, ApplicationBuilder, Defaults
 
 from bot.core.service import TableService
 from bot.settings import Settings
 from bot.startup import StartupError
 from bot.telegram.bot import TelegramBot, TelegramConfig
+from bot.telegram.processing import PerChatUpdateProcessor
 from storage import Store
 
 log = logging.getLogger(__name__)
+# Only what the handlers in bot.py read: commands and DM text (message), buttons (callback_query).
+# Edits are not subscribed: an edited command or move is not a new one (and would only replay the
+# first outcome through its idempotency key); member changes and the rest are not used.
+ALLOWED_UPDATES = [Update.MESSAGE, Update.CALLBACK_QUERY]
 
 
 def build_application(
@@ -31,18 +37,29 @@ def build_application(
     rate_limit: bool = True,
     overall_max_rate: float = 30,
     group_max_rate: float = 20,
+    group_time_period: float = 60,
     sleep: Callable[[float], Awaitable[None]] = asyncio.sleep,
+    concurrent: bool = True,
 ) -> tuple[Application, TelegramBot]:
     """An Application with the adapter installed. `base_url` points it at another Bot API server
-    (a local one, or the fake in tests). The rate limiter keeps within Telegram's flood limits;
-    `RetryAfter` itself is obeyed by the adapter's outbox (max_retries=0 here)."""
+    (a local one, or the fake in tests).
+
+    Updates of one chat run in order, different chats concurrently (processing.py); `concurrent=False`
+    is PTB's one-at-a-time processing, kept for the bench's before/after. Every text is HTML without
+    link previews (`Defaults`). The rate limiter keeps within Telegram's flood limits, but its own
+    retries are off (max_retries=0): on a `RetryAfter` it clears one event that *every* request
+    waits for, so one group told to wait would stall every chat. The outbox obeys `RetryAfter` per
+    chat instead (its retries run in the caller: that chat's worker or that chat's update)."""
     tg = TelegramBot(service, store, config, sleep)
-    builder = ApplicationBuilder().token(token).connection_pool_size(16)
+    defaults = Defaults(parse_mode=ParseMode.HTML, link_preview_options=LinkPreviewOptions(is_disabled=True))
+    # Pool: the connections running updates and outbox workers share (getUpdates has its own).
+    builder = ApplicationBuilder().token(token).defaults(defaults).connection_pool_size(64)
+    builder = builder.concurrent_updates(PerChatUpdateProcessor() if concurrent else False)
     if base_url:
         builder = builder.base_url(base_url)
     if rate_limit:
         builder = builder.rate_limiter(AIORateLimiter(overall_max_rate=overall_max_rate, group_max_rate=group_max_rate,
-                                                      max_retries=0))
+                                                      group_time_period=group_time_period, max_retries=0))
 
     async def post_init(app: Application) -> None:
         await store.open()  # idempotent: run_polling/run_webhook own the event loop, so open it here
@@ -63,14 +80,14 @@ def build_application(
 
 
 def run_polling(app: Application) -> None:
-    app.run_polling(allowed_updates=Update.ALL_TYPES)
+    app.run_polling(allowed_updates=ALLOWED_UPDATES)
 
 
 def run_webhook(app: Application, url: str, listen: str, port: int, secret: str | None) -> None:
     """Serve the webhook on the same path as the public URL (a proxy in front forwards to it)."""
     path = urlparse(url).path.strip("/")
     app.run_webhook(listen=listen, port=port, url_path=path, webhook_url=url, secret_token=secret,
-                    allowed_updates=Update.ALL_TYPES)
+                    allowed_updates=ALLOWED_UPDATES)
 
 
 async def check_bot_api(token: str, base_url: str | None) -> None:

@@ -28,6 +28,7 @@ from telegram.ext import (
     TypeHandler,
     filters,
 )
+from telegram.helpers import mention_html
 
 from bot.core.codec import ButtonData, CodecError, decode, indices_of
 from bot.core.grammar import command as kb_command
@@ -74,9 +75,10 @@ def _pre(text: str) -> str:
 
 
 def mention(seat_user_id: str | None, name: str) -> str:
+    """A seat's name as HTML: a mention (it notifies) for a human, the plain name for an AI."""
     if seat_user_id is None:
         return html.escape(display_name(name))
-    return f'<a href="tg://user?id={int(seat_user_id)}">{html.escape(display_name(name))}</a>'
+    return mention_html(int(seat_user_id), display_name(name))
 
 
 class TelegramBot:
@@ -275,9 +277,8 @@ class TelegramBot:
         assert msg is not None and self.outbox is not None
         thread = msg.message_thread_id if msg.is_topic_message else None
         text = fit_html(text)  # a reply over Telegram's limit would be dropped: cut it, tags kept whole
-        await self.outbox.call(lambda: msg.get_bot().send_message(
-            msg.chat_id, text, parse_mode="HTML", reply_markup=markup, message_thread_id=thread,
-            disable_web_page_preview=True))
+        await self.outbox.call(lambda: msg.get_bot().send_message(  # HTML, no link preview: the bot's Defaults
+            msg.chat_id, text, reply_markup=markup, message_thread_id=thread))
 
     async def _answer(self, query: CallbackQuery, text: str | None, alert: bool = False, url: str | None = None) -> None:
         assert self.outbox is not None
@@ -294,7 +295,7 @@ class TelegramBot:
         chat, user = update.effective_chat, update.effective_user
         assert chat is not None and user is not None
         if chat.type != ChatType.PRIVATE:
-            await self._reply(update, t("tg.start_group", await self.chat_lang(chat.id, user)))
+            await self._reply(update, html.escape(t("tg.start_group", await self.chat_lang(chat.id, user))))
             return
         await self._seen_user(user, private=True)
         lang = await self.chat_lang(chat.id, user)
@@ -862,7 +863,8 @@ class TelegramBot:
             lines.append(t("tg.host_not_seated", lang))
         lines.append(t("tg.lobby_hint", lang))
         markup = kb.options_keyboard(rec, lang) if rec.id in self._options_open else kb.lobby_keyboard(rec, lang)
-        self.outbox.put(int(rec.chat_id), rec.id, "table", _pre("\n".join(lines)), markup, await self._thread(rec))
+        self.outbox.put(int(rec.chat_id), rec.id, "table", _pre("\n".join(lines)), markup, await self._thread(rec),
+                        rec.version)
 
     async def render_closed(self, rec: TableRecord, key: str) -> None:
         assert self.outbox is not None
@@ -872,7 +874,7 @@ class TelegramBot:
             text = render_table(rec, get_engine(rec.game).view(rec.state, None), lang) + "\n\n" + text
         elif rec.status == "abandoned" and key == "tg.lobby_expired":
             text = t("tg.lobby_expired", lang)
-        self.outbox.put(int(rec.chat_id), rec.id, "table", _pre(text), None, await self._thread(rec))
+        self.outbox.put(int(rec.chat_id), rec.id, "table", _pre(text), None, await self._thread(rec), rec.version)
         for seat, s in enumerate(rec.seats):
             if s.kind == "human" and rec.state is not None and s.user_id and await self.outbox.ref(rec.id, _hand_key(s.user_id)):
                 await self.put_hand(rec, seat, note=t(key, await self.chat_lang(s.user_id)))
@@ -899,7 +901,7 @@ class TelegramBot:
         if restored:
             text = html.escape(t("lobby.restored", lang)) + "\n" + text
         markup = kb.table_keyboard(rec, self.bot_username, lang) if rec.status == "playing" else None
-        self.outbox.put(int(rec.chat_id), rec.id, "table", text, markup, await self._thread(rec))
+        self.outbox.put(int(rec.chat_id), rec.id, "table", text, markup, await self._thread(rec), rec.version)
 
     async def put_hand(self, rec: TableRecord, seat: int, note: str | None = None, events: list[str] | None = None,
                        fresh: bool = False, view: dict[str, Any] | None = None) -> None:
@@ -931,7 +933,7 @@ class TelegramBot:
         if fresh:
             # Asked for again: a new message at the bottom of the DM replaces the old one.
             await self.outbox.forget(rec.id, _hand_key(user_id))
-        self.outbox.put(int(user_id), rec.id, _hand_key(user_id), text, markup)
+        self.outbox.put(int(user_id), rec.id, _hand_key(user_id), text, markup, version=rec.version)
 
     async def render_record(self, rec: TableRecord) -> None:
         if rec.status == "lobby":

@@ -10,6 +10,7 @@ from __future__ import annotations
 from typing import Any
 
 from telegram import InlineKeyboardButton, InlineKeyboardMarkup
+from telegram.helpers import create_deep_linked_url
 
 from bot.core.codec import encode, mask_of
 from bot.core.grammar import Control, controls, hand_items, move_template, moves
@@ -28,7 +29,8 @@ def _b(text: str, data: str) -> InlineKeyboardButton:
 
 
 def deep_link(bot_username: str, payload: str) -> str:
-    return f"https://t.me/{bot_username}?start={payload}"
+    """t.me/<bot>?start=<payload>; PTB's helper also refuses a payload Telegram would not pass on."""
+    return create_deep_linked_url(bot_username, payload)
 
 
 # ---- lobby and options -----------------------------------------------------------------------

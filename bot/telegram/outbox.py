@@ -3,6 +3,8 @@
 * A *slot* is a message edited in place (the table message, a player's hand). Putting new content
   for a slot that is still waiting replaces it, so a burst of changes costs one edit with the
   newest state (edits coalesced per chat). Content equal to what the message shows is not sent.
+  Content rendered from an older table version than the slot was last given is dropped: updates of
+  different chats run concurrently, so two players' moves on one table may render out of order.
 * A *post* is a new message (a turn ping, a round result), sent in order after what came before.
 * `RetryAfter` is obeyed: the worker sleeps as told (injected sleep) and tries again.
 
@@ -21,7 +23,6 @@ from dataclasses import dataclass
 from typing import Any, TypeVar
 
 from telegram import Bot, InlineKeyboardMarkup, Message
-from telegram.constants import ParseMode
 from telegram.error import BadRequest, Forbidden, RetryAfter, TelegramError
 
 from bot.telegram.limits import fit_html
@@ -72,13 +73,18 @@ class Outbox:
         self._workers: dict[int, asyncio.Task[None]] = {}
         self._shown: dict[tuple[int, int], tuple[str, str]] = {}  # (chat, message) -> what it shows
         self._refs: dict[tuple[str, str], int] = {}
+        self._versions: dict[tuple[str, str], int] = {}  # (table, slot) -> newest table version put
         self.sent = 0  # Bot API calls made by the outbox (for the bench)
         self.on_unreachable: Unreachable | None = None
 
     # ---- queueing -------------------------------------------------------------------------------
 
     def put(self, chat_id: int, table_id: str, key: str, text: str, markup: InlineKeyboardMarkup | None,
-            thread_id: int | None = None) -> None:
+            thread_id: int | None = None, version: int | None = None) -> None:
+        if version is not None:
+            if version < self._versions.get((table_id, key), version):
+                return  # a newer state of this table is already on its way (or shown)
+            self._versions[(table_id, key)] = version
         queue = self._queues.setdefault(chat_id, [])
         for op in queue:
             if op.kind == "slot" and op.table_id == table_id and op.key == key:
@@ -142,9 +148,8 @@ class Outbox:
     async def send(self, chat_id: int, text: str, markup: InlineKeyboardMarkup | None = None,
                    thread_id: int | None = None) -> Message:
         text = fit_html(text)  # over 4096 Telegram drops the message: cut it, tags kept whole
-        msg = await self.call(lambda: self.bot.send_message(
-            chat_id, text, parse_mode=ParseMode.HTML, reply_markup=markup, message_thread_id=thread_id,
-            disable_web_page_preview=True))
+        msg = await self.call(lambda: self.bot.send_message(  # HTML, no link preview: the bot's Defaults
+            chat_id, text, reply_markup=markup, message_thread_id=thread_id))
         self._shown[(chat_id, msg.message_id)] = (text, _markup_key(markup))
         return msg
 
@@ -169,9 +174,7 @@ class Outbox:
             if self._shown.get((chat_id, message_id)) == shown:
                 return
             try:
-                await self.call(lambda: self.bot.edit_message_text(
-                    op.text, chat_id, message_id, parse_mode=ParseMode.HTML, reply_markup=op.markup,
-                    disable_web_page_preview=True))
+                await self.call(lambda: self.bot.edit_message_text(op.text, chat_id, message_id, reply_markup=op.markup))
                 self._shown[(chat_id, message_id)] = shown
                 return
             except BadRequest as err:

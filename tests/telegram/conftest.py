@@ -16,6 +16,7 @@ from bot.core.clock import FakeClock
 from bot.core.codec import decode
 from bot.core.service import TableService
 from bot.telegram import TelegramConfig, build_application
+from bot.telegram.app import ALLOWED_UPDATES
 from rules import get_engine
 from storage import SqliteStore, Store, TableRecord
 from tests.telegram.fake_bot_api import JSON, FakeTelegramBotAPI
@@ -37,6 +38,8 @@ class Harness:
         self.seed = 7
         self.deck: list[str] | None = None
         self.options: dict[str, Any] = {}
+        self.concurrent = True  # False: PTB's one update at a time (the bench's "before")
+        self.rate_limits: dict[str, float] = {"overall_max_rate": 10_000, "group_max_rate": 100_000}
 
     def make_store(self) -> Store:
         return SqliteStore(self.db_path)
@@ -54,12 +57,12 @@ class Harness:
 
         self.app, self.tg = build_application(
             TOKEN, self.service, self.store, config=TelegramConfig(run_scheduler=False), base_url=self.fake.base_url,
-            overall_max_rate=10_000, group_max_rate=100_000, sleep=fake_sleep)
+            sleep=fake_sleep, concurrent=self.concurrent, **self.rate_limits)
         await self.app.initialize()
         await self.app.start()  # post_init is only run by run_polling, so call it here
         await self.tg.startup(self.app)
         assert self.app.updater is not None
-        await self.app.updater.start_polling(poll_interval=0.0, timeout=10)
+        await self.app.updater.start_polling(poll_interval=0.0, timeout=10, allowed_updates=ALLOWED_UPDATES)
 
     async def stop(self) -> None:
         assert self.app.updater is not None

@@ -99,7 +99,7 @@ class FakeTelegramBotAPI:
         self.rejected: list[tuple[str, str]] = []  # (method, description) of every limit or markup refusal
         self.dm_open: set[int] = set()  # users who started the bot: only they can get DMs
         self.admins: dict[int, set[int]] = {}  # chat id -> admin user ids
-        self._fail_next: dict[str, list[tuple[int, str, JSON | None]]] = {}
+        self._fail_next: dict[str, list[tuple[int, str, JSON | None, int | None]]] = {}
         self._update_ids = itertools.count(1)
         self._msg_ids = itertools.count(1000)
         self._cbq_ids = itertools.count(1)
@@ -176,8 +176,18 @@ class FakeTelegramBotAPI:
         return self.push_update({"callback_query": cbq})
 
     def fail_next(self, method: str, status: int = 400, description: str = "Bad Request: injected",
-                  parameters: JSON | None = None) -> None:
-        self._fail_next.setdefault(method.lower(), []).append((status, description, parameters))
+                  parameters: JSON | None = None, chat_id: int | None = None) -> None:
+        """The next call of `method` (to `chat_id` only, when given) fails with this error."""
+        self._fail_next.setdefault(method.lower(), []).append((status, description, parameters, chat_id))
+
+    def _injected(self, method: str, params: JSON) -> tuple[int, str, JSON | None] | None:
+        pending = self._fail_next.get(method, [])
+        chat = params.get("chat_id")
+        for i, (status, description, parameters, only) in enumerate(pending):
+            if only is None or (chat is not None and int(chat) == only):
+                del pending[i]
+                return status, description, parameters
+        return None
 
     # ---- inspecting -----------------------------------------------------------------------------
 
@@ -233,8 +243,8 @@ class FakeTelegramBotAPI:
             async with self._new_call:
                 self.calls.append(Call(method, params))
                 self._new_call.notify_all()
-        if self._fail_next.get(m):
-            return self._err(*self._fail_next[m].pop(0))
+        if (failure := self._injected(m, params)) is not None:
+            return self._err(*failure)
         handler = getattr(self, f"_m_{m}", None)
         if handler is None:
             if m in _TRUE_METHODS:

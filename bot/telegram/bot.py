@@ -95,7 +95,7 @@ class TelegramBot:
         self.sleep = sleep
         self.outbox: Outbox | None = None
         self.scheduler = Scheduler(service, self.config.tick_interval_s, self.render_outcomes)
-        self.bot_username = "bot"
+        self.bot_username = "rummyclub_bot"  # replaced by the real one at startup (getMe)
         self._settings: dict[str, dict[str, Any]] = {}
         self._selection: dict[tuple[str, int], list[int]] = {}  # (table, seat) -> picked item positions
         self._by_number: dict[tuple[str, int], bool] = {}

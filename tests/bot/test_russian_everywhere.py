@@ -235,7 +235,7 @@ def test_a_russian_table_has_no_english_word(game: str) -> None:
             check(render_hand(rec, view, "ru"))
             for label in hand_controls(rec, view, seat):
                 check(label, typed=False)
-        for label in telegram_labels(keyboards.table_keyboard(rec, "bot", "ru")):
+        for label in telegram_labels(keyboards.table_keyboard(rec, "rummy_test_bot", "ru")):
             check(label, typed=False)
         check(" ".join(discord_labels(views.table_view(rec, "ru"))), typed=False)
     for options in (non_default_options(game), states[0]["options"]):

@@ -20,7 +20,6 @@ from urllib.parse import urlsplit
 import asyncpg
 
 from storage.models import (
-    GLOBAL_SCOPE,
     ActionKeyRecord,
     BoardRow,
     DuplicateAction,
@@ -40,6 +39,7 @@ from storage.models import (
 from storage.ports import RateFn
 from storage.postgres_claims import PostgresClaims
 from storage.sqlite import DatabaseUnusable
+from storage.sqlite_files import board_query
 
 MIGRATIONS_DIR = Path(__file__).parent / "migrations_pg"
 # Any constant would do: it only has to be the same in every process migrating this database.
@@ -112,36 +112,6 @@ def _insert_sql(table: str, row: dict[str, Any]) -> str:
 def _count(status: str) -> int:
     """Rows touched, from a command tag such as "INSERT 0 1" or "DELETE 3"."""
     return int(status.rsplit(" ", 1)[-1])
-
-
-def board_query(
-    platform: str, scope: str, game: str, kind: str, since: float | None, limit: int
-) -> tuple[str, tuple[Any, ...]]:
-    """The SQL behind `board`, as storage.sqlite.board_query with PostgreSQL's placeholders."""
-    if since is None:
-        return ("SELECT subject, name, rating, matches, wins, points FROM ratings "
-                "WHERE platform = $1 AND scope = $2 AND game = $3 AND kind = $4 "
-                "ORDER BY rating DESC, subject LIMIT $5", (platform, scope, game, kind, max(limit, 0)))
-    column = "'p:' || user_id" if kind == "player" else "team"
-    if scope == GLOBAL_SCOPE:
-        where = "platform = $1 AND game = $2 AND finished_at >= $3 AND kind = 'human'"
-        args: tuple[Any, ...] = (platform, game, since)
-    else:
-        where = "platform = $1 AND chat_id = $2 AND game = $3 AND finished_at >= $4 AND kind = 'human'"
-        args = (platform, scope, game, since)
-    # A team (two humans) has two rows per match carrying the same figures: count it once.
-    per = "1" if kind == "player" else "2"
-    if kind == "team":
-        where += " AND team IS NOT NULL"
-    n = len(args)
-    sql = (f"SELECT g.subject, COALESCE(r.name, g.name) AS name, r.rating, g.matches, g.wins, g.points "
-           f"FROM (SELECT {column} AS subject, MAX(name) AS name, (COUNT(*) / {per})::int AS matches, "
-           f"(SUM(won::int) / {per})::int AS wins, (SUM(score) / {per})::int AS points "
-           f"FROM match_players WHERE {where} GROUP BY subject) AS g "
-           f"LEFT JOIN ratings r ON r.platform = ${n + 1} AND r.scope = ${n + 2} AND r.game = ${n + 3} "
-           f"AND r.subject = g.subject "
-           f"ORDER BY r.rating IS NULL, r.rating DESC, g.wins DESC, g.subject LIMIT ${n + 4}")
-    return sql, (*args, platform, scope, game, max(limit, 0))
 
 
 class PostgresStore(PostgresClaims):
@@ -426,7 +396,7 @@ class PostgresStore(PostgresClaims):
         self, platform: str, scope: str, game: str, kind: str = "player", since: float | None = None,
         limit: int = 10,
     ) -> list[BoardRow]:
-        sql, args = board_query(platform, scope, game, kind, since, limit)
+        sql, args = board_query(platform, scope, game, kind, since, limit, postgres=True)
         async with self._conn() as db:
             rows = await db.fetch(sql, *args)
         return [BoardRow.model_validate(dict(r)) for r in rows]

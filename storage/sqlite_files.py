@@ -12,14 +12,17 @@ from storage.models import GLOBAL_SCOPE
 
 
 def board_query(
-    platform: str, scope: str, game: str, kind: str, since: float | None, limit: int
+    platform: str, scope: str, game: str, kind: str, since: float | None, limit: int, *, postgres: bool = False
 ) -> tuple[str, tuple[Any, ...]]:
-    """The SQL behind `board` (apart so a test can EXPLAIN it): no full scan for one chat's board."""
+    """The SQL behind `board` (apart so a test can EXPLAIN it): no full scan for one chat's board.
+    `postgres`: the same query in PostgreSQL's dialect ($n placeholders, integer division cast back
+    to int, `won` a boolean)."""
     if since is None:
         # The top of one (platform, scope, game, kind) range of ratings_board, already in order.
-        return ("SELECT subject, name, rating, matches, wins, points FROM ratings "
-                "WHERE platform = ? AND scope = ? AND game = ? AND kind = ? "
-                "ORDER BY rating DESC, subject LIMIT ?", (platform, scope, game, kind, max(limit, 0)))
+        sql = ("SELECT subject, name, rating, matches, wins, points FROM ratings "
+               "WHERE platform = ? AND scope = ? AND game = ? AND kind = ? "
+               "ORDER BY rating DESC, subject LIMIT ?")
+        return _dialect(sql, postgres), (platform, scope, game, kind, max(limit, 0))
     # One index range of this chat's (or, globally, this game's) matches in the period, grouped by
     # player or team, then each group's current rating by primary key.
     column = "'p:' || user_id" if kind == "player" else "team"
@@ -33,13 +36,23 @@ def board_query(
     per = "1" if kind == "player" else "2"
     if kind == "team":
         where += " AND team IS NOT NULL"
+    whole = (lambda e: f"({e})::int") if postgres else (lambda e: e)
+    won = "won::int" if postgres else "won"
     sql = (f"SELECT g.subject, COALESCE(r.name, g.name) AS name, r.rating, g.matches, g.wins, g.points "
-           f"FROM (SELECT {column} AS subject, MAX(name) AS name, COUNT(*) / {per} AS matches, "
-           f"SUM(won) / {per} AS wins, SUM(score) / {per} AS points "
+           f"FROM (SELECT {column} AS subject, MAX(name) AS name, {whole(f'COUNT(*) / {per}')} AS matches, "
+           f"{whole(f'SUM({won}) / {per}')} AS wins, {whole(f'SUM(score) / {per}')} AS points "
            f"FROM match_players WHERE {where} GROUP BY subject) AS g "
            f"LEFT JOIN ratings r ON r.platform = ? AND r.scope = ? AND r.game = ? AND r.subject = g.subject "
            f"ORDER BY r.rating IS NULL, r.rating DESC, g.wins DESC, g.subject LIMIT ?")
-    return sql, (*args, platform, scope, game, max(limit, 0))
+    return _dialect(sql, postgres), (*args, platform, scope, game, max(limit, 0))
+
+
+def _dialect(sql: str, postgres: bool) -> str:
+    """`?` placeholders numbered $1, $2, … for PostgreSQL (these queries hold no `?` in a literal)."""
+    if not postgres:
+        return sql
+    parts = sql.split("?")
+    return parts[0] + "".join(f"${i}{part}" for i, part in enumerate(parts[1:], start=1))
 
 
 class DatabaseUnusable(Exception):

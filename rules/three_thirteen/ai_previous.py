@@ -25,8 +25,8 @@ against greedy's 95.9; paired against greedy-vs-greedy on the same seeds, the AI
 8.1 +/- 3.1 (95%) points less (bench). Weighting the deadwood now half against the expectation
 (ALPHA 0.5) did worse (-4.9 +/- 2.9); weighting the expectation more (ALPHA -0.5) gave -9.5 +/- 3.7,
 not distinguishable from ALPHA 0, which stays as the simpler rule.
-The previous deadwood-first AI (`choose_deadwood_first_action`, greed with tie-breaks) did not beat
-greedy measurably; it stays for comparison.
+(An older deadwood-first AI, greed with tie-breaks, did not beat greedy measurably and is gone.)
+The current AI (`ai.py`) draws with this one's rule.
 """
 
 from __future__ import annotations
@@ -38,110 +38,7 @@ from rules.core.engine import Action
 from rules.three_thirteen.actions import Discard, DrawStock, TakeDiscard
 from rules.three_thirteen.ai_basics import discardable, fallback, going_out, run_windows, with_card
 from rules.three_thirteen.ai_expect import after_best_discard, expected_discards, stock_expectation, unseen
-from rules.three_thirteen.deadwood import card_value, is_wild, rank_of
-
-PROMISE = 0.001  # weight of `_promise`: a tie-break between discards of equal value
-STOCK_HOPE = 0  # points a pile card must gain beyond the best stock-free discard
-NEAR_TIE = 0  # discards within this many points of the best count as tied
-
-
-def _promise(loose: list[str], hand: list[str], view: dict[str, Any]) -> float:
-    """What the loose cards may still shed: for each pair of loose naturals that one more card
-    would meld (same rank; same suit one or two ranks apart), the copies of the completing cards
-    not in this hand times the pair's value, plus the wilds not held times the best pair's value."""
-    wild, ace_high = view["wild_rank"], view["ace_high"]
-    top = 14 if ace_high else 13
-    held: dict[tuple[int, str], int] = {}
-    held_rank: dict[int, int] = {}
-    wilds_held = 0
-    for c in hand:
-        if is_wild(c, wild):
-            wilds_held += 1
-            continue
-        r = rank_of(c)
-        held[(r, c[-1])] = held.get((r, c[-1]), 0) + 1
-        held_rank[r] = held_rank.get(r, 0) + 1
-    naturals = [(rank_of(c), c[-1], card_value(c, wild, ace_high)) for c in loose if not is_wild(c, wild)]
-    total = 0.0
-    best_pair = 0
-    for i, (r, s, v) in enumerate(naturals):
-        for r2, s2, v2 in naturals[i + 1 :]:
-            if r == r2:
-                outs = 8 - held_rank.get(r, 0)
-            elif s == s2 and 0 < abs(r - r2) <= 2:
-                lo, hi = min(r, r2), max(r, r2)
-                ranks = [lo + 1] if hi - lo == 2 else [lo - 1, hi + 1]
-                outs = sum(2 - held.get((k if k != 14 else 1, s), 0) for k in ranks if 1 <= k <= top and k != wild)
-            else:
-                continue
-            total += outs * (v + v2)
-            best_pair = max(best_pair, v + v2)
-    jokers = view["jokers"]
-    total += (8 + jokers - wilds_held) * best_pair
-    return total
-
-
-def _best_discard(hand: list[str], hand_total: int, loose: list[str], allowed: set[str], view: dict[str, Any],
-                  weight: float) -> tuple[float, str] | None:
-    """The loose natural whose discard leaves the least deadwood, with that deadwood; ties go to
-    the discard that keeps more promise (`weight` > 0), then to the card fewer runs can use."""
-    wild, ace_high = view["wild_rank"], view["ace_high"]
-    options = [(hand_total - card_value(c, wild, ace_high), c) for c in sorted(set(loose))
-               if c in allowed and not is_wild(c, wild)]
-    if not options:
-        return None
-    low = min(score for score, _ in options)
-    tied = [c for score, c in options if score <= low + NEAR_TIE]
-    if len(tied) == 1:
-        return (low, tied[0])
-
-    def key(card: str) -> tuple[float, int, str]:
-        lost = 0.0
-        if weight:
-            rest, kept = list(loose), list(hand)
-            rest.remove(card)
-            kept.remove(card)
-            lost = -_promise(rest, kept, view)
-        return (lost, run_windows(card, ace_high), card)
-
-    pick = min(tied, key=key)
-    return (hand_total - card_value(pick, wild, ace_high), pick)
-
-
-def _weight(view: dict[str, Any]) -> float:
-    return 0 if view["out"] is not None else PROMISE
-
-
-def choose_deadwood_first_action(view: dict[str, Any], rng: Random) -> Action:
-    wild = view["wild_rank"]
-    weight = _weight(view)
-    if view["phase"] == "draw":
-        top = view["discard_top"]
-        if not view["can_draw_stock"]:
-            return TakeDiscard()
-        if top is None:
-            return DrawStock()
-        if is_wild(top, wild):
-            return TakeDiscard()
-        total, loose = with_card(view, top)
-        if top in loose:
-            return DrawStock()  # an unmelded pile card is worse than a fresh chance at a meld
-        allowed = set(view["hand"])  # the top card itself only if a copy is already held (T13-22)
-        after = _best_discard([*view["hand"], top], total, loose, allowed, view, 0)
-        if after is None:  # every loose card is the top card or a wild: keeping it cannot help
-            return DrawStock()
-        now = view["deadwood"]
-        hope = STOCK_HOPE if view["out"] is None else 0
-        return TakeDiscard() if after[0] < now - hope else DrawStock()
-    out = going_out(view)
-    if out is not None:
-        return Discard(card=out)
-    allowed = set(discardable(view))
-    best = _best_discard(view["hand"], view["deadwood"], view["deadwood_cards"], allowed, view, weight)
-    if best is not None:
-        return Discard(card=best[1])
-    return Discard(card=fallback(view, allowed))
-
+from rules.three_thirteen.deadwood import card_value, is_wild
 
 ALPHA = 0.0  # weight of the current deadwood against the expected deadwood after the next draw
 TAKE_MARGIN = 0.0  # points the pile card must beat the expected stock draw by

@@ -12,6 +12,7 @@ from bot.core.pictures.pieces import Piece, card
 from bot.core.pictures.sheet import Sheet
 from bot.core.render.common import said
 from bot.core.render.three_thirteen import _rank_key, _summary, _wild_text
+from bot.core.render.three_thirteen import player_lines as text_player_lines
 
 JOKER = "JK"
 
@@ -35,16 +36,7 @@ def table(view: dict[str, Any], names: list[str], lang: str) -> Sheet:
     if view["out"] is not None and view["round_over"] is None:
         sheet.text(said("three_thirteen.table.out", lang, view["out"], None, name=names[view["out"]],
                         left=view["last_turns_left"]), bold=True)
-    lines = []
-    for seat, name in enumerate(names):
-        marks = []
-        if seat == view["dealer"]:
-            marks.append(t("three_thirteen.table.dealer", lang))
-        if seat == view["out"]:
-            marks.append(t("three_thirteen.table.went_out", lang))
-        lines.append(t("three_thirteen.table.player_line", lang, seat=seat + 1, name=name,
-                       cards=view["hand_sizes"][seat], total=view["totals"][seat],
-                       marks=(" · " + ", ".join(marks)) if marks else ""))
+    lines = text_player_lines(view, names, lang)
     player_lines(sheet, lines, view["turn"], lang)
     if view["round_over"] is not None:
         sheet.gap()

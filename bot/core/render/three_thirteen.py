@@ -19,6 +19,21 @@ def _wild_text(view: dict[str, Any], lang: str) -> str:
     return t(key, lang, wild=view["wild"])
 
 
+def player_lines(view: dict[str, Any], names: list[str], lang: str) -> list[str]:
+    """One line per seat: its cards, total, and whether it deals or went out (text and pictures)."""
+    lines = []
+    for seat, name in enumerate(names):
+        marks = []
+        if seat == view["dealer"]:
+            marks.append(t("three_thirteen.table.dealer", lang))
+        if seat == view["out"]:
+            marks.append(t("three_thirteen.table.went_out", lang))
+        lines.append(t("three_thirteen.table.player_line", lang, seat=seat + 1, name=name,
+                       cards=view["hand_sizes"][seat], total=view["totals"][seat],
+                       marks=(" · " + ", ".join(marks)) if marks else ""))
+    return lines
+
+
 def render_table(
     view: dict[str, Any], names: list[str], lang: str, seconds_left: int | None, viewer: int | None = None
 ) -> str:
@@ -38,16 +53,7 @@ def render_table(
         lines.append(said("three_thirteen.table.out", lang, view["out"], viewer, name=names[view["out"]],
                           left=view["last_turns_left"]))
     lines.append(t("table.players", lang))
-    for seat, name in enumerate(names):
-        marks = []
-        if seat == view["dealer"]:
-            marks.append(t("three_thirteen.table.dealer", lang))
-        if seat == view["out"]:
-            marks.append(t("three_thirteen.table.went_out", lang))
-        lines.append(
-            t("three_thirteen.table.player_line", lang, seat=seat + 1, name=name, cards=view["hand_sizes"][seat],
-              total=view["totals"][seat], marks=(" · " + ", ".join(marks)) if marks else "")
-        )
+    lines += player_lines(view, names, lang)
     if view["round_over"] is not None:
         over = view["round_over"]
         lines.append(_summary(view["round"], over, view["totals"], names, viewer, lang))

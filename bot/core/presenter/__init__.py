@@ -5,9 +5,9 @@ them means (press.py), the stored hand screen (hand_ui.py), and what adapters ma
 
 from bot.core.presenter.controls import Action, Choice, HandControls, Item, hand_controls
 from bot.core.presenter.hand_ui import HandUI, HandUIs
-from bot.core.presenter.panels import ANNOUNCED, HandPanel, Presenter, TablePanel, TurnNotice, Updates
+from bot.core.presenter.panels import ANNOUNCED, HandPanel, Presenter, TablePanel, TurnNotice, Updates, turn_notice
 
 __all__ = [
     "ANNOUNCED", "Action", "Choice", "HandControls", "HandPanel", "HandUI", "HandUIs", "Item", "Presenter",
-    "TablePanel", "TurnNotice", "Updates", "hand_controls",
+    "TablePanel", "TurnNotice", "Updates", "hand_controls", "turn_notice",
 ]

@@ -5,6 +5,8 @@ from __future__ import annotations
 
 from typing import Any
 
+from pydantic import BaseModel
+
 from rules import IllegalAction, SetupError, engine_names, get_engine
 from rules.core.moves import MoveTemplate
 from storage import TableRecord
@@ -16,6 +18,11 @@ def games() -> list[str]:
 
 def max_seats(game: str) -> int:
     return get_engine(game).max_seats
+
+
+def options_model(game: str) -> type[BaseModel]:
+    """The game's options (pydantic): a lobby lists and cycles them without knowing the game."""
+    return get_engine(game).options_model
 
 
 def seat_range(game: str) -> tuple[int, int]:
@@ -39,4 +46,4 @@ def moves_of(rec: TableRecord, view: dict[str, Any]) -> list[MoveTemplate]:
     return get_engine(rec.game).moves(view)
 
 
-__all__ = ["IllegalAction", "SetupError", "games", "max_seats", "moves_of", "seat_range", "turn_of", "view_of"]
+__all__ = ["IllegalAction", "SetupError", "games", "max_seats", "moves_of", "options_model", "seat_range", "turn_of", "view_of"]

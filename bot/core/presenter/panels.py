@@ -177,7 +177,15 @@ class Presenter:
         others_moved = any(e.data.get("seat") not in (None, turn) for e in outcome.events)
         if turn == prev_turn and not others_moved:
             return None
-        s = rec.seats[turn]
-        if s.kind != "human" or s.away or s.user_id is None:
-            return None
-        return TurnNotice(rec, turn, s.user_id, s.name, rec.deadline)
+        return turn_notice(rec, turn)
+
+
+def turn_notice(rec: TableRecord, turn: int | None) -> TurnNotice | None:
+    """The notice for seat `turn` of a table in play: None for an AI, an away seat or no turn. For a
+    change outside an outcome (away, back) that moved the turn on."""
+    if rec.status != "playing" or turn is None:
+        return None
+    s = rec.seats[turn]
+    if s.kind != "human" or s.away or s.user_id is None:
+        return None
+    return TurnNotice(rec, turn, s.user_id, s.name, rec.deadline)

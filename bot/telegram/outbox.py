@@ -5,11 +5,18 @@
   newest state (edits coalesced per chat). Content equal to what the message shows is not sent.
   Content rendered from an older table version than the slot was last given is dropped: updates of
   different chats run concurrently, so two players' moves on one table may render out of order.
-* A *post* is a new message (a turn ping, a round result), sent in order after what came before.
+* A *post* is a new message that stays (a round result), sent in order after what came before.
+* A *notice* is a new message that replaces the one of the same key (a turn notice: it notifies,
+  an edit would not); the previous one is deleted. A notice still waiting when it is retracted or
+  replaced is dropped, never sent late. A *temporary* post is remembered (`tmp:<id>`) so that it
+  can be deleted when the match ends.
+* Group chats get a true sliding window (window.py): at most `group_limit` messages in any
+  `group_period` seconds. The worker waits for the window *before* taking the next message off the
+  queue, so the table state that goes out after a wait is the newest one put meanwhile.
 * `RetryAfter` is obeyed: the worker sleeps as told (injected sleep) and tries again.
 
-Message ids of slots are kept in the store (`table_refs`), so a restarted bot edits the same
-messages instead of posting new ones.
+Message ids of slots and notices are kept in the store (`table_refs`), so a restarted bot edits the
+same messages instead of posting new ones, and deletes the notices it sent before.
 """
 
 from __future__ import annotations
@@ -18,6 +25,7 @@ import asyncio
 import contextlib
 import datetime as dtm
 import logging
+import time
 from collections.abc import Awaitable, Callable
 from dataclasses import dataclass
 from typing import Any, TypeVar
@@ -26,6 +34,7 @@ from telegram import Bot, InlineKeyboardMarkup, Message
 from telegram.error import BadRequest, Forbidden, RetryAfter, TelegramError
 
 from bot.telegram.limits import fit_html
+from bot.telegram.window import SlidingWindow
 from storage import Store
 
 log = logging.getLogger(__name__)
@@ -53,9 +62,12 @@ async def obey_retry_after(call: Callable[[], Awaitable[T]], sleep: Sleep, retri
     raise AssertionError("unreachable")
 
 
+TEMP_PREFIX = "tmp:"
+
+
 @dataclass
 class _Op:
-    kind: str  # "slot" | "post"
+    kind: str  # "slot" | "post" | "notice" | "temp" | "drop"
     text: str
     markup: InlineKeyboardMarkup | None
     table_id: str = ""
@@ -64,17 +76,25 @@ class _Op:
 
 
 class Outbox:
-    def __init__(self, bot: Bot, store: Store, sleep: Sleep = asyncio.sleep, retries: int = 3) -> None:
+    def __init__(self, bot: Bot, store: Store, sleep: Sleep = asyncio.sleep, retries: int = 3,
+                 group_limit: int = 20, group_period: float = 60.0,
+                 clock: Callable[[], float] = time.monotonic) -> None:
         self.bot = bot
         self.store = store
         self.sleep = sleep
         self.retries = retries
+        self.group_limit = group_limit
+        self.group_period = group_period
+        self.clock = clock
         self._queues: dict[int, list[_Op]] = {}
         self._workers: dict[int, asyncio.Task[None]] = {}
+        self._windows: dict[int, SlidingWindow] = {}
         self._shown: dict[tuple[int, int], tuple[str, str]] = {}  # (chat, message) -> what it shows
         self._refs: dict[tuple[str, str], int] = {}
+        self._loaded: set[str] = set()  # tables whose stored refs are in _refs
         self._versions: dict[tuple[str, str], int] = {}  # (table, slot) -> newest table version put
         self.sent = 0  # Bot API calls made by the outbox (for the bench)
+        self.waited = 0.0  # seconds spent waiting for group windows (for the bench)
         self.on_unreachable: Unreachable | None = None
 
     # ---- queueing -------------------------------------------------------------------------------
@@ -99,6 +119,44 @@ class Outbox:
         self._queues.setdefault(chat_id, []).append(_Op("post", text, markup, thread_id=thread_id))
         self._wake(chat_id)
 
+    def post_temporary(self, chat_id: int, table_id: str, text: str, thread_id: int | None = None) -> None:
+        """A new message that goes when the match ends (see `temporary`)."""
+        self._queues.setdefault(chat_id, []).append(_Op("temp", text, None, table_id, thread_id=thread_id))
+        self._wake(chat_id)
+
+    def notify(self, chat_id: int, table_id: str, key: str, text: str, markup: InlineKeyboardMarkup | None = None,
+               thread_id: int | None = None, version: int | None = None) -> None:
+        """A new message under `key` (it notifies) that replaces the previous one of that key."""
+        if version is not None:
+            if version < self._versions.get((table_id, key), version):
+                return  # a newer notice (or its retraction) was given already: this one is stale
+            self._versions[(table_id, key)] = version
+        queue = self._queues.setdefault(chat_id, [])
+        queue[:] = [op for op in queue if not (op.kind == "notice" and op.table_id == table_id and op.key == key)]
+        queue.append(_Op("notice", text, markup, table_id, key, thread_id))
+        self._wake(chat_id)
+
+    async def retract(self, chat_id: int, table_id: str, key: str, version: int | None = None) -> None:
+        """The notice under `key` is no longer true: one still waiting is dropped unsent, one shown is
+        deleted. Costs no call when there is none."""
+        if version is not None:
+            if version < self._versions.get((table_id, key), version):
+                return
+            self._versions[(table_id, key)] = version
+        queue = self._queues.setdefault(chat_id, [])
+        waiting = [op for op in queue if op.table_id == table_id and op.key == key and op.kind == "notice"]
+        queue[:] = [op for op in queue if op not in waiting]
+        # A notice being sent right now stores its ref once sent: the drop queued behind it sees it.
+        busy = self._workers.get(chat_id) is not None and not self._workers[chat_id].done()
+        if busy or await self.ref(table_id, key) is not None:
+            queue.append(_Op("drop", "", None, table_id, key))
+            self._wake(chat_id)
+
+    async def refs(self, table_id: str) -> dict[str, int]:
+        """Every message id kept for the table, by key."""
+        await self.ref(table_id, "")
+        return {k: v for (t, k), v in self._refs.items() if t == table_id}
+
     def _wake(self, chat_id: int) -> None:
         worker = self._workers.get(chat_id)
         if worker is None or worker.done():
@@ -122,18 +180,44 @@ class Outbox:
 
     # ---- sending --------------------------------------------------------------------------------
 
+    def _window(self, chat_id: int) -> SlidingWindow | None:
+        if chat_id >= 0 or self.group_limit <= 0:
+            return None  # private chats: only the overall limit (AIORateLimiter) applies
+        if chat_id not in self._windows:
+            self._windows[chat_id] = SlidingWindow(self.group_limit, self.group_period, self.clock)
+        return self._windows[chat_id]
+
+    async def _room(self, chat_id: int) -> None:
+        window = self._window(chat_id)
+        if window is not None:
+            self.waited += await window.acquire(self.sleep)
+
     async def _work(self, chat_id: int) -> None:
         queue = self._queues[chat_id]
         while queue:
+            if queue[0].kind == "slot" and await self._unchanged(chat_id, queue[0]):
+                queue.pop(0)  # shows that already: no call, so no room in the window needed
+                continue
+            if queue[0].kind != "drop":  # deleting does not count against the group's limit
+                await self._room(chat_id)  # before popping: what waits may still be replaced by newer
+                if not queue:
+                    break
             op = queue.pop(0)
             try:
                 if op.kind == "slot":
                     await self._slot(chat_id, op)
+                elif op.kind == "notice":
+                    await self._notice(chat_id, op)
+                elif op.kind == "drop":
+                    await self._drop(chat_id, op.table_id, op.key)
+                elif op.kind == "temp":
+                    msg = await self.send(chat_id, op.text, op.markup, op.thread_id)
+                    await self._keep(op.table_id, f"{TEMP_PREFIX}{msg.message_id}", msg.message_id)
                 else:
                     await self.send(chat_id, op.text, op.markup, op.thread_id)
             except Forbidden:
                 log.info("chat %s does not accept messages from the bot", chat_id)
-                if chat_id > 0 and op.kind == "slot" and self.on_unreachable is not None:
+                if chat_id > 0 and op.kind in ("slot", "notice") and self.on_unreachable is not None:
                     try:
                         await self.on_unreachable(chat_id, op.table_id, op.key)
                     except Exception:  # the worker must go on sending to this chat
@@ -141,7 +225,10 @@ class Outbox:
             except TelegramError:
                 log.exception("sending to chat %s failed", chat_id)
 
-    async def call(self, fn: Callable[[], Awaitable[T]]) -> T:
+    async def call(self, fn: Callable[[], Awaitable[T]], chat_id: int | None = None) -> T:
+        """One Bot API call; `chat_id` when it puts a message into that chat (a group's window applies)."""
+        if chat_id is not None:
+            await self._room(chat_id)
         self.sent += 1
         return await obey_retry_after(fn, self.sleep, self.retries)
 
@@ -154,17 +241,43 @@ class Outbox:
         return msg
 
     async def ref(self, table_id: str, key: str) -> int | None:
-        if (table_id, key) not in self._refs:
+        if table_id not in self._loaded:
             refs = await self.store.table_refs(table_id)
             for k, v in refs.items():
-                if isinstance(v, int):
-                    self._refs[(table_id, k)] = v
+                if isinstance(v, int) and not isinstance(v, bool):
+                    self._refs.setdefault((table_id, k), v)
+            self._loaded.add(table_id)
         return self._refs.get((table_id, key))
 
     async def forget(self, table_id: str, key: str) -> None:
         """The slot's next content goes out as a new message (e.g. a hand asked for again)."""
         self._refs.pop((table_id, key), None)
         await self.store.set_table_ref(table_id, key, None)
+
+    async def _keep(self, table_id: str, key: str, message_id: int) -> None:
+        self._refs[(table_id, key)] = message_id
+        await self.store.set_table_ref(table_id, key, message_id)
+
+    async def _notice(self, chat_id: int, op: _Op) -> None:
+        await self._drop(chat_id, op.table_id, op.key)
+        msg = await self.send(chat_id, op.text, op.markup, op.thread_id)
+        await self._keep(op.table_id, op.key, msg.message_id)
+
+    async def _drop(self, chat_id: int, table_id: str, key: str) -> None:
+        message_id = await self.ref(table_id, key)
+        if message_id is None:
+            return
+        await self.forget(table_id, key)
+        try:
+            await self.call(lambda: self.bot.delete_message(chat_id, message_id))
+        except BadRequest as err:  # already gone (deleted by a user, or older than 48 h): nothing to do
+            log.info("deleting message %s in %s: %s", message_id, chat_id, err)
+        self._shown.pop((chat_id, message_id), None)
+
+    async def _unchanged(self, chat_id: int, op: _Op) -> bool:
+        message_id = await self.ref(op.table_id, op.key)
+        shown = (fit_html(op.text), _markup_key(op.markup))
+        return message_id is not None and self._shown.get((chat_id, message_id)) == shown
 
     async def _slot(self, chat_id: int, op: _Op) -> None:
         message_id = await self.ref(op.table_id, op.key)
@@ -185,8 +298,7 @@ class Outbox:
                     raise
                 # The message is gone (deleted by someone): post a fresh one below.
         msg = await self.send(chat_id, op.text, op.markup, op.thread_id)
-        self._refs[(op.table_id, op.key)] = msg.message_id
-        await self.store.set_table_ref(op.table_id, op.key, msg.message_id)
+        await self._keep(op.table_id, op.key, msg.message_id)
 
 
 def _markup_key(markup: InlineKeyboardMarkup | None) -> str:

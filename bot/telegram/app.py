@@ -7,6 +7,7 @@ import errno
 import logging
 import socket
 from collections.abc import Awaitable, Callable
+from dataclasses import replace
 from urllib.parse import urlparse
 
 from telegram import Bot, LinkPreviewOptions, Update
@@ -21,7 +22,7 @@ from bot.telegram.processing import PerChatUpdateProcessor
 from storage import Store
 
 log = logging.getLogger(__name__)
-# Only what the handlers in bot.py read: commands and DM text (message), buttons (callback_query).
+# Only what the handlers read: commands and DM text (message), buttons (callback_query).
 # Edits are not subscribed: an edited command or move is not a new one (and would only replay the
 # first outcome through its idempotency key); member changes and the rest are not used.
 ALLOWED_UPDATES = [Update.MESSAGE, Update.CALLBACK_QUERY]
@@ -46,10 +47,17 @@ def build_application(
 
     Updates of one chat run in order, different chats concurrently (processing.py); `concurrent=False`
     is PTB's one-at-a-time processing, kept for the bench's before/after. Every text is HTML without
-    link previews (`Defaults`). The rate limiter keeps within Telegram's flood limits, but its own
-    retries are off (max_retries=0): on a `RetryAfter` it clears one event that *every* request
-    waits for, so one group told to wait would stall every chat. The outbox obeys `RetryAfter` per
-    chat instead (its retries run in the caller: that chat's worker or that chat's update)."""
+    link previews (`Defaults`).
+
+    Rates: `group_max_rate` messages in any `group_time_period` seconds per group is the outbox's own
+    sliding window (window.py). AIORateLimiter keeps only the overall limit: its group limit is a
+    leaky bucket that lets a full bucket through and then refills, 39-40 calls in the first 60 s
+    where Telegram allows 20. Its own retries are off (max_retries=0): on a `RetryAfter` it clears
+    one event that *every* request waits for, so one group told to wait would stall every chat. The
+    outbox obeys `RetryAfter` per chat instead (its retries run in the caller: that chat's worker or
+    that chat's update)."""
+    config = replace(config or TelegramConfig(), group_limit=int(group_max_rate) if rate_limit else 0,
+                     group_period_s=group_time_period)
     tg = TelegramBot(service, store, config, sleep)
     defaults = Defaults(parse_mode=ParseMode.HTML, link_preview_options=LinkPreviewOptions(is_disabled=True))
     # Pool: the connections running updates and outbox workers share (getUpdates has its own).
@@ -58,8 +66,8 @@ def build_application(
     if base_url:
         builder = builder.base_url(base_url)
     if rate_limit:
-        builder = builder.rate_limiter(AIORateLimiter(overall_max_rate=overall_max_rate, group_max_rate=group_max_rate,
-                                                      group_time_period=group_time_period, max_retries=0))
+        builder = builder.rate_limiter(AIORateLimiter(overall_max_rate=overall_max_rate, group_max_rate=0,
+                                                      max_retries=0))
 
     async def post_init(app: Application) -> None:
         await store.open()  # idempotent: run_polling/run_webhook own the event loop, so open it here

@@ -1,31 +1,33 @@
-"""Inline keyboards, built from the table record and the engine alone (no game rule in here).
-
-Hand buttons come from the items of the player's view (rack tiles or cards, in the view's own
-order, sent in the order picked) and the engine's legal moves (`engine.moves(view)`, turned into
-controls by bot.core.grammar). Everything the moves do not offer as a button is typed in the DM.
+"""Inline keyboards: the lobby and its options, the table message's buttons, and a hand's controls
+(the presenter's HandControls, built from the engines' legal moves) laid out as buttons. No game
+rule in here; every press is encoded with bot.core.codec and decoded back through presenter.press.
 """
 
 from __future__ import annotations
-
-from typing import Any
 
 from telegram import InlineKeyboardButton, InlineKeyboardMarkup
 from telegram.helpers import create_deep_linked_url
 
 from bot.core.codec import encode, mask_of
-from bot.core.grammar import Control, controls, hand_items, move_template, moves
-from bot.core.i18n import has, t
-from bot.core.options_ui import option_choices, option_line, show_value
-from rules import get_engine
+from bot.core.i18n import t
+from bot.core.options_ui import option_choices, option_line
+from bot.core.presenter import HandControls
+from bot.core.presenter.games import max_seats, options_model
 from storage import TableRecord
 
 TILES_PER_ROW = 7
 MAX_ITEM_BUTTONS = 60  # Telegram allows 100 buttons; the rest of a huge hand is typed
 MAX_MOVE_BUTTONS = 36  # with 60 items and the sort row, within Telegram's 100 buttons
+CHOICES_PER_ROW = 6
+ACTIONS_PER_ROW = 4
 
 
 def _b(text: str, data: str) -> InlineKeyboardButton:
     return InlineKeyboardButton(text, callback_data=data)
+
+
+def _rows(buttons: list[InlineKeyboardButton], width: int) -> list[list[InlineKeyboardButton]]:
+    return [buttons[i:i + width] for i in range(0, len(buttons), width)]
 
 
 def deep_link(bot_username: str, payload: str) -> str:
@@ -49,11 +51,10 @@ def lobby_keyboard(rec: TableRecord, lang: str) -> InlineKeyboardMarkup:
 
 
 def options_keyboard(rec: TableRecord, lang: str) -> InlineKeyboardMarkup:
-    engine = get_engine(rec.game)
-    model = engine.options_model
+    model = options_model(rec.game)
     rows = []
     for i, key in enumerate(model.model_fields):
-        choices = option_choices(model, rec.options, key, engine.max_seats)
+        choices = option_choices(model, rec.options, key, max_seats(rec.game))
         current = rec.options.get(key)
         at = choices.index(current) if current in choices else 0
         prev_i, next_i = (at - 1) % len(choices), (at + 1) % len(choices)
@@ -77,90 +78,40 @@ def table_keyboard(rec: TableRecord, bot_username: str, lang: str) -> InlineKeyb
     ]])
 
 
-# ---- hands (the grammar itself lives in bot.core.grammar) --------------------------------------
-
-def move_keyboard(
-    rec: TableRecord, view: dict[str, Any], seat: int, source: int | None, lang: str
-) -> InlineKeyboardMarkup:
-    """Moving an item between melds: first the table item (an option of the move's first slot),
-    then where it goes (an option of its second)."""
-    v = rec.version
-    found = move_template(moves(get_engine(rec.game), view))
-    rows: list[list[InlineKeyboardButton]] = []
-    if found is not None:
-        index, tpl = found
-        pieces, targets = tpl.open_slots()
-        if source is None:
-            buttons = [_b(pieces.label(option), encode(rec.id, v, "mvt", seat, k))
-                       for k, option in enumerate(pieces.options)][:MAX_ITEM_BUTTONS]
-            rows += [buttons[i:i + 6] for i in range(0, len(buttons), 6)]
-        else:
-            dests = [_b(t("tg.btn.to_new", lang) if option == "new" else f"→{targets.label(option)}",
-                        encode(rec.id, v, "mv", seat, index, source, k))
-                     for k, option in enumerate(targets.options)]
-            rows += [dests[i:i + 6] for i in range(0, len(dests), 6)]
-    rows.append([_b(t("tg.btn.back", lang), encode(rec.id, v, "pick", seat, "0"))])
-    return InlineKeyboardMarkup(rows)
+# ---- hands -----------------------------------------------------------------------------------
 
 
-def hand_keyboard(
-    rec: TableRecord, view: dict[str, Any], seat: int, selected: list[int], lang: str,
-    moving: int | None | bool = False,
-) -> InlineKeyboardMarkup | None:
-    """`moving`: False normally; None while picking the table item to move; its option index once picked."""
-    if rec.status != "playing":
+def hand_keyboard(rec: TableRecord, seat: int, c: HandControls, lang: str) -> InlineKeyboardMarkup | None:
+    """Picks toggle (`pick <seat> <mask>`: the whole new selection), moves send (`cmd <seat> <move>
+    <mask> [<option>]`), and the two-step table-item move (`mvs`, `mvt <piece>`, `mv <move> <piece>
+    <dest>`); off turn only the sort button."""
+    if not c.playing:
         return None
-    sort = [_b(t("tg.btn.sort", lang), encode(rec.id, 0, "sort", seat))]
-    if view.get("turn") != seat:
-        return InlineKeyboardMarkup([sort])
-    templates = moves(get_engine(rec.game), view)
-    if moving is not False and move_template(templates) is not None:
-        return move_keyboard(rec, view, seat, moving if isinstance(moving, int) else None, lang)
     v = rec.version
-    hand = hand_items(view)
-    items = hand[:MAX_ITEM_BUTTONS]
-    rows: list[list[InlineKeyboardButton]] = []
-    row: list[InlineKeyboardButton] = []
-    for i, item in enumerate(items):
-        toggled = set(selected) ^ {i}
-        label = f"·{item}·" if i in selected else item
-        row.append(_b(label, encode(rec.id, v, "pick", seat, mask_of(toggled))))
-        if len(row) == TILES_PER_ROW:
-            rows.append(row)
-            row = []
-    if row:
-        rows.append(row)
-    mask = mask_of(selected)
-    picked = [hand[i] for i in selected if i < len(hand)]
-    actions: list[InlineKeyboardButton] = []
-    for c in controls(templates, picked)[:MAX_MOVE_BUTTONS]:
-        label = control_label(c, lang)
-        args: list[str | int] = [seat, c.index, mask if c.with_items else "0"]
-        if c.option is not None:
-            args.append(c.option)
-        actions.append(_b(label, encode(rec.id, v, "cmd", *args)))
-    found = move_template(templates)
-    if found is not None and not selected:
-        actions.append(_b(_label(found[1].label_key, found[1].verb, lang) + "…", encode(rec.id, v, "mvs", seat)))
-    for start in range(0, len(actions), 4):
-        rows.append(actions[start:start + 4])
-    rows.append(sort)
-    return InlineKeyboardMarkup(rows)
+    sort = [_b(t("tg.btn.sort", lang), encode(rec.id, 0, "sort", seat))]
+    if not c.my_turn:
+        return InlineKeyboardMarkup([sort])
+    back = [_b(t("tg.btn.back", lang), encode(rec.id, v, "pick", seat, "0"))]
+    if c.moving is not None and c.move_index is not None:
+        dests = [_b(d.label if d.new else f"→{d.label}", encode(rec.id, v, "mv", seat, c.move_index, c.moving, d.option))
+                 for d in c.targets]
+        return InlineKeyboardMarkup([*_rows(dests, CHOICES_PER_ROW), back])
+    if c.choosing:
+        pieces = [_b(p.label, encode(rec.id, v, "mvt", seat, p.option)) for p in c.pieces][:MAX_ITEM_BUTTONS]
+        return InlineKeyboardMarkup([*_rows(pieces, CHOICES_PER_ROW), back])
+    picked = set(c.picks)
+    items = [_b(f"·{i.label}·" if i.selected else i.label, encode(rec.id, v, "pick", seat, mask_of(picked ^ {i.index})))
+             for i in c.items[:MAX_ITEM_BUTTONS]]
+    mask = mask_of(list(c.picks))
+    actions = []
+    for a in c.actions[:MAX_MOVE_BUTTONS]:
+        args: list[str | int] = [seat, a.index, mask if a.with_items else "0"]
+        if a.option is not None:
+            args.append(a.option)
+        actions.append(_b(a.label, encode(rec.id, v, "cmd", *args)))
+    if c.move_index is not None and not c.picks:
+        actions.append(_b(c.move_label + "…", encode(rec.id, v, "mvs", seat)))
+    return InlineKeyboardMarkup([*_rows(items, TILES_PER_ROW), *_rows(actions, ACTIONS_PER_ROW), sort])
 
 
-def control_label(c: Control, lang: str) -> str:
-    """A move button's text: the move's name, then its option (`add →8`) or a tick for the picks."""
-    label = _label(c.label_key, c.verb, lang)
-    if c.detail:
-        return f"{label} →{c.detail}" if c.with_items else f"{label} {c.detail}"
-    return f"{label} ✓" if c.with_items else label
-
-
-def _label(key: str, verb: str, lang: str) -> str:
-    return t(key, lang) if has(key, lang) else verb
-
-
-__all__ = [
-    "Control", "control_label", "deep_link", "hand_items", "hand_keyboard", "lobby_keyboard", "move_keyboard",
-    "option_choices", "options_keyboard", "show_value", "table_keyboard",
-]
+__all__ = ["deep_link", "hand_keyboard", "lobby_keyboard", "options_keyboard", "table_keyboard"]

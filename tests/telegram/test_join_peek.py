@@ -48,7 +48,7 @@ async def test_peek_is_a_private_popup(h: Harness) -> None:
     assert_no_hand_in_group(h)
 
 
-async def test_turn_pings_only_for_humans(h: Harness) -> None:
+async def test_turn_notices_only_for_humans_in_their_dm_and_none_in_the_group(h: Harness) -> None:
     await h.open_lobby()
     await h.press_verb(await h.table_message(), "addai", h.alice)
     await h.press_verb(await h.table_message(), "addai", h.alice)
@@ -59,12 +59,13 @@ async def test_turn_pings_only_for_humans(h: Harness) -> None:
             break
         assert rec.state["turn"] == 0  # the AIs always play through to Alice
         await h.dm(await h.ai_move(h.alice), h.alice)
-    pings = [c.params["text"] for c in h.fake.calls_to("sendMessage") if c.chat_id == GROUP_ID
-             and "your turn" in c.params["text"]]
-    assert pings and all("Alice" in p for p in pings)
+    notices = [c.params["text"] for c in h.fake.calls_to("sendMessage") if c.chat_id == h.alice["id"]
+               and c.params["text"].startswith("Your turn")]
+    assert notices, "the AIs played through to Alice: each time a notice in her DM"
+    assert not [c for c in h.fake.calls_to("sendMessage") if c.chat_id == GROUP_ID and "your turn" in c.params["text"]]
     sends = [c for c in h.fake.calls_to("sendMessage") if c.chat_id == GROUP_ID]
-    others = [c.params["text"] for c in sends if "your turn" not in c.params["text"]][1:]
-    assert all("over" in x for x in others)  # the table message, pings, and only round/match results
+    others = [c.params["text"] for c in sends][1:]
+    assert all("over" in x for x in others)  # the table message, then only round/match results
 
 
 async def test_draft_buttons_compose_engine_commands(h: Harness) -> None:

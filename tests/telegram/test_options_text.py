@@ -8,7 +8,7 @@ from typing import Any
 
 import pytest
 
-import bot.telegram.bot as tg_bot
+import bot.telegram.commands as tg_commands
 from rules import get_engine
 from tests.bot.options_spec import RAW_PYDANTIC, REFUSALS, expected_refusal
 from tests.telegram.conftest import Harness
@@ -54,8 +54,8 @@ async def test_typed_options_match_the_buttons(h: Harness, game: str, typed: str
     await h.dm("/start", h.alice)
     by_buttons = await options_by_buttons(h, game, wanted)
     read: list[list[str]] = []
-    shared = tg_bot.parse_options
-    monkeypatch.setattr(tg_bot, "parse_options", lambda words: read.append(list(words)) or shared(words))
+    shared = tg_commands.parse_options
+    monkeypatch.setattr(tg_commands, "parse_options", lambda words: read.append(list(words)) or shared(words))
     await h.say(f"/new {game} {typed}", h.alice, h.group)
     rec = await h.table()
     assert rec.status == "lobby" and rec.options == by_buttons

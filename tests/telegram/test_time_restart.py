@@ -5,7 +5,7 @@ from __future__ import annotations
 from tests.telegram.conftest import GROUP_ID, Harness
 
 
-async def test_turn_timeout_applies_the_rule_and_pings_the_next_player(h: Harness) -> None:
+async def test_turn_timeout_applies_the_rule_and_notifies_the_next_player(h: Harness) -> None:
     await h.open_lobby(users=(h.bob,))
     await h.press_verb(await h.table_message(), "start", h.alice)
     rec = await h.table()
@@ -22,8 +22,8 @@ async def test_turn_timeout_applies_the_rule_and_pings_the_next_player(h: Harnes
     assert after.state["turn"] != seat and (await h.store.log(rec.id))[-1].kind == "timeout"
     assert "penalty" in (await h.table_message())["text"]
     nxt = h.bob if seat == 0 else h.alice
-    assert any("your turn" in c.params["text"] and nxt["first_name"] in c.params["text"]
-               for c in h.fake.calls_to("sendMessage", after=n))
+    assert any(c.params["text"].startswith("Your turn") for c in h.fake.calls_to("sendMessage", after=n)
+               if c.chat_id == nxt["id"]), "the notice goes to the next player's DM"
 
 
 async def test_abandoned_lobby_expires(h: Harness) -> None:

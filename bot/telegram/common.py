@@ -1,0 +1,76 @@
+"""Small pieces every part of the Telegram adapter uses: who a user is, HTML bits, the keys of the
+messages kept per table, and the idempotency keys of updates."""
+
+from __future__ import annotations
+
+import datetime as dtm
+import html
+
+from babel.dates import format_time
+from telegram import CallbackQuery, Message, Update, User
+from telegram.helpers import mention_html
+
+from bot.core.models import Player
+from bot.core.text import display_name
+
+PLATFORM = "telegram"
+
+
+def player_of(user: User) -> Player:
+    # Names are free text (control and bidi characters, 129 characters): stored clean and short.
+    return Player(PLATFORM, str(user.id), display_name(user.full_name or user.first_name or "", str(user.id)))
+
+
+def pre(text: str) -> str:
+    return f"<pre>{html.escape(text)}</pre>"
+
+
+def mention(seat_user_id: str | None, name: str) -> str:
+    """A seat's name as HTML: a mention (it notifies) for a human, the plain name for an AI."""
+    if seat_user_id is None:
+        return html.escape(display_name(name))
+    return mention_html(int(seat_user_id), display_name(name))
+
+
+def clock_time(epoch: float, lang: str) -> str:
+    """A deadline as a time of day in UTC, in the language's own short format (Babel). Telegram tells
+    a bot nothing of a user's time zone, so the text says UTC rather than guess one."""
+    moment = dtm.datetime.fromtimestamp(epoch, dtm.UTC)
+    return format_time(moment, "short", tzinfo=dtm.UTC, locale=lang)
+
+
+def topic_of(update: Update) -> str | None:
+    msg = update.effective_message
+    if msg is not None and msg.is_topic_message and msg.message_thread_id:
+        return str(msg.message_thread_id)
+    return None
+
+
+def msg_key(msg: Message | None) -> str | None:
+    """The idempotency key of a typed message: Telegram redelivers it with the same ids."""
+    return None if msg is None else f"{PLATFORM}:m:{msg.chat_id}:{msg.message_id}"
+
+
+def press_key(query: CallbackQuery) -> str:
+    """The idempotency key of a button press: the callback query's id, the same on redelivery."""
+    return f"{PLATFORM}:q:{query.id}"
+
+
+# The messages kept per table (table_refs): the group's table message, each player's hand and turn
+# notice in their DM, and the group's turn message for a player who cannot be reached there.
+TABLE_KEY = "table"
+GROUP_TURN_KEY = "turn"
+
+
+def hand_key(user_id: str) -> str:
+    return f"hand:{user_id}"
+
+
+def notice_key(user_id: str) -> str:
+    return f"notice:{user_id}"
+
+
+__all__ = [
+    "GROUP_TURN_KEY", "PLATFORM", "TABLE_KEY", "clock_time", "hand_key", "mention", "msg_key", "notice_key",
+    "player_of", "pre", "press_key", "topic_of",
+]

@@ -1,0 +1,229 @@
+"""Delivery: the presenter's Updates laid out as Telegram messages and handed to the outbox.
+
+The policy (issue 13, item 3; written on bot.core.presenter's Updates and TurnNotice):
+* the group's table message is edited in place, at most once per accepted action (the outbox's
+  slot coalesces whatever arrives while one waits); its text has no countdown, the deadline is shown
+  as a clock time, so no edit is ever made only because time passed;
+* a hand is one message in the player's DM, edited in place;
+* the turn notice is a new DM message (it notifies; an edit does not), and the player's previous
+  notice is deleted once their turn is over, so a DM holds one hand and at most one notice;
+* the group gets a turn message only for a player the bot cannot reach privately; it goes as soon
+  as that turn is over;
+* announcements (round and match results) stay in the group; everything temporary (notices, group
+  turn messages, "cannot reach" notes) is deleted when the match ends.
+"""
+
+from __future__ import annotations
+
+import html
+from dataclasses import replace
+from typing import TYPE_CHECKING
+
+from bot.core.i18n import t
+from bot.core.models import Outcome
+from bot.core.presenter import HandPanel, TablePanel, TurnNotice, Updates, turn_notice
+from bot.core.presenter.games import max_seats, turn_of
+from bot.core.render import render_lobby
+from bot.core.text import excerpt
+from bot.telegram import keyboards as kb
+from bot.telegram.common import GROUP_TURN_KEY, PLATFORM, TABLE_KEY, clock_time, hand_key, mention, notice_key, pre
+from bot.telegram.outbox import TEMP_PREFIX
+from storage import TableRecord
+
+if TYPE_CHECKING:
+    from bot.telegram.bot import TelegramBot
+
+    _Base = TelegramBot
+else:
+    _Base = object
+
+
+class Delivery(_Base):
+    # ---- what the service and the scheduler produced -------------------------------------------
+
+    async def render_outcomes(self, outcomes: list[Outcome]) -> None:
+        """What the scheduler produced: timeouts and expired lobbies."""
+        for outcome in outcomes:
+            if outcome.table.platform != PLATFORM:
+                continue
+            if outcome.table.status == "abandoned" and outcome.table.state is None:
+                await self.render_closed(outcome.table, "tg.lobby_expired")
+            else:
+                await self.render_outcome(outcome)
+
+    async def render_outcome(self, outcome: Outcome, prev_turn: int | None = None, restored: bool = False) -> None:
+        rec = outcome.table
+        if rec.state is None:
+            await self.render_record(rec)
+            return
+        await self.deliver(await self.presenter.outcome(outcome, self._lang_of(rec), prev_turn, restored))
+
+    async def render_record(self, rec: TableRecord, restored: bool = False) -> None:
+        """A change outside play (away, back, a language) or a restart: the table and every hand again."""
+        if rec.status == "lobby":
+            await self.render_lobby(rec)
+            return
+        await self.deliver(await self.presenter.record(rec, self._lang_of(rec), restored))
+
+    async def render_change(self, rec: TableRecord, before: tuple[int, int | None]) -> None:
+        """A change outside an outcome (away, back, a blocked player): when the AI played a seat in it
+        (`before`: log length and turn), whoever's turn it is now is notified."""
+        updates = await self.presenter.record(rec, self._lang_of(rec))
+        turn = turn_of(rec)
+        if (rec.log_seq, turn) != before:
+            updates = replace(updates, notice=turn_notice(rec, turn))
+        await self.deliver(updates)
+
+    async def deliver(self, updates: Updates) -> None:
+        if updates.table is None:
+            return
+        rec = updates.table.table
+        await self._put_table(updates.table)
+        for hand in updates.hands:
+            await self._put_hand(hand)
+        if updates.announcements:
+            self.outbox.post(int(rec.chat_id), html.escape("\n\n".join(updates.announcements)),
+                             thread_id=await self._thread(rec))
+        await self._notices(rec, updates.table.turn, updates.notice)
+        if updates.finished:
+            await self.clear_temporary(rec)
+
+    # ---- the table message ---------------------------------------------------------------------
+
+    async def render_lobby(self, rec: TableRecord) -> None:
+        lang = await self.chat_lang(rec.chat_id)
+        if rec.status != "lobby":
+            await self.render_closed(rec, "lobby.abandoned")
+            return
+        lines = [render_lobby(rec, lang, max_seats(rec.game))]
+        if not any(s.platform == rec.host_platform and s.user_id == rec.host_user_id for s in rec.seats):
+            lines.append(t("tg.host_not_seated", lang))
+        lines.append(t("tg.lobby_hint", lang))
+        markup = kb.options_keyboard(rec, lang) if rec.id in self._options_open else kb.lobby_keyboard(rec, lang)
+        self.outbox.put(int(rec.chat_id), rec.id, TABLE_KEY, pre("\n".join(lines)), markup, await self._thread(rec),
+                        rec.version)
+
+    async def render_closed(self, rec: TableRecord, key: str) -> None:
+        """The table ended outside play (/end, an expired lobby): its last state and why, for good."""
+        lang = await self.chat_lang(rec.chat_id)
+        await self._put_table(self.presenter.table(rec, lang, note=t(key, lang)))
+        for seat, s in enumerate(rec.seats):
+            if s.kind == "human" and s.user_id and await self.outbox.ref(rec.id, hand_key(s.user_id)):
+                hand = await self.presenter.hand(rec, seat, await self.chat_lang(s.user_id),
+                                                 note=t(key, await self.chat_lang(s.user_id)))
+                if hand is not None:
+                    await self._put_hand(hand)
+        await self.clear_temporary(rec)
+
+    async def _put_table(self, panel: TablePanel) -> None:
+        rec, lang = panel.table, panel.lang
+        if rec.status == "lobby":
+            await self.render_lobby(rec)
+            return
+        if rec.state is None:
+            text = html.escape(panel.note or panel.body)
+        else:
+            text = pre(panel.body + (f"\n\n{panel.note}" if panel.note else ""))
+        if panel.lines:
+            text += "\n" + html.escape("\n".join(panel.lines))
+        if panel.deadline is not None:
+            text += "\n" + html.escape(t("tg.deadline", lang, time=clock_time(panel.deadline, lang)))
+        if panel.restored:
+            text = html.escape(t("lobby.restored", lang)) + "\n" + text
+        markup = kb.table_keyboard(rec, self.bot_username, lang) if panel.playing else None
+        self.outbox.put(int(rec.chat_id), rec.id, TABLE_KEY, text, markup, await self._thread(rec), rec.version)
+
+    # ---- hands ---------------------------------------------------------------------------------
+
+    async def put_hand(self, rec: TableRecord, seat: int, fresh: bool = False) -> None:
+        """The seat's hand from the stored table (a press that changed only the screen, a stale one)."""
+        s = rec.seats[seat]
+        if s.user_id is None:
+            return
+        hand = await self.presenter.hand(rec, seat, await self.chat_lang(s.user_id))
+        if hand is not None:
+            await self._put_hand(hand, fresh)
+
+    async def _put_hand(self, hand: HandPanel, fresh: bool = False) -> None:
+        if not await self.dm_ok(hand.user_id):
+            return  # blocked us (see _unreachable): nothing goes out until they write again
+        rec, lang = hand.table, hand.lang
+        title = (await self._table_info(rec.id))["chat_title"]
+        header = t("tg.hand_header", lang, game=hand.title, chat=excerpt(title, 64))
+        text = f"<b>{html.escape(header)}</b>\n" + pre(hand.body)
+        if hand.picked:
+            text += "\n" + html.escape(t("tg.selected", lang, items=" ".join(hand.picked)))
+        if hand.events:
+            text += "\n" + html.escape("\n".join(hand.events))
+        if hand.note:
+            text += "\n" + html.escape(hand.note)
+        markup = kb.hand_keyboard(rec, hand.seat, hand.controls, lang)
+        if fresh:
+            # Asked for again: a new message at the bottom of the DM replaces the old one.
+            await self.outbox.forget(rec.id, hand_key(hand.user_id))
+        self.outbox.put(int(hand.user_id), rec.id, hand_key(hand.user_id), text, markup, version=rec.version)
+
+    # ---- turn notices and temporary messages ----------------------------------------------------
+
+    async def _notices(self, rec: TableRecord, turn: int | None, notice: TurnNotice | None) -> None:
+        """Retract every notice whose turn is over, then send the new one (privately when possible)."""
+        for seat, s in enumerate(rec.seats):
+            if s.kind == "human" and s.user_id is not None and seat != turn:
+                await self.outbox.retract(int(s.user_id), rec.id, notice_key(s.user_id), rec.version)
+        on_turn = rec.seats[turn] if turn is not None else None
+        still_theirs = notice is None and on_turn is not None and on_turn.kind == "human" and not on_turn.away \
+            and not await self.dm_ok(on_turn.user_id or "")
+        if not still_theirs:  # the group's turn message is over (or a new notice replaces it below)
+            await self.outbox.retract(int(rec.chat_id), rec.id, GROUP_TURN_KEY, rec.version)
+        if notice is None:
+            return
+        if await self.dm_ok(notice.user_id):
+            lang = await self.chat_lang(notice.user_id)
+            title = (await self._table_info(rec.id))["chat_title"]
+            text = t("tg.notice", lang, game=t(f"game.{rec.game}", lang), chat=excerpt(title, 64))
+            if notice.deadline is not None:
+                text += " · " + t("tg.deadline", lang, time=clock_time(notice.deadline, lang))
+            self.outbox.notify(int(notice.user_id), rec.id, notice_key(notice.user_id), html.escape(text),
+                               version=rec.version)
+            return
+        # Not reachable in private (never opened the DM, or blocked it): a mention in the group.
+        lang = await self.chat_lang(rec.chat_id)
+        link = html.escape(kb.deep_link(self.bot_username, f"h{rec.id}"))
+        self.outbox.notify(int(rec.chat_id), rec.id, GROUP_TURN_KEY,
+                           t("tg.turn_for", lang, name=mention(notice.user_id, notice.name), link=link),
+                           thread_id=await self._thread(rec), version=rec.version)
+
+    async def clear_temporary(self, rec: TableRecord) -> None:
+        """The match is over: delete its notices and temporary group messages, keeping the table
+        message, the results and the hands."""
+        for key in await self.outbox.refs(rec.id):
+            if key.startswith("notice:"):
+                await self.outbox.retract(int(key.removeprefix("notice:")), rec.id, key)
+            elif key == GROUP_TURN_KEY or key.startswith(TEMP_PREFIX):
+                await self.outbox.retract(int(rec.chat_id), rec.id, key)
+        for s in rec.seats:  # notices still queued have no ref yet
+            if s.user_id is not None:
+                await self.outbox.retract(int(s.user_id), rec.id, notice_key(s.user_id))
+
+    # ---- per-table facts -----------------------------------------------------------------------
+
+    def _lang_of(self, rec: TableRecord):  # noqa: ANN202 - the presenter's LangOf
+        async def lang_of(seat: int | None) -> str:
+            if seat is None:
+                return await self.chat_lang(rec.chat_id)
+            return await self.chat_lang(rec.seats[seat].user_id or rec.chat_id)
+        return lang_of
+
+    async def _table_info(self, table_id: str) -> dict[str, object]:
+        """The group's title and forum thread of a table: written once at /new, so cached."""
+        if table_id not in self._info:
+            refs = await self.store.table_refs(table_id)
+            self._info[table_id] = {"chat_title": refs.get("chat_title", ""), "thread": refs.get("thread")}
+        return self._info[table_id]
+
+    async def _thread(self, rec: TableRecord) -> int | None:
+        value = (await self._table_info(rec.id))["thread"]
+        return int(value) if isinstance(value, int | str) else None
+
+
+__all__ = ["Delivery"]

@@ -1,0 +1,145 @@
+"""The delivery policy of issue 13 (bot/telegram/delivery.py), asserted on the fake Bot API's
+recorded calls: one table edit and no new group message per turn, the turn notice in the next
+player's DM replacing the previous one, a group turn message only for a player the bot cannot
+reach, every temporary message gone at match end, and never more than 20 group messages in 60 s."""
+
+from __future__ import annotations
+
+import html
+
+from tests.telegram.conftest import GROUP_ID, Harness
+from tests.telegram.fake_bot_api import JSON
+from tests.telegram.test_window import busiest
+
+NOTICE = "Your turn"
+
+
+def live(h: Harness, chat_id: int) -> list[JSON]:
+    """The bot's messages still in a chat (whether or not the fake drops deleted ones itself)."""
+    deleted = {int(c.params["message_id"]) for c in h.fake.calls_to("deleteMessage") if c.chat_id == chat_id}
+    return [m for m in h.fake.chat_messages(chat_id) if m["message_id"] not in deleted]
+
+
+def notices(h: Harness, user: JSON) -> list[JSON]:
+    return [m for m in live(h, user["id"]) if m["text"].startswith(NOTICE)]
+
+
+async def three_humans(h: Harness, game: str = "rummikub") -> None:
+    await h.open_lobby(game, users=(h.bob, h.carol))
+    await h.press_verb(await h.table_message(), "start", h.alice)
+
+
+def user_of(h: Harness, user_id: str | None) -> JSON:
+    return next(u for u in (h.alice, h.bob, h.carol) if str(u["id"]) == user_id)
+
+
+async def play_turn(h: Harness) -> JSON:
+    rec = await h.table()
+    user = user_of(h, rec.seats[rec.state["turn"]].user_id)
+    await h.dm(await h.ai_move(user), user)
+    return user
+
+
+async def test_a_turn_edits_the_table_once_and_notifies_the_next_player_in_private(h: Harness) -> None:
+    await three_humans(h)
+    users = (h.alice, h.bob, h.carol)
+    for _ in range(12):
+        rec = await h.table()
+        if rec.status != "playing":
+            break
+        n = len(h.fake.calls)
+        await play_turn(h)
+        group = [c for c in h.fake.calls[n:] if c.chat_id == GROUP_ID]
+        assert [c.method for c in group] in (["editMessageText"], []), "one table edit, no new group message"
+        rec = await h.table()
+        now = user_of(h, rec.seats[rec.state["turn"]].user_id)
+        for u in users:
+            kept = notices(h, u)
+            assert len(kept) == (1 if u is now else 0), (u["first_name"], [m["text"] for m in kept])
+            assert len(live(h, u["id"])) - len(kept) - (u is now) >= 1  # the hand (and their typed moves)
+            hands = [m for m in live(h, u["id"]) if m.get("reply_markup") is not None]
+            assert len(hands) == 1, "one hand message per DM"
+        sent = [c for c in h.fake.calls[n:] if c.method == "sendMessage" and c.chat_id == now["id"]]
+        assert len(sent) == 1 and sent[0].params["text"].startswith(NOTICE), "the notice is a new message: it notifies"
+
+
+async def test_the_table_shows_the_deadline_as_a_time_not_a_countdown(h: Harness) -> None:
+    await three_humans(h)
+    table = (await h.table_message())["text"]
+    assert "⏱ until" in table and "UTC" in table and "s left" not in table
+    rec = await h.table()
+    user = user_of(h, rec.seats[rec.state["turn"]].user_id)
+    await h.dm("new " + h.fake.buttons(await h.hand_message(user))[0]["text"], user)  # a draft step
+    n = len(h.fake.calls)
+    await h.tg.render_record(await h.table())  # the same state again, later
+    await h.tg.idle()
+    assert not [c for c in h.fake.calls[n:] if c.chat_id == GROUP_ID], "time passing alone edits nothing"
+
+
+async def test_a_player_who_cannot_be_reached_gets_a_group_turn_message_until_the_turn_is_over(h: Harness) -> None:
+    await three_humans(h)
+    rec = await h.table()
+    on_turn = user_of(h, rec.seats[rec.state["turn"]].user_id)
+    blocked = user_of(h, rec.seats[(rec.state["turn"] + 1) % 3].user_id)
+    h.fake.block(blocked["id"])
+    await play_turn(h)  # the turn passes to the blocked player: the AI stands in and the group is told once
+    rec = await h.table()
+    assert any(s.away for s in rec.seats)
+    await h.say("/back", blocked, h.group)  # back from the group, still not reachable in private
+    while user_of(h, (rec := await h.table()).seats[rec.state["turn"]].user_id) is not blocked:
+        await play_turn(h)
+    turn_messages = [m for m in live(h, GROUP_ID) if "your turn" in m["text"]]
+    assert len(turn_messages) == 1 and f"tg://user?id={blocked['id']}" in turn_messages[0]["text"]
+    assert f"start=h{rec.id}" in turn_messages[0]["text"], "one tap to the hand"
+    await h.dm(f"/start h{rec.id}", blocked)  # opens the DM: the hand comes
+    await h.dm(await h.ai_move(blocked), blocked)
+    assert not [m for m in live(h, GROUP_ID) if "your turn" in m["text"]], "the turn is over: its message goes"
+    assert on_turn is not blocked
+
+
+async def test_at_match_end_only_the_table_and_the_results_stay_in_the_group(h: Harness) -> None:
+    await three_humans(h)
+    h.fake.block(h.carol["id"])  # a temporary "cannot reach" note in the group too
+    turns = 0
+    while (await h.table()).status == "playing":
+        turns += 1
+        assert turns < 1500
+        await play_turn(h)
+    await h.tg.idle()
+    rec = await h.table()
+    assert rec.status == "finished"
+    left = live(h, GROUP_ID)
+    table_id = (await h.store.table_refs(rec.id))["table"]
+    assert left[0]["message_id"] == table_id
+    assert left[1:] and all("over" in m["text"].lower() or "round" in m["text"].lower() for m in left[1:]), \
+        [m["text"][:60] for m in left]
+    assert [c for c in h.fake.calls_to("sendMessage") if "cannot get my messages" in c.params["text"]]
+    assert not [m for m in left if "cannot get my messages" in m["text"]], "the note was temporary"
+    for u in (h.alice, h.bob):
+        assert not notices(h, u), "no notice left in a DM"
+
+
+async def test_never_more_than_twenty_group_messages_in_any_sixty_seconds(h: Harness) -> None:
+    await h.stop()
+    h.rate_limits = {"overall_max_rate": 10_000, "group_max_rate": 20}
+    await h.start()
+    waits: list[float] = []
+
+    async def sleep(seconds: float) -> None:  # time passes while the outbox waits
+        waits.append(seconds)
+        h.clock.advance(seconds)
+
+    h.tg.outbox.sleep = sleep
+    stamped: list[tuple[float, str]] = []
+    await three_humans(h)
+    for _ in range(60):  # at machine speed: far more than 20 table edits a minute are asked for
+        if (await h.table()).status != "playing":
+            break
+        n = len(h.fake.calls)
+        await play_turn(h)
+        stamped += [(h.clock.now(), c.method) for c in h.fake.calls[n:] if c.chat_id == GROUP_ID
+                    and c.method in ("sendMessage", "editMessageText")]
+    assert waits, "the window held the group back"
+    assert busiest([at for at, _ in stamped], 60.0) <= 20
+    newest = h.tg.presenter.table(await h.table(), "en").body
+    assert html.escape(newest) in (await h.table_message())["text"], "after the waits the newest state is shown"

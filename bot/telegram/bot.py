@@ -86,6 +86,7 @@ class TelegramBot(Commands, Standings, Buttons, Lobby, Delivery):
         self._settings: dict[str, dict[str, Any]] = {}
         self._options_open: set[str] = set()
         self._info: dict[str, dict[str, Any]] = {}
+        self._hand_lines: dict[tuple[str, int], tuple[str, tuple[str, ...]]] = {}  # delivery._event_lines
         self.processed: list[int] = []
         self._processed_cond = asyncio.Condition()
 

@@ -2,8 +2,9 @@
 
 The policy (issue 13, item 3; written on bot.core.presenter's Updates and TurnNotice):
 * the group's table message is edited in place, at most once per accepted action (the outbox's
-  slot coalesces whatever arrives while one waits); its text has no countdown, the deadline is shown
-  as a clock time, so no edit is ever made only because time passed;
+  slot coalesces whatever arrives while one waits) and only once a turn is over (`mid_turn`); its
+  text has no countdown, the deadline is shown as a clock time, so no edit is ever made only
+  because time passed;
 * a hand is one message in the player's DM, edited in place;
 * the turn notice is a new DM message (it notifies; an edit does not), and the player's previous
   notice is deleted once their turn is over, so a DM holds one hand and at most one notice;
@@ -38,6 +39,15 @@ else:
     _Base = object
 
 
+def mid_turn(updates: Updates, prev_turn: int | None) -> bool:
+    """An action after which the same player goes on (a draw before the discard, a meld, a draft
+    step) and nothing is announced: the group's table waits for the end of the turn, so a turn costs
+    the group one edit however many steps it takes. The newest state goes out with that edit."""
+    panel = updates.table
+    return panel is not None and prev_turn is not None and panel.playing and panel.turn == prev_turn \
+        and updates.notice is None and not updates.announcements and not updates.finished and not panel.restored
+
+
 class Delivery(_Base):
     # ---- what the service and the scheduler produced -------------------------------------------
 
@@ -56,7 +66,8 @@ class Delivery(_Base):
         if rec.state is None:
             await self.render_record(rec)
             return
-        await self.deliver(await self.presenter.outcome(outcome, self._lang_of(rec), prev_turn, restored))
+        updates = await self.presenter.outcome(outcome, self._lang_of(rec), prev_turn, restored)
+        await self.deliver(updates, hold_table=mid_turn(updates, prev_turn))
 
     async def render_record(self, rec: TableRecord, restored: bool = False) -> None:
         """A change outside play (away, back, a language) or a restart: the table and every hand again."""
@@ -74,11 +85,13 @@ class Delivery(_Base):
             updates = replace(updates, notice=turn_notice(rec, turn))
         await self.deliver(updates)
 
-    async def deliver(self, updates: Updates) -> None:
+    async def deliver(self, updates: Updates, hold_table: bool = False) -> None:
+        """`hold_table`: a step inside a turn; the group sees the table once the turn is over."""
         if updates.table is None:
             return
         rec = updates.table.table
-        await self._put_table(updates.table)
+        if not hold_table:
+            await self._put_table(updates.table)
         for hand in updates.hands:
             await self._put_hand(hand)
         if updates.announcements:
@@ -153,15 +166,23 @@ class Delivery(_Base):
         text = f"<b>{html.escape(header)}</b>\n" + pre(hand.body)
         if hand.picked:
             text += "\n" + html.escape(t("tg.selected", lang, items=" ".join(hand.picked)))
-        if hand.events:
-            text += "\n" + html.escape("\n".join(hand.events))
-        if hand.note:
-            text += "\n" + html.escape(hand.note)
+        note = "\n" + html.escape(hand.note) if hand.note else ""
         markup = kb.hand_keyboard(rec, hand.seat, hand.controls, lang)
+        text += self._event_lines(rec.id, hand.seat, text + note + kb.markup_key(markup), hand.events) + note
         if fresh:
             # Asked for again: a new message at the bottom of the DM replaces the old one.
             await self.outbox.forget(rec.id, hand_key(hand.user_id))
         self.outbox.put(int(hand.user_id), rec.id, hand_key(hand.user_id), text, markup, version=rec.version)
+
+    def _event_lines(self, table_id: str, seat: int, base: str, events: tuple[str, ...]) -> str:
+        """The hand's private event lines ("You got: b13."). An outcome carries only its own, so a
+        hand that nothing else changed keeps the lines it shows: dropping them alone would cost an
+        edit of every other player's hand on every turn. They go with the hand's next real change."""
+        shown_base, shown = self._hand_lines.get((table_id, seat), ("", ()))
+        if not events and base == shown_base:
+            events = shown
+        self._hand_lines[(table_id, seat)] = (base, events)
+        return "\n" + html.escape("\n".join(events)) if events else ""
 
     # ---- turn notices and temporary messages ----------------------------------------------------
 

@@ -114,4 +114,9 @@ def hand_keyboard(rec: TableRecord, seat: int, c: HandControls, lang: str) -> In
     return InlineKeyboardMarkup([*_rows(items, TILES_PER_ROW), *_rows(actions, ACTIONS_PER_ROW), sort])
 
 
-__all__ = ["deep_link", "hand_keyboard", "lobby_keyboard", "options_keyboard", "table_keyboard"]
+def markup_key(markup: InlineKeyboardMarkup | None) -> str:
+    """A keyboard as a comparable string (what a message shows is its text and its buttons)."""
+    return "" if markup is None else repr(markup.to_dict())
+
+
+__all__ = ["deep_link", "markup_key", "hand_keyboard", "lobby_keyboard", "options_keyboard", "table_keyboard"]

@@ -33,6 +33,7 @@ from typing import Any, TypeVar
 from telegram import Bot, InlineKeyboardMarkup, Message
 from telegram.error import BadRequest, Forbidden, RetryAfter, TelegramError
 
+from bot.telegram.keyboards import markup_key
 from bot.telegram.limits import fit_html
 from bot.telegram.window import SlidingWindow
 from storage import Store
@@ -237,7 +238,7 @@ class Outbox:
         text = fit_html(text)  # over 4096 Telegram drops the message: cut it, tags kept whole
         msg = await self.call(lambda: self.bot.send_message(  # HTML, no link preview: the bot's Defaults
             chat_id, text, reply_markup=markup, message_thread_id=thread_id))
-        self._shown[(chat_id, msg.message_id)] = (text, _markup_key(markup))
+        self._shown[(chat_id, msg.message_id)] = (text, markup_key(markup))
         return msg
 
     async def ref(self, table_id: str, key: str) -> int | None:
@@ -276,13 +277,13 @@ class Outbox:
 
     async def _unchanged(self, chat_id: int, op: _Op) -> bool:
         message_id = await self.ref(op.table_id, op.key)
-        shown = (fit_html(op.text), _markup_key(op.markup))
+        shown = (fit_html(op.text), markup_key(op.markup))
         return message_id is not None and self._shown.get((chat_id, message_id)) == shown
 
     async def _slot(self, chat_id: int, op: _Op) -> None:
         message_id = await self.ref(op.table_id, op.key)
         op.text = fit_html(op.text)  # what the message will show, so the not-modified check compares that
-        shown = (op.text, _markup_key(op.markup))
+        shown = (op.text, markup_key(op.markup))
         if message_id is not None:
             if self._shown.get((chat_id, message_id)) == shown:
                 return
@@ -301,5 +302,3 @@ class Outbox:
         await self._keep(op.table_id, op.key, msg.message_id)
 
 
-def _markup_key(markup: InlineKeyboardMarkup | None) -> str:
-    return "" if markup is None else repr(markup.to_dict())

@@ -143,3 +143,39 @@ async def test_never_more_than_twenty_group_messages_in_any_sixty_seconds(h: Har
     assert busiest([at for at, _ in stamped], 60.0) <= 20
     newest = h.tg.presenter.table(await h.table(), "en").body
     assert html.escape(newest) in (await h.table_message())["text"], "after the waits the newest state is shown"
+
+
+async def test_another_players_move_leaves_an_untouched_hand_unedited(h: Harness) -> None:
+    await three_humans(h)
+    first = await play_turn_with(h, "draw")
+    assert "You got:" in (await h.hand_message(first))["text"]
+    n = len(h.fake.calls)
+    await play_turn_with(h, "draw")
+    assert not [c for c in h.fake.calls[n:] if c.chat_id == first["id"] and c.method == "editMessageText"], \
+        "the first player's hand did not change: its event line stays rather than cost an edit"
+
+
+async def play_turn_with(h: Harness, move: str) -> JSON:
+    rec = await h.table()
+    user = user_of(h, rec.seats[rec.state["turn"]].user_id)
+    await h.dm(move, user)
+    return user
+
+
+async def test_a_turn_of_several_steps_edits_the_table_once_when_it_is_over(h: Harness) -> None:
+    await three_humans(h, "three_thirteen")  # draw (or take), then discard
+    for _ in range(6):
+        rec = await h.table()
+        if rec.status != "playing":
+            break
+        mover, n = rec.state["turn"], len(h.fake.calls)
+        steps = 0
+        while (now := await h.table()).status == "playing" and now.state["turn"] == mover:
+            before = len(h.fake.calls)
+            await play_turn(h)
+            steps += 1
+            if (await h.table()).state["turn"] == mover:
+                assert not [c for c in h.fake.calls[before:] if c.chat_id == GROUP_ID], "a step inside the turn"
+        group = [c.method for c in h.fake.calls[n:] if c.chat_id == GROUP_ID]
+        assert steps >= 2 and group.count("editMessageText") == 1, (steps, group)
+    assert h.group_texts()[-1] == (await h.table_message())["text"], "the newest state is what the group sees"

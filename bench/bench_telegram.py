@@ -1,10 +1,13 @@
 """Telegram adapter costs against the fake Bot API on 127.0.0.1 (the real python-telegram-bot).
 
-Two people play Rummikub matches (plus AI seats) by typing in their DMs what the game's AI would
-choose. Reported: Bot API calls per human turn (median, max), update-to-reply latency (the update
-queued on the fake until every call it caused is done: p50, p95), calls to the group per turn and
-the peak calls to the group in any 60 s window. The game is as fast as the machine allows, so
-that peak is an upper bound; in production the rate limiter holds it to 20 a minute.
+Matches of every game, three people at the table (Canasta: plus one AI, it needs four), each typing in
+their DM what the game's AI would choose for them. Per game: Bot API calls per human turn (median,
+max), how many of them reach the group (edits and new messages, median and max), the group messages
+in the busiest 60 s, and the bot's messages left in the group at match end. Two paces, in one run:
+"human" (the clock moves 8 s before each move) and "full" (no think time: the game as fast as the
+machine plays it). Time is the harness's fake clock; a wait of the outbox (the group window, a
+RetryAfter) moves it, so the 60 s figures are on the same clock the window keeps. `--tg-window 0`
+leaves the group limit off (for a before/after against a build that has no window of its own).
 
 Then an unrelated user's DM latency (the DM queued on the fake until the bot's reply reaches it:
 p50, p95) beside a group that is busy (every group update's reply held by the rate limiter's group
@@ -12,7 +15,8 @@ bucket, 20 per 6 s: Telegram's 20 a minute compressed 10x) and beside a group un
 with retry_after 1 s injected, obeyed with a real sleep), with PTB's one-update-at-a-time processing
 ("before") and the per-chat processor ("after"), in one run.
 
-`python -m bench.bench_telegram [--tg-games N] [--tg-ai N] [--tg-seed S] [--tg-dm-samples N]`
+`python -m bench.bench_telegram [--tg-games g1,g2] [--tg-seed S] [--tg-max-turns N] [--tg-window 0|1]
+[--tg-dm-samples N]`
 """
 
 from __future__ import annotations
@@ -20,83 +24,135 @@ from __future__ import annotations
 import argparse
 import asyncio
 import logging
+import random
 import statistics
 import tempfile
 import time
 from pathlib import Path
+from typing import Any
 
 from bench.bench_rummikub import machine, percentile
 from bot.core.clock import FakeClock
+from rules import engine_names, get_engine
 from tests.telegram.conftest import GROUP_ID, TOKEN, Harness
-from tests.telegram.fake_bot_api import FakeTelegramBotAPI
+from tests.telegram.fake_bot_api import Call, FakeTelegramBotAPI
+
+THINK_S = 8.0  # a human's think time per move at "human" pace
+OPTIONS = {  # shorter matches than the defaults, so every game reaches its end in the bench
+    "rummy101": "match_rounds=1", "canasta": 'match_length="1 round"', "three_thirteen": "rounds=3",
+    "rummy500": "target_score=100",
+}
+MESSAGE_METHODS = ("sendMessage", "editMessageText", "sendPhoto", "editMessageCaption")
 
 
-async def _match(h: Harness, ai: int, per_turn: list[int], group_per_turn: list[int], latency: list[float],
-                 group_times: list[float]) -> int:
-    await h.say("/new rummikub", h.alice, h.group)
-    await h.press_verb(await h.table_message(), "join", h.bob)
-    for _ in range(ai):
-        await h.press_verb(await h.table_message(), "addai", h.alice)
-    await h.press_verb(await h.table_message(), "start", h.alice)
-    turns = 0
-    while (rec := await h.table()).status == "playing" and turns < 2000:
-        seat = rec.state["turn"]
-        user = h.alice if rec.seats[seat].user_id == str(h.alice["id"]) else h.bob
-        move = await h.ai_move(user)
-        n = len(h.fake.calls)
-        started = time.perf_counter()
-        await h.dm(move, user)
-        latency.append(time.perf_counter() - started)
-        new = h.fake.calls[n:]
-        per_turn.append(len(new))
-        group = [c for c in new if c.chat_id == GROUP_ID]
-        group_per_turn.append(len(group))
-        group_times.extend(c.t for c in group)
-        turns += 1
-    return turns
+class _Stamped(list[Call]):
+    """The fake's call list, each call stamped with the harness clock (bench instrumentation)."""
+
+    def __init__(self, clock: FakeClock) -> None:
+        super().__init__()
+        self.clock = clock
+
+    def append(self, call: Call) -> None:
+        call.t = self.clock.now()
+        super().append(call)
 
 
-def _peak_per_minute(times: list[float]) -> int:
+def _peak(times: list[float], period: float = 60.0) -> int:
     times = sorted(times)
-    best, lo = 0, 0
-    for hi, t in enumerate(times):
-        while t - times[lo] > 60.0:
+    best = lo = 0
+    for hi, at in enumerate(times):
+        while at - times[lo] >= period:
             lo += 1
         best = max(best, hi - lo + 1)
     return best
 
 
-async def _run(games: int, ai: int, seed: int) -> None:
-    per_turn: list[int] = []
-    group_per_turn: list[int] = []
-    latency: list[float] = []
-    group_times: list[float] = []
-    turns = 0
-    started = time.perf_counter()
-    for g in range(games):
-        fake = await FakeTelegramBotAPI(TOKEN).start()
-        with tempfile.TemporaryDirectory() as tmp:
-            h = Harness(fake, str(Path(tmp) / "bench.db"), FakeClock())
-            h.seed = seed + g
-            await h.start()
-            try:
-                for u in (h.alice, h.bob):
-                    await h.dm("/start", u)
-                turns += await _match(h, ai, per_turn, group_per_turn, latency, group_times)
-            finally:
-                await h.stop()
-                await fake.stop()
-    seconds = time.perf_counter() - started
+def _left_in_group(fake: FakeTelegramBotAPI) -> int:
+    deleted = {int(c.params["message_id"]) for c in fake.calls_to("deleteMessage") if c.chat_id == GROUP_ID}
+    return len([m for m in fake.chat_messages(GROUP_ID) if m["message_id"] not in deleted])
+
+
+async def _match(game: str, pace: str, seed: int, max_turns: int, window: bool) -> dict[str, Any]:
+    fake = await FakeTelegramBotAPI(TOKEN).start()
+    with tempfile.TemporaryDirectory() as tmp:
+        clock = FakeClock()
+        h = Harness(fake, str(Path(tmp) / "bench.db"), clock)
+        h.seed = seed
+        if window:
+            h.rate_limits = {"overall_max_rate": 10_000, "group_max_rate": 20}
+        fake.calls = _Stamped(clock)
+        await h.start()
+
+        async def sleep(seconds: float) -> None:  # the outbox waits: time passes
+            clock.advance(seconds)
+
+        h.tg.outbox.sleep = sleep
+        users = (h.alice, h.bob, h.carol)
+        per_action: list[int] = []
+        per_turn: list[int] = []  # a turn: a player's actions until the turn passes (draw + discard is one)
+        edits: list[int] = []
+        posts: list[int] = []
+        turn_calls = turn_edits = turn_posts = 0
+        try:
+            for u in users:
+                await h.dm("/start", u)
+            await h.say(f"/new {game} {OPTIONS.get(game, '')}".strip(), h.alice, h.group)
+            for u in users[1:]:
+                await h.press_verb(await h.table_message(), "join", u)
+            for _ in range(max(0, get_engine(game).min_seats - len(users))):
+                await h.press_verb(await h.table_message(), "addai", h.alice)
+            await h.press_verb(await h.table_message(), "start", h.alice)
+            by_id = {str(u["id"]): u for u in users}
+            while (rec := await h.table()).status == "playing" and len(per_action) < max_turns:
+                user = by_id[rec.seats[get_engine(game).current_seat(rec.state)].user_id]
+                seat = h.service.seat_of(rec, h.player(user))
+                move = get_engine(game).format(get_engine(game).ai_action(rec.state, seat, random.Random(rec.log_seq)))
+                if pace == "human":
+                    clock.advance(THINK_S)
+                n = len(fake.calls)
+                await h.dm(move, user)
+                new = fake.calls[n:]
+                group = [c for c in new if c.chat_id == GROUP_ID]
+                per_action.append(len(new))
+                turn_calls += len(new)
+                turn_edits += len([c for c in group if c.method.startswith("edit")])
+                turn_posts += len([c for c in group if c.method.startswith("send")])
+                after = await h.table()
+                if after.status != "playing" or after.log_seq != rec.log_seq + 1 or \
+                        get_engine(game).current_seat(after.state) != seat:
+                    per_turn.append(turn_calls)
+                    edits.append(turn_edits)
+                    posts.append(turn_posts)
+                    turn_calls = turn_edits = turn_posts = 0
+            finished = (await h.table()).status == "finished"
+            await h.tg.idle()
+        finally:
+            await h.stop()
+            await fake.stop()
+    group_times = [c.t for c in fake.calls if c.chat_id == GROUP_ID and c.method in MESSAGE_METHODS]
+    return {"actions": per_action, "turns": per_turn, "edits": edits, "posts": posts, "peak": _peak(group_times),
+            "left": _left_in_group(fake) if finished else None, "finished": finished}
+
+
+def _mm(values: list[int]) -> str:
+    return f"{statistics.median(values):4.1f} / {max(values):2d}" if values else "   - /  -"
+
+
+async def _run(games: list[str], seed: int, max_turns: int, window: bool) -> None:
     print("== bench_telegram: PTB 22 against the fake Bot API on 127.0.0.1, SQLite file store")
     print(f"   machine: {machine()}")
-    print(f"   {games} match(es), 2 humans + {ai} AI, {turns} human turns in {seconds:.1f} s")
-    print(f"   Bot API calls per human turn: median {statistics.median(per_turn):.0f}, max {max(per_turn)}, "
-          f"mean {statistics.mean(per_turn):.2f}")
-    print(f"   calls to the group per turn: median {statistics.median(group_per_turn):.0f}, "
-          f"max {max(group_per_turn)}, mean {statistics.mean(group_per_turn):.2f}")
-    print(f"   update-to-reply latency: p50 {percentile(latency, 0.5) * 1000:.1f} ms, "
-          f"p95 {percentile(latency, 0.95) * 1000:.1f} ms, max {max(latency) * 1000:.1f} ms")
-    print(f"   peak calls to one group in any 60 s (game at machine speed): {_peak_per_minute(group_times)}")
+    print(f"   3 humans typing the AI's choice (Canasta + 1 AI); group window {'on (20 in 60 s)' if window else 'off'}")
+    print("   per turn (a player's actions until the turn passes) and per action (one typed move); med / max")
+    print("   game            pace   actions turns  calls/action  calls/turn  group edits/turn  group new/turn  "
+          "busiest 60s  left at end")
+    started = time.perf_counter()
+    for game in games:
+        for pace in ("human", "full"):
+            r = await _match(game, pace, seed, max_turns, window)
+            left = r["left"] if r["finished"] else f"(unfinished after {len(r['actions'])})"
+            print(f"   {game:15s} {pace:5s} {len(r['actions']):7d} {len(r['turns']):5d}  {_mm(r['actions']):>12s}  "
+                  f"{_mm(r['turns']):>10s}  {_mm(r['edits']):>16s}  {_mm(r['posts']):>14s}  {r['peak']:11d}  {left}")
+    print(f"   ({time.perf_counter() - started:.1f} s)")
 
 
 async def _dm_beside_group(concurrent: bool, scenario: str, samples: int) -> list[float]:
@@ -150,13 +206,15 @@ async def _dm_latency(samples: int) -> None:
 
 def main(argv: list[str]) -> None:
     parser = argparse.ArgumentParser(prog="bench.bench_telegram")
-    parser.add_argument("--tg-games", type=int, default=2)
-    parser.add_argument("--tg-ai", type=int, default=2)
+    parser.add_argument("--tg-games", default=",".join(engine_names()))
     parser.add_argument("--tg-seed", type=int, default=1)
+    parser.add_argument("--tg-max-turns", type=int, default=400)
+    parser.add_argument("--tg-window", type=int, default=1)
     parser.add_argument("--tg-dm-samples", type=int, default=15)
     args, _ = parser.parse_known_args(argv)
-    asyncio.run(_run(args.tg_games, args.tg_ai, args.tg_seed))
-    asyncio.run(_dm_latency(args.tg_dm_samples))
+    asyncio.run(_run(args.tg_games.split(","), args.tg_seed, args.tg_max_turns, bool(args.tg_window)))
+    if args.tg_dm_samples:
+        asyncio.run(_dm_latency(args.tg_dm_samples))
 
 
 if __name__ == "__main__":

@@ -93,6 +93,8 @@ class Delivery(_Base):
         if not hold_table:
             await self._put_table(updates.table)
         for hand in updates.hands:
+            if not hand.controls.my_turn and hand.ui != hand.ui.after_move():
+                await self.uis.moved(rec.id, hand.seat)  # the turn went (a timeout, the AI): picks mean nothing now
             await self._put_hand(hand)
         if updates.announcements:
             self.outbox.post(int(rec.chat_id), html.escape("\n\n".join(updates.announcements)),

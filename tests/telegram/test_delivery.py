@@ -179,3 +179,18 @@ async def test_a_turn_of_several_steps_edits_the_table_once_when_it_is_over(h: H
         group = [c.method for c in h.fake.calls[n:] if c.chat_id == GROUP_ID]
         assert steps >= 2 and group.count("editMessageText") == 1, (steps, group)
     assert h.group_texts()[-1] == (await h.table_message())["text"], "the newest state is what the group sees"
+
+
+async def test_picks_do_not_outlive_a_turn_that_timed_out(h: Harness) -> None:
+    await h.open_lobby(users=(h.bob,))
+    await h.press_verb(await h.table_message(), "start", h.alice)
+    rec = await h.table()
+    seat = rec.state["turn"]
+    user = user_of(h, rec.seats[seat].user_id)
+    await h.press_verb(await h.hand_message(user), "pick", user, str(seat))
+    assert (await h.tg.uis.get(rec.id, seat)).picks, "picked, and stored"
+    h.clock.advance(61)
+    assert len(await h.tg.scheduler.run_once()) == 1
+    await h.tg.idle()
+    assert (await h.table()).state["turn"] != seat
+    assert not (await h.tg.uis.get(rec.id, seat)).picks, "the turn went: so did the picks"

@@ -31,6 +31,10 @@ class Harness:
         self.db_path = db_path
         self.clock = clock
         self.sleeps: list[float] = []
+        # The fake's flood window runs on the test's clock plus every second the bot slept (the outbox
+        # obeying a 429): a RetryAfter then passes without a wall-clock wait, deterministically.
+        self.slept = 0.0
+        fake.clock = lambda: self.clock.now() + self.slept
         self.group = fake.group(GROUP_ID, "Friends")
         self.alice = fake.user(101, "Alice")
         self.bob = fake.user(202, "Bob")
@@ -54,6 +58,7 @@ class Harness:
 
         async def fake_sleep(seconds: float) -> None:
             self.sleeps.append(seconds)
+            self.slept += seconds
 
         self.app, self.tg = build_application(
             TOKEN, self.service, self.store, config=TelegramConfig(run_scheduler=False), base_url=self.fake.base_url,

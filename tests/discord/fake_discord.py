@@ -62,6 +62,8 @@ class Req:
     json: Any
     files: dict[str, bytes] = field(default_factory=dict)
     t: float = field(default_factory=time.perf_counter)
+    at: float = 0.0  # the fake's clock when the request came
+    status: int = 200  # what the fake answered
 
 
 def _json(data: Any, status: int = 200, headers: dict[str, str] | None = None) -> web.Response:
@@ -300,10 +302,16 @@ class FakeDiscord:
     async def _rest(self, request: web.Request) -> web.Response:
         path = "/" + request.match_info["path"]
         body, files = await self._parse(request)
-        req = Req(request.method, path, dict(request.query), body, files)
+        req = Req(request.method, path, dict(request.query), body, files, at=self.clock())
         async with self._changed:
             self.requests.append(req)
             self._changed.notify_all()
+        response = self._answer(request, req)
+        req.status = response.status
+        return response
+
+    def _answer(self, request: web.Request, req: Req) -> web.Response:
+        path = req.path
         for failure in self.failures:
             method, pattern, status, retry_after = failure
             if method == request.method and re.fullmatch(pattern, path):

@@ -35,6 +35,7 @@ class Harness:
         # obeying a 429): a RetryAfter then passes without a wall-clock wait, deterministically.
         self.slept = 0.0
         fake.clock = lambda: self.clock.now() + self.slept
+        self.real_sleep = False  # True: the bot's waits also pass on the wall clock (a bench's latency)
         self.group = fake.group(GROUP_ID, "Friends")
         self.alice = fake.user(101, "Alice")
         self.bob = fake.user(202, "Bob")
@@ -59,6 +60,8 @@ class Harness:
         async def fake_sleep(seconds: float) -> None:
             self.sleeps.append(seconds)
             self.slept += seconds
+            if self.real_sleep:
+                await asyncio.sleep(seconds)
 
         self.app, self.tg = build_application(
             TOKEN, self.service, self.store, config=TelegramConfig(run_scheduler=False), base_url=self.fake.base_url,
@@ -87,6 +90,10 @@ class Harness:
     async def settle(self, update: JSON) -> JSON:
         await self.tg.wait_processed(update["update_id"])
         return update
+
+    async def idle(self) -> None:
+        """Until everything the bot queued for any chat has been sent."""
+        await self.tg.idle()
 
     async def say(self, text: str, user: JSON, chat: JSON | None = None) -> JSON:
         return await self.settle(self.fake.push_text(text, user=user, chat=chat))

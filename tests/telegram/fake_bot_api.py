@@ -63,6 +63,8 @@ class Call:
     method: str
     params: JSON
     t: float = field(default_factory=time.perf_counter)
+    at: float = 0.0  # the fake's clock when the call came (the flood window's time)
+    status: int = 200  # what the fake answered: 200, or the error code (429, 400, 403)
 
     @property
     def chat_id(self) -> int | None:
@@ -170,6 +172,10 @@ class FakeTelegramBotAPI:
         """The next call of `method` (to `chat_id` only, when given) fails with this error."""
         self._fail_next.setdefault(method.lower(), []).append((status, description, parameters, chat_id))
 
+    def clear_failures(self) -> None:
+        """Drop injected failures that no call has met yet."""
+        self._fail_next.clear()
+
     def _injected(self, method: str, params: JSON) -> tuple[int, str, JSON | None] | None:
         pending = self._fail_next.get(method, [])
         chat = params.get("chat_id")
@@ -252,10 +258,18 @@ class FakeTelegramBotAPI:
                 with contextlib.suppress(ValueError):
                     params[k] = json.loads(v)
         m = method.lower()
-        if m != "getupdates":
-            async with self._new_call:
-                self.calls.append(Call(method, params))
-                self._new_call.notify_all()
+        if m == "getupdates":  # polls are not calls the bot makes of its own accord: not recorded
+            return await self._answer(method, params)
+        call = Call(method, params, at=self.clock())
+        async with self._new_call:
+            self.calls.append(call)
+            self._new_call.notify_all()
+        response = await self._answer(method, params)
+        call.status = response.status
+        return response
+
+    async def _answer(self, method: str, params: JSON) -> web.Response:
+        m = method.lower()
         if (failure := self._injected(m, params)) is not None:
             return self._err(*failure)
         group = self._flood_chat(m, params)

@@ -79,6 +79,7 @@ class Harness:
         assert_no_hand_in_group(self)
         # Every text the bot sent fitted Telegram's limits and parsed: a refused one is a lost reply.
         assert not self.fake.rejected, self.fake.rejected
+        assert_flood_obeyed(self)
         await self.app.updater.stop()
         await self.app.stop()
         await self.tg.shutdown()
@@ -188,6 +189,19 @@ class Harness:
             if c.method in ("sendMessage", "editMessageText") and c.chat_id == GROUP_ID:
                 out.append(c.params["text"])
         return out
+
+
+def assert_flood_obeyed(h: Harness) -> None:
+    """An edit the group's flood limit refused is followed by a later edit (or the delete) of that
+    message that went through: the group ends up showing the newest state. (A refused new message
+    is not checked: a turn notice that went stale while waiting may rightly be dropped.)"""
+    calls = h.fake.calls
+    for i, c in enumerate(calls):
+        if c.flooded and c.method.lower().startswith("editmessage"):
+            target = (c.chat_id, c.params.get("message_id"))
+            later = (d for d in calls[i + 1:] if d.status == 200 and (d.chat_id, d.params.get("message_id")) == target
+                     and (d.method.lower().startswith("editmessage") or d.method.lower() == "deletemessage"))
+            assert next(later, None) is not None, ("an edit lost to the flood limit", c.method, c.params)
 
 
 def assert_no_hand_in_group(h: Harness) -> None:

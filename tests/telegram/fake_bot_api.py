@@ -2,9 +2,12 @@
 python-telegram-bot. Adapted from shared/reference/botlab; it adds what the Rummy Club adapter
 needs: private chats that only work once the user has started the bot (403 otherwise, as on
 Telegram), chat admins for getChatMember, explicit update ids (to replay a duplicate update),
-message threads, and injected failures (429 with retry_after, 400).
+message threads, injected failures (429 with retry_after, 400), photos (sendPhoto,
+editMessageCaption), editMessageReplyMarkup and deleteMessage (the message is gone from `messages`;
+deleting it again is 400). Every call is kept in `calls` with the fake's clock (`at`) and the status
+it was answered with, so a bench can count what reached a chat.
 
-Limits are enforced as Telegram does (400 Bad Request): sendMessage and editMessageText text at most
+Limits are enforced as Telegram does (400 Bad Request; the checks are in bot_api_rules.py): sendMessage and editMessageText text at most
 4096 UTF-16 units after the HTML entities are parsed (and, on the safe side the adapter keeps, at most
 4096 characters raw), markup that parses (known tags, closed in order, `<`/`&` only as tags and
 entities); photo captions at most 1024 after parsing; callback data of an inline button 1-64 bytes
@@ -65,6 +68,7 @@ class Call:
     t: float = field(default_factory=time.perf_counter)
     at: float = 0.0  # the fake's clock when the call came (the flood window's time)
     status: int = 200  # what the fake answered: 200, or the error code (429, 400, 403)
+    flooded: bool = False  # refused by the group flood limit (not by an injected failure)
 
     @property
     def chat_id(self) -> int | None:
@@ -264,8 +268,9 @@ class FakeTelegramBotAPI:
         async with self._new_call:
             self.calls.append(call)
             self._new_call.notify_all()
+        throttled = len(self.throttled)
         response = await self._answer(method, params)
-        call.status = response.status
+        call.status, call.flooded = response.status, len(self.throttled) > throttled
         return response
 
     async def _answer(self, method: str, params: JSON) -> web.Response:

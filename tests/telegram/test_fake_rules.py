@@ -6,14 +6,15 @@ from __future__ import annotations
 
 import json
 from collections.abc import AsyncIterator
+from types import SimpleNamespace
 from typing import Any
 
 import aiohttp
 import pytest
 
 from bot.core.clock import FakeClock
-from tests.telegram.conftest import GROUP_ID, TOKEN, Harness
-from tests.telegram.fake_bot_api import JSON, FakeTelegramBotAPI
+from tests.telegram.conftest import GROUP_ID, TOKEN, Harness, assert_flood_obeyed
+from tests.telegram.fake_bot_api import JSON, Call, FakeTelegramBotAPI
 
 OTHER_GROUP = -100600
 
@@ -135,3 +136,13 @@ async def test_the_bot_waits_out_the_flood_limit_on_the_harness_clock(h: Harness
     assert h.fake.throttled == [("sendMessage", GROUP_ID, 60)] and h.sleeps == [60]
     assert len(group_sends) == 24  # the refused reply was sent again, once
     assert len(h.fake.chat_messages(GROUP_ID)) == 23
+
+
+def test_an_edit_refused_by_the_flood_limit_and_never_sent_again_fails_the_test() -> None:
+    edit = {"chat_id": str(GROUP_ID), "message_id": "7", "text": "table v2"}
+    refused = Call("editMessageText", edit, status=429, flooded=True)
+    lost = SimpleNamespace(fake=SimpleNamespace(calls=[refused]))
+    with pytest.raises(AssertionError, match="lost to the flood limit"):
+        assert_flood_obeyed(lost)  # type: ignore[arg-type]
+    newer = Call("editMessageText", {**edit, "text": "table v3"})  # a newer state of the same message will do
+    assert_flood_obeyed(SimpleNamespace(fake=SimpleNamespace(calls=[refused, newer])))  # type: ignore[arg-type]

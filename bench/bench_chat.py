@@ -15,11 +15,13 @@ Per game, platform and pace:
   out 429s (the Telegram fake enforces 20 in 60 s; `429s` counts its refusals, `waited` the seconds
   the bot slept on them: how far the group fell behind the game);
 * left: bot messages still in the group at match end (sent minus deleted);
-* unrelated p50/p95: at full speed, a few human moves are made while the group's next table edit
-  answers 429 (retry after 1 s, waited for real), and an unrelated user (Carol) asks for help at
-  the same moment (Telegram: in her DM; Discord: /rummy help, the fake has one guild channel); the
-  delay is from her request until the bot's answer reaches her.
-* broke: texts or answers the fake refused by the platform's rules (should be 0).
+* unrelated p50/p95: at full speed, on every 2nd human turn an unrelated user (Carol) asks for help
+  while the move is handled (Telegram: in her DM; Discord: /rummy help, the fake has one channel):
+  alternately with the group's next table edit answered 429 (retry after 1 s, waited for real; on
+  Telegram the flood window is let empty first, a minute of fake time) and without (base). Delay:
+  from her request until the bot's answer reaches the fake;
+* broke: what the fakes refused by the platforms' rules (Telegram: text, markup, sizes; Discord:
+  sizes, late answers, expired tokens), reported rather than failing the run; should be 0.
 
 The adapters are driven only through the test harnesses and the fakes' recorded calls, so the
 bench measures whatever adapter is in place: the figures before and after a rewrite.

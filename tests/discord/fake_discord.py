@@ -14,9 +14,15 @@ Message limits are enforced as Discord does (400, code 50035 "Invalid Form Body"
 the bot sends or edits (interaction responses, follow-ups, webhook edits, channel messages): content
 ≤ 2000, ≤ 10 embeds, embed title ≤ 256, description ≤ 4096, ≤ 25 fields, field name ≤ 256 and
 value ≤ 1024, footer ≤ 2048, author ≤ 256, all embed text together ≤ 6000; button labels ≤ 80,
-custom ids ≤ 100, ≤ 25 select options with labels and values ≤ 100, placeholders ≤ 150;
-autocomplete ≤ 25 choices, name and value ≤ 100. Each refusal is kept in `rejected` so the harness
-fails a test in which the bot sent what Discord drops. Inbound, a string option holds ≤ 6000.
+custom ids ≤ 100, ≤ 5 action rows, ≤ 5 buttons in a row or one select alone, ≤ 25 select options
+with labels and values ≤ 100, placeholders ≤ 150; autocomplete ≤ 25 choices, name and value ≤ 100.
+Each refusal is kept in `rejected` so the harness fails a test in which the bot sent what Discord
+drops. Inbound, a string option holds ≤ 6000.
+
+Time limits, on the injectable `clock`: the initial response to an interaction within 3 s (else
+404 10062 "Unknown interaction"); follow-ups and edits or deletes of its messages through the
+interaction token within 15 minutes (else 401 50027 "Invalid Webhook Token"). Both kinds of lateness
+are kept in `expired`.
 
 REST quirk: discord.py only JSON-decodes a body when the Content-Type header is
 exactly "application/json" (aiohttp's web.json_response adds "; charset=utf-8",
@@ -56,6 +62,8 @@ class Req:
     json: Any
     files: dict[str, bytes] = field(default_factory=dict)
     t: float = field(default_factory=time.perf_counter)
+    at: float = 0.0  # the fake's clock when the request came
+    status: int = 200  # what the fake answered
 
 
 def _json(data: Any, status: int = 200, headers: dict[str, str] | None = None) -> web.Response:
@@ -98,6 +106,7 @@ class FakeDiscord:
         # The clock is injectable (the harness passes its FakeClock) so a test makes time pass without sleeping.
         self.clock: Callable[[], float] = time.monotonic
         self.answer_within_s = 3.0
+        self.token_valid_s = 15 * 60.0  # an interaction token works for follow-ups this long
         self.created_at: dict[str, float] = {}              # token -> clock() when the interaction was sent
         self.expired: list[str] = []                         # tokens answered too late (refused with 10062)
         self.deferred: dict[str, int] = {}                  # token -> callback type, for type 5's first follow-up
@@ -239,6 +248,10 @@ class FakeDiscord:
         await self.dispatch("INTERACTION_CREATE", payload)
         return payload
 
+    def token_expired(self, token: str) -> bool:
+        """True once an interaction token is older than its 15 minutes."""
+        return token in self.created_at and self.clock() - self.created_at[token] > self.token_valid_s
+
     def expire(self, token: str) -> None:
         """Declare an interaction older than Discord's 3 s: its callback is refused from now on."""
         self.created_at[token] = self.clock() - self.answer_within_s - 1
@@ -289,10 +302,16 @@ class FakeDiscord:
     async def _rest(self, request: web.Request) -> web.Response:
         path = "/" + request.match_info["path"]
         body, files = await self._parse(request)
-        req = Req(request.method, path, dict(request.query), body, files)
+        req = Req(request.method, path, dict(request.query), body, files, at=self.clock())
         async with self._changed:
             self.requests.append(req)
             self._changed.notify_all()
+        response = self._answer(request, req)
+        req.status = response.status
+        return response
+
+    def _answer(self, request: web.Request, req: Req) -> web.Response:
+        path = req.path
         for failure in self.failures:
             method, pattern, status, retry_after = failure
             if method == request.method and re.fullmatch(pattern, path):
@@ -404,8 +423,19 @@ def message_errors(body: JSON | None) -> JSON:
         total += sum(len(x) for x in texts if isinstance(x, str))
     if total > EMBED_TOTAL_MAX:
         errors["embeds"] = {"_errors": [{"code": "MAX_EMBED_SIZE_EXCEEDED", "message": "Embed size exceeds maximum size of 6000"}]}
-    for r, row in enumerate(d.get("components") or []):
-        for c, comp in enumerate(row.get("components") or []):
+    rows = d.get("components") or []
+    if len(rows) > 5:
+        errors["components"] = {"_errors": [{"code": "BASE_TYPE_MAX_LENGTH", "message": "Must be 5 or fewer in length."}]}
+    for r, row in enumerate(rows):
+        inner = row.get("components") or []
+        if row.get("type") != 1:
+            errors[f"components.{r}"] = {"_errors": [{"code": "UNION_TYPE_CHOICES",
+                                                      "message": "Value of field \"type\" must be one of (1,)."}]}
+        elif len(inner) > 5 or (len(inner) > 1 and any(c.get("type") != 2 for c in inner)):
+            # a row holds up to five buttons, or one select menu alone
+            errors[f"components.{r}.components"] = {"_errors": [{"code": "BASE_TYPE_MAX_LENGTH",
+                                                                 "message": "Must be 5 or fewer in length."}]}
+        for c, comp in enumerate(inner):
             where = f"components.{r}.components.{c}"
             _too_long(errors, f"{where}.label", comp.get("label"), 80)
             _too_long(errors, f"{where}.custom_id", comp.get("custom_id"), 100)
@@ -506,7 +536,16 @@ def _callback(f: FakeDiscord, r: Req, iid: str, token: str) -> JSON:
     return resp
 
 
+def _invalid_token(f: FakeDiscord, token: str) -> web.Response | None:
+    if not f.token_expired(token):
+        return None
+    f.expired.append(token)
+    return _json({"message": "Invalid Webhook Token", "code": 50027}, 401)
+
+
 def _followup(f: FakeDiscord, r: Req, app_id: str, token: str) -> Any:
+    if (late := _invalid_token(f, token)) is not None:
+        return late
     d = r.json or {}
     if (refused := _refuse(f, r, message_errors(d))) is not None:
         return refused
@@ -525,6 +564,8 @@ def _followup(f: FakeDiscord, r: Req, app_id: str, token: str) -> Any:
 
 
 def _webhook_msg(f: FakeDiscord, r: Req, app_id: str, token: str, mid: str) -> Any:
+    if (late := _invalid_token(f, token)) is not None:
+        return late
     msg_id = f.original.get(token) if mid == "@original" else int(mid)
     msg = f.messages.get(msg_id) if msg_id else None
     if msg is None:
@@ -540,6 +581,8 @@ def _webhook_msg(f: FakeDiscord, r: Req, app_id: str, token: str, mid: str) -> A
 
 
 def _delete_webhook_msg(f: FakeDiscord, r: Req, app_id: str, token: str, mid: str) -> web.Response:
+    if (late := _invalid_token(f, token)) is not None:
+        return late
     msg_id = f.original.get(token) if mid == "@original" else int(mid)
     if mid == "@original":
         f.original.pop(token, None)
@@ -569,6 +612,14 @@ def _edit_channel_msg(f: FakeDiscord, r: Req, channel_id: str, mid: str) -> Any:
         return refused
     msg.update({k: v for k, v in d.items() if k in ("content", "components", "embeds")}, edited_timestamp=_now_iso())
     return msg
+
+
+def _delete_channel_msg(f: FakeDiscord, r: Req, channel_id: str, mid: str) -> web.Response:
+    msg = f.messages.get(int(mid))
+    if msg is None or msg.get("channel_id") != channel_id:
+        return _json({"message": "Unknown Message", "code": 10008}, 404)
+    del f.messages[int(mid)]
+    return web.Response(status=204)
 
 
 def _dm_channel(f: FakeDiscord, r: Req) -> JSON:
@@ -605,6 +656,7 @@ _ROUTES: dict[tuple[str, str], Callable[..., Any]] = {
     ("DELETE", r"/webhooks/(\d+)/([^/]+)/messages/([^/]+)"): _delete_webhook_msg,
     ("POST", r"/channels/(\d+)/messages"): _channel_msg,
     ("PATCH", r"/channels/(\d+)/messages/(\d+)"): _edit_channel_msg,
+    ("DELETE", r"/channels/(\d+)/messages/(\d+)"): _delete_channel_msg,
     ("POST", r"/users/@me/channels"): _dm_channel,
     ("POST", r"/channels/(\d+)/threads"): _thread,
 }

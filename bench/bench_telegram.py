@@ -78,8 +78,7 @@ async def _match(game: str, pace: str, seed: int, max_turns: int, window: bool) 
         clock = FakeClock()
         h = Harness(fake, str(Path(tmp) / "bench.db"), clock)
         h.seed = seed
-        if window:
-            h.rate_limits = {"overall_max_rate": 10_000, "group_max_rate": 20}
+        h.rate_limits = {"overall_max_rate": 10_000, "group_max_rate": 20 if window else 100_000}
         fake.calls = _Stamped(clock)
         await h.start()
 

@@ -126,7 +126,11 @@ async def test_limits_are_measured_after_the_markup_is_parsed(api) -> None:  # n
 
 async def test_the_bot_waits_out_the_flood_limit_on_the_harness_clock(h: Harness) -> None:
     """The harness runs the fake's window on its FakeClock plus the outbox's (injected) sleeps, so a
-    429 is obeyed without a wall-clock wait and every reply still reaches the group."""
+    429 is obeyed without a wall-clock wait and every reply still reaches the group. (The bot's own
+    group window is lifted here, else it never meets the fake's 429: test_delivery has that.)"""
+    await h.stop()
+    h.rate_limits = {**h.rate_limits, "group_max_rate": 100_000}
+    await h.start()
     await h.dm("/start", h.alice)
     for _ in range(23):
         await h.say("/help", h.alice, h.group)

@@ -92,7 +92,6 @@ class Outbox:
         self._windows: dict[int, SlidingWindow] = {}
         self._shown: dict[tuple[int, int], tuple[str, str]] = {}  # (chat, message) -> what it shows
         self._refs: dict[tuple[str, str], int] = {}
-        self._loaded: set[str] = set()  # tables whose stored refs are in _refs
         self._versions: dict[tuple[str, str], int] = {}  # (table, slot) -> newest table version put
         self.sent = 0  # Bot API calls made by the outbox (for the bench)
         self.waited = 0.0  # seconds spent waiting for group windows (for the bench)
@@ -242,12 +241,13 @@ class Outbox:
         return msg
 
     async def ref(self, table_id: str, key: str) -> int | None:
-        if table_id not in self._loaded:
+        """The message kept under `key`. A miss reads the store again: another process serving the
+        same table (webhook workers, a claim taken over) may have sent it."""
+        if (table_id, key) not in self._refs:
             refs = await self.store.table_refs(table_id)
             for k, v in refs.items():
                 if isinstance(v, int) and not isinstance(v, bool):
                     self._refs.setdefault((table_id, k), v)
-            self._loaded.add(table_id)
         return self._refs.get((table_id, key))
 
     async def forget(self, table_id: str, key: str) -> None:

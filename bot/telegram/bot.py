@@ -63,7 +63,6 @@ class TelegramConfig:
     # One group's true limit (outbox.py, window.py): Telegram's 20 messages in any 60 s.
     group_limit: int = 20
     group_period_s: float = 60.0
-    clock: Callable[[], float] | None = None  # what the group window measures with; None: the service's clock
 
 
 class TelegramBot(Commands, Standings, Buttons, Lobby, Delivery):
@@ -87,6 +86,7 @@ class TelegramBot(Commands, Standings, Buttons, Lobby, Delivery):
         self._options_open: set[str] = set()
         self._info: dict[str, dict[str, Any]] = {}
         self._hand_lines: dict[tuple[str, int], tuple[str, tuple[str, ...]]] = {}  # delivery._event_lines
+        self._held_lines: dict[str, tuple[str, ...]] = {}  # table -> event lines of steps not shown yet
         self.processed: list[int] = []
         self._processed_cond = asyncio.Condition()
 
@@ -98,9 +98,9 @@ class TelegramBot(Commands, Standings, Buttons, Lobby, Delivery):
     # ---- wiring ---------------------------------------------------------------------------------
 
     def install(self, app: Application) -> None:
+        # The group window runs on the service's clock: the injected one in tests, with the injected sleep.
         self._outbox = Outbox(app.bot, self.store, self.sleep, group_limit=self.config.group_limit,
-                             group_period=self.config.group_period_s,
-                              clock=self.config.clock or self.service.clock.now)
+                              group_period=self.config.group_period_s, clock=self.service.clock.now)
         self.outbox.on_unreachable = self._unreachable
         app.add_handler(TypeHandler(Update, self._dedupe), group=-1)
         app.add_handler(CommandHandler("start", self.cmd_start))

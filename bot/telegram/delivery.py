@@ -24,6 +24,7 @@ from bot.core.i18n import t
 from bot.core.models import Outcome
 from bot.core.presenter import HandPanel, TablePanel, TurnNotice, Updates, turn_notice
 from bot.core.presenter.games import max_seats, turn_of
+from bot.core.presenter.panels import TABLE_LINES
 from bot.core.render import render_lobby
 from bot.core.text import excerpt
 from bot.telegram import keyboards as kb
@@ -89,9 +90,12 @@ class Delivery(_Base):
         """`hold_table`: a step inside a turn; the group sees the table once the turn is over."""
         if updates.table is None:
             return
-        rec = updates.table.table
-        if not hold_table:
-            await self._put_table(updates.table)
+        rec, panel = updates.table.table, updates.table
+        held = self._held_lines.pop(rec.id, ())
+        if hold_table:  # its event lines wait with it, so the group still reads every step of the turn
+            self._held_lines[rec.id] = (held + panel.lines)[-TABLE_LINES:]
+        else:
+            await self._put_table(replace(panel, lines=(held + panel.lines)[-TABLE_LINES:]))
         for hand in updates.hands:
             if not hand.controls.my_turn and hand.ui != hand.ui.after_move():
                 await self.uis.moved(rec.id, hand.seat)  # the turn went (a timeout, the AI): picks mean nothing now

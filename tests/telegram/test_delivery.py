@@ -175,6 +175,9 @@ async def test_a_turn_of_several_steps_edits_the_table_once_when_it_is_over(h: H
                 assert not [c for c in h.fake.calls[before:] if c.chat_id == GROUP_ID], "a step inside the turn"
         group = [c.method for c in h.fake.calls[n:] if c.chat_id == GROUP_ID]
         assert steps >= 2 and group.count("editMessageText") == 1, (steps, group)
+        name = rec.seats[mover].name
+        lines = (await h.table_message())["text"].split("</pre>")[-1]
+        assert lines.count(name) >= 2, ("every step's line is shown with the one edit", lines)
     assert h.group_texts()[-1] == (await h.table_message())["text"], "the newest state is what the group sees"
 
 

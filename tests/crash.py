@@ -33,11 +33,12 @@ class DyingStore:
 
         async def call(*args: Any, **kwargs: Any) -> Any:
             self.calls += 1
-            if self.dead or (self.calls == self.at and not self.after):
+            number = self.calls  # its own: calls of other tasks may start while this one runs
+            if self.dead or (number == self.at and not self.after):
                 self.dead = True
                 raise Died(name)
             result = await attr(*args, **kwargs)
-            if self.calls == self.at:
+            if number == self.at:
                 self.dead = True
                 raise Died(name)
             return result

@@ -91,7 +91,7 @@ class Outbox:
         self._workers: dict[int, asyncio.Task[None]] = {}
         self._windows: dict[int, SlidingWindow] = {}
         self._shown: dict[tuple[int, int], tuple[str, str]] = {}  # (chat, message) -> what it shows
-        self._refs: dict[tuple[str, str], int] = {}
+        self._refs: dict[tuple[str, str], int | None] = {}  # None: known to be gone (see forget)
         self._versions: dict[tuple[str, str], int] = {}  # (table, slot) -> newest table version put
         self.sent = 0  # Bot API calls made by the outbox (for the bench)
         self.waited = 0.0  # seconds spent waiting for group windows (for the bench)
@@ -147,15 +147,19 @@ class Outbox:
         waiting = [op for op in queue if op.table_id == table_id and op.key == key and op.kind == "notice"]
         queue[:] = [op for op in queue if op not in waiting]
         # A notice being sent right now stores its ref once sent: the drop queued behind it sees it.
+        shown = await self.ref(table_id, key) is not None  # read first: the same reads whatever the timing
         busy = self._workers.get(chat_id) is not None and not self._workers[chat_id].done()
-        if busy or await self.ref(table_id, key) is not None:
+        if busy or shown:
             queue.append(_Op("drop", "", None, table_id, key))
             self._wake(chat_id)
 
     async def refs(self, table_id: str) -> dict[str, int]:
-        """Every message id kept for the table, by key."""
-        await self.ref(table_id, "")
-        return {k: v for (t, k), v in self._refs.items() if t == table_id}
+        """Every message id kept for the table, by key: the store's (another process may have sent
+        some) and this process's own."""
+        stored = {k: v for k, v in (await self.store.table_refs(table_id)).items()
+                  if isinstance(v, int) and not isinstance(v, bool)}
+        mine = {k: v for (t, k), v in self._refs.items() if t == table_id}
+        return {k: v for k, v in {**stored, **mine}.items() if v is not None}
 
     def _wake(self, chat_id: int) -> None:
         worker = self._workers.get(chat_id)
@@ -251,8 +255,10 @@ class Outbox:
         return self._refs.get((table_id, key))
 
     async def forget(self, table_id: str, key: str) -> None:
-        """The slot's next content goes out as a new message (e.g. a hand asked for again)."""
-        self._refs.pop((table_id, key), None)
+        """The slot's next content goes out as a new message (e.g. a hand asked for again). Marked gone
+        rather than dropped from the cache: a miss meanwhile would read the store before this write
+        lands, bring the old id back, and have it deleted twice."""
+        self._refs[(table_id, key)] = None
         await self.store.set_table_ref(table_id, key, None)
 
     async def _keep(self, table_id: str, key: str, message_id: int) -> None:

@@ -83,6 +83,9 @@ async def test_a_kill_at_any_step_then_redelivery_makes_the_move_once(
         rec = await h.table()
         h.dying.arm(at, after)
         message = await deliver_draw(h)
+        # The last steps (the turn notice's message ref) are the outbox's, after the update's own
+        # handling: let them run, so that each step really is the one the process dies at.
+        await h.tg.idle()
         await h.kill()
         assert h.dying.dead, at
 

@@ -571,6 +571,14 @@ def _edit_channel_msg(f: FakeDiscord, r: Req, channel_id: str, mid: str) -> Any:
     return msg
 
 
+def _delete_channel_msg(f: FakeDiscord, r: Req, channel_id: str, mid: str) -> web.Response:
+    msg = f.messages.get(int(mid))
+    if msg is None or msg.get("channel_id") != channel_id:
+        return _json({"message": "Unknown Message", "code": 10008}, 404)
+    del f.messages[int(mid)]
+    return web.Response(status=204)
+
+
 def _dm_channel(f: FakeDiscord, r: Req) -> JSON:
     uid = str((r.json or {}).get("recipient_id"))
     cid = next((c for c, u in f.dm_channels.items() if u == uid), None) or f.snowflake()
@@ -605,6 +613,7 @@ _ROUTES: dict[tuple[str, str], Callable[..., Any]] = {
     ("DELETE", r"/webhooks/(\d+)/([^/]+)/messages/([^/]+)"): _delete_webhook_msg,
     ("POST", r"/channels/(\d+)/messages"): _channel_msg,
     ("PATCH", r"/channels/(\d+)/messages/(\d+)"): _edit_channel_msg,
+    ("DELETE", r"/channels/(\d+)/messages/(\d+)"): _delete_channel_msg,
     ("POST", r"/users/@me/channels"): _dm_channel,
     ("POST", r"/channels/(\d+)/threads"): _thread,
 }

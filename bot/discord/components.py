@@ -179,7 +179,8 @@ class Components(Commands):
         await self.uis.moved(rec.id, seat)
         new = outcome.table
         self.delivery.seen(new)
-        updates = await self.presenter.outcome(outcome, self._langs(new, seat, lang), prev_turn)
+        dm = await self._dm_seats(new)
+        updates = await self.presenter.outcome(outcome, self._langs(new, seat, lang), prev_turn, seats=dm | {seat})
         mine = next((h for h in updates.hands if h.seat == seat), None) or await self.hand_panel(new, seat, lang)
         note = "\n".join([f"✓ `{_inert(command)}`", *(plain(line) for line in mine.events)])
         embed, view = ui.hand_message(mine)
@@ -187,4 +188,4 @@ class Components(Commands):
             await answer.edit_here(interaction, content=note, embed=embed, view=view)
         else:
             await answer.say(interaction, note, embed=embed, view=view)
-        await self.deliver(updates)
+        await self.deliver(updates, dm)

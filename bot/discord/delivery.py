@@ -6,8 +6,8 @@
 - The turn notice is one ping per table: the new one (with a button to the hand, able to notify only
   its player) replaces the previous, which is deleted; a notice already stale when its turn to be
   sent comes (a newer state of the table was seen) is dropped.
-- Temporary messages (pings, "cannot reach" notes) are deleted when the match ends; the table
-  message and the results stay.
+- Temporary messages (pings, a round's results, "cannot reach" notes) are deleted when the match
+  ends; the table message (which shows the totals) and the match's result stay.
 """
 
 from __future__ import annotations
@@ -135,7 +135,7 @@ class Delivery:
         return await channel.send(fit_content(content), **kwargs)
 
     async def temporary(self, rec: TableRecord, content: str, ping: str | None = None) -> None:
-        """A message that goes when the match ends (a "cannot reach" note)."""
+        """A message that goes when the match ends (a round's results, a "cannot reach" note)."""
         msg = await self.post(rec, content, ping)
         refs = await self.refs(rec.id)
         await self.set_ref(rec.id, "temp", [*(refs.get("temp") or []), str(msg.id)])

@@ -89,10 +89,19 @@ class Rendering(AdapterBase):
             await self.render_lobby(rec, interaction)
             return
         self.delivery.seen(rec)
-        await self.deliver(await self.presenter.outcome(outcome, self._langs(rec), prev_turn, restored), interaction)
+        dm = await self._dm_seats(rec)
+        await self.deliver(await self.presenter.outcome(outcome, self._langs(rec), prev_turn, restored, seats=dm),
+                           dm, interaction)
 
-    async def deliver(self, updates: Updates, interaction: discord.Interaction | None = None) -> None:
-        """Table first (one edit at most), then the results, DM hands, and the ping or the clean-up."""
+    async def _dm_seats(self, rec: TableRecord) -> set[int]:
+        """The seats whose hands live in a DM (`/rummy dm on`): the only hands an outcome edits; the
+        others are shown when their owner asks (an ephemeral message cannot be reached later)."""
+        return {seat for seat, s in enumerate(rec.seats)
+                if s.kind == "human" and s.user_id and await self._dm_on(s.user_id)}
+
+    async def deliver(self, updates: Updates, dm: set[int], interaction: discord.Interaction | None = None) -> None:
+        """Table first (one edit at most), then the results (a round's go at match end, the match's
+        stay), the DM hands, and the ping or the clean-up."""
         panel = updates.table
         if panel is None:
             return
@@ -101,9 +110,13 @@ class Rendering(AdapterBase):
         view = ui.table_view(rec, panel.lang) if panel.playing else None
         await self.delivery.table(rec, ui.table_embed(panel, turn), view, interaction)
         if updates.announcements:
-            await self.delivery.post(rec, "\n\n".join(plain(line) for line in updates.announcements))
+            text = "\n\n".join(plain(line) for line in updates.announcements)
+            if updates.finished:
+                await self.delivery.post(rec, text)
+            else:
+                await self.delivery.temporary(rec, text)
         for hand in updates.hands:
-            if await self._dm_on(hand.user_id):
+            if hand.seat in dm:
                 await self._dm_hand(hand)
         if updates.finished:
             await self.delivery.finished(rec)

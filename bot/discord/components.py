@@ -181,6 +181,10 @@ class Components(Commands):
         self.delivery.seen(new)
         dm = await self._dm_seats(new)
         updates = await self.presenter.outcome(outcome, self._langs(new, seat, lang), prev_turn, seats=dm | {seat})
+        if update and interaction.message is not None and seat in dm:
+            kept = (await self.delivery.refs(new.id)).get(f"dm:{me.user_id}") or ""
+            if kept.endswith(f":{interaction.message.id}"):
+                dm.discard(seat)  # pressed on the DM hand itself: the answer below is its edit
         mine = next((h for h in updates.hands if h.seat == seat), None) or await self.hand_panel(new, seat, lang)
         note = "\n".join([f"✓ `{_inert(command)}`", *(plain(line) for line in mine.events)])
         embed, view = ui.hand_message(mine)

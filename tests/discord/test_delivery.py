@@ -166,3 +166,19 @@ async def test_more_than_fits_is_paged_never_dropped(h: Harness) -> None:
                            targets=tuple(Choice(k, f"{k + 1}") for k in range(30)))
     labels = [c["label"] for p in _pages(h, rec, targets) for c in p if decode(c["custom_id"]).verb == "mv"]
     assert labels == [f"→{k + 1}" for k in range(30)], "a 15th destination (and a 30th) gets its button"
+
+
+async def test_a_move_on_the_dm_hand_edits_it_once(h: Harness) -> None:
+    await h.slash("dm", h.alice, mode="on")
+    h.deck = ["r10", "r11", "r12", "k1", "k2", "k3", "b5", "b7", "b9", "y2", "y4", "y6", "y8", "y13"]  # Alice first
+    await _started(h)
+    rec = await h.table()
+    channel_id, mid = (await h.store.table_refs(rec.id))[f"dm:{h.alice['id']}"].split(":")
+    dm_hand = h.fake.messages[int(mid)]
+    draw = next(c for c in components(dm_hand) if c.get("label") == "draw")
+    n = len(h.fake.requests)
+    press = await h.send(h.fake.click(draw["custom_id"], dm_hand, user=h.alice, in_guild=False))
+    assert h.callback(press)["type"] == 7
+    assert not [r for r in h.fake.requests[n:] if r.path.startswith(f"/channels/{channel_id}/")], \
+        "the answer was the DM hand's edit: no second one"
+    assert (await h.table()).log_seq > rec.log_seq

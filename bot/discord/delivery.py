@@ -154,9 +154,9 @@ class Delivery:
                 text += " " + ui.relative_time(notice.deadline)
             msg = await self.post(rec, text, ping=notice.user_id, view=ui.table_view(rec, lang))
             previous = (await self.refs(rec.id)).get("ping")
-            await self.set_ref(rec.id, "ping", str(msg.id))
-            if previous:
-                await self._delete(rec, previous)
+            # Kept with the table (a restart still deletes it), written while the old one is deleted.
+            await asyncio.gather(self.set_ref(rec.id, "ping", str(msg.id)),
+                                 *([self._delete(rec, previous)] if previous else []))
 
     async def finished(self, rec: TableRecord) -> None:
         """The match is over (or the table ended): every temporary message of the table goes."""

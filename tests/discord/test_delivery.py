@@ -182,3 +182,13 @@ async def test_a_move_on_the_dm_hand_edits_it_once(h: Harness) -> None:
     assert not [r for r in h.fake.requests[n:] if r.path.startswith(f"/channels/{channel_id}/")], \
         "the answer was the DM hand's edit: no second one"
     assert (await h.table()).log_seq > rec.log_seq
+
+
+async def test_the_ping_sent_before_a_restart_is_still_replaced(h: Harness) -> None:
+    await _started(h)
+    (before,) = [m for m in _left_in_channel(h) if "<@" in m["content"]]
+    await h.restart()
+    rec = await h.table()
+    await h.slash("play", h.user_of(rec, rec.state["turn"]), text="draw")
+    left = [m for m in _left_in_channel(h) if "<@" in m["content"]]
+    assert len(left) == 1 and left[0]["id"] != before["id"]

@@ -192,3 +192,18 @@ async def test_the_ping_sent_before_a_restart_is_still_replaced(h: Harness) -> N
     await h.slash("play", h.user_of(rec, rec.state["turn"]), text="draw")
     left = [m for m in _left_in_channel(h) if "<@" in m["content"]]
     assert len(left) == 1 and left[0]["id"] != before["id"]
+
+
+async def test_a_slow_move_by_button_is_deferred_first_then_the_hand_edited(h: Harness) -> None:
+    await h.stop()
+    h.ack_after_s = 0.0  # every press counts as slow: the budget defers before the answer is ready
+    await h.start()
+    await _started(h)
+    rec = await h.table()
+    user = h.user_of(rec, rec.state["turn"])
+    hand = await h.hand(user)
+    draw = next(c for c in components(hand) if c.get("label") == "draw")
+    press = await h.click(draw["custom_id"], hand, user)
+    assert h.callback(press)["type"] == 6
+    assert h.reply(press)["embeds"] and "`draw`" in h.reply(press)["content"]
+    assert (await h.table()).log_seq > rec.log_seq

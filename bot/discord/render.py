@@ -4,6 +4,7 @@ to their owner's interactions (ephemeral), since nothing else can reach an ephem
 
 from __future__ import annotations
 
+import asyncio
 import logging
 
 import discord
@@ -100,28 +101,32 @@ class Rendering(AdapterBase):
                 if s.kind == "human" and s.user_id and await self._dm_on(s.user_id)}
 
     async def deliver(self, updates: Updates, dm: set[int], interaction: discord.Interaction | None = None) -> None:
-        """Table first (one edit at most), then the results (a round's go at match end, the match's
-        stay), the DM hands, and the ping or the clean-up."""
+        """The table (one edit at most) and, alongside it, the results (a round's go at match end,
+        the match's stay), the DM hands, and the ping or the clean-up."""
         panel = updates.table
         if panel is None:
             return
         rec = panel.table
         turn = mention(rec, panel.turn) if panel.turn is not None and panel.playing else None
         view = ui.table_view(rec, panel.lang) if panel.playing else None
-        await self.delivery.table(rec, ui.table_embed(panel, turn), view, interaction)
-        if updates.announcements:
-            text = "\n\n".join(plain(line) for line in updates.announcements)
+
+        async def the_rest() -> None:
+            if updates.announcements:
+                text = "\n\n".join(plain(line) for line in updates.announcements)
+                if updates.finished:
+                    await self.delivery.post(rec, text)
+                else:
+                    await self.delivery.temporary(rec, text)
+            for hand in updates.hands:
+                if hand.seat in dm:
+                    await self._dm_hand(hand)
             if updates.finished:
-                await self.delivery.post(rec, text)
-            else:
-                await self.delivery.temporary(rec, text)
-        for hand in updates.hands:
-            if hand.seat in dm:
-                await self._dm_hand(hand)
-        if updates.finished:
-            await self.delivery.finished(rec)
-        elif updates.notice is not None:
-            await self.delivery.notice(updates.notice, panel.lang)
+                await self.delivery.finished(rec)
+            elif updates.notice is not None:
+                await self.delivery.notice(updates.notice, panel.lang)
+
+        # Independent requests (another message, another route): neither waits for the other.
+        await asyncio.gather(self.delivery.table(rec, ui.table_embed(panel, turn), view, interaction), the_rest())
 
     # ---- hands by DM, and players the bot cannot reach ----------------------------------------------------
 

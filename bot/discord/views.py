@@ -185,36 +185,45 @@ def _buttons(items: list[CodecItem]) -> list[list[CodecItem]]:
     return [items[i:i + ROW_WIDTH] for i in range(0, len(items), ROW_WIDTH)]
 
 
-def hand_rows(rec: TableRecord, seat: int, c: HandControls, lang: str) -> list[list[CodecItem]]:
-    """Every control of the seat's hand as rows (a select alone, or up to five buttons), in order:
-    the item pickers, the table items to move, the moves for the picks; or, while a table item is
+def hand_pages(rec: TableRecord, seat: int, c: HandControls, lang: str) -> list[list[list[CodecItem]]]:
+    """Every control of the seat's hand as pages of at most four rows (a select alone, or up to
+    five buttons): the item pickers, then the table items to move, with the moves on every page
+    while they fit in two rows (so `draw` never hides behind a page); or, while a table item is
     being moved, where it can go and Back."""
     v = rec.version
     if c.moving is not None and c.move_index is not None:
         targets = [button(d.label if d.new else f"→{d.label}", cid(rec.id, v, "mv", seat, c.move_index, c.moving, d.option),
                           discord.ButtonStyle.primary if d.new else discord.ButtonStyle.secondary) for d in c.targets]
-        return _buttons([*targets, button(t("tg.btn.back", lang), cid(rec.id, v, "back", seat))])
-    rows = _selects(rec, seat, "pick", [discord.SelectOption(label=i.label[:100], value=str(i.index), default=i.selected)
-                                        for i in c.items], t("dc.pick", lang), many=True)
+        return _paged(_buttons([*targets, button(t("tg.btn.back", lang), cid(rec.id, v, "back", seat))]))
+    selects = _selects(rec, seat, "pick", [discord.SelectOption(label=i.label[:100], value=str(i.index),
+                                                                default=i.selected) for i in c.items],
+                       t("dc.pick", lang), many=True)
     if c.pieces:
-        rows += _selects(rec, seat, "mvt", [discord.SelectOption(label=p.label[:100], value=str(p.option))
-                                            for p in c.pieces], t("dc.move_pick", lang), many=False)
+        selects += _selects(rec, seat, "mvt", [discord.SelectOption(label=p.label[:100], value=str(p.option))
+                                               for p in c.pieces], t("dc.move_pick", lang), many=False)
     mask = mask_of(list(c.picks))
-    actions = []
+    buttons = []
     for a in c.actions:
         args: list[str | int] = [seat, a.index, mask if a.with_items else "0"]
         if a.option is not None:
             args.append(a.option)
         style = discord.ButtonStyle.success if a.with_items else discord.ButtonStyle.primary
-        actions.append(button(a.label, cid(rec.id, v, "cmd", *args), style))
-    return rows + _buttons(actions)
+        buttons.append(button(a.label, cid(rec.id, v, "cmd", *args), style))
+    actions = _buttons(buttons)
+    if len(selects) + len(actions) <= CONTROL_ROWS or len(actions) > 2 or not selects:
+        return _paged(selects + actions)
+    room = CONTROL_ROWS - len(actions)
+    return [selects[i:i + room] + actions for i in range(0, len(selects), room)]
+
+
+def _paged(rows: list[list[CodecItem]]) -> list[list[list[CodecItem]]]:
+    return [rows[i:i + CONTROL_ROWS] for i in range(0, len(rows), CONTROL_ROWS)] or [[]]
 
 
 def hand_view(rec: TableRecord, seat: int, controls: HandControls, lang: str, page: int = 0) -> discord.ui.View:
-    """The hand's controls in Discord's five rows: four rows of controls per page and a last row with
-    Refresh, Sort and, when the controls need more than four rows, a button to the next page."""
-    rows = hand_rows(rec, seat, controls, lang)
-    pages = [rows[i:i + CONTROL_ROWS] for i in range(0, len(rows), CONTROL_ROWS)] or [[]]
+    """The hand's controls in Discord's five rows: a page of four rows of controls and a last row
+    with Refresh, Sort and, when the controls need more than one page, a button to the next page."""
+    pages = hand_pages(rec, seat, controls, lang)
     page = min(page, len(pages) - 1)
     items: list[CodecItem] = []
     for r, row in enumerate(pages[page]):

@@ -6,8 +6,8 @@
 - The turn notice is one ping per table: the new one (with a button to the hand, able to notify only
   its player) replaces the previous, which is deleted; a notice already stale when its turn to be
   sent comes (a newer state of the table was seen) is dropped.
-- Temporary messages (pings, a round's results, "cannot reach" notes) are deleted when the match
-  ends; the table message (which shows the totals) and the match's result stay.
+- Results have one message per table, edited as rounds end; temporary messages (pings, "cannot
+  reach" notes) are deleted when the match ends: the table message and the results stay.
 """
 
 from __future__ import annotations
@@ -134,8 +134,23 @@ class Delivery:
             kwargs["view"] = view
         return await channel.send(fit_content(content), **kwargs)
 
+    async def results(self, rec: TableRecord, content: str) -> None:
+        """The table's one results message: posted at the first round's end, edited with each later
+        round's (an edit: results notify nobody), the match's result last; it stays after the match."""
+        channel = await self._channel(rec)
+        mid = (await self.refs(rec.id)).get("results")
+        if mid:
+            try:
+                await channel.get_partial_message(int(mid)).edit(content=fit_content(content),
+                                                                 allowed_mentions=only(None))
+                return
+            except discord.NotFound:
+                pass  # deleted by someone: post it again
+        msg = await self.post(rec, content)
+        await self.set_ref(rec.id, "results", str(msg.id))
+
     async def temporary(self, rec: TableRecord, content: str, ping: str | None = None) -> None:
-        """A message that goes when the match ends (a round's results, a "cannot reach" note)."""
+        """A message that goes when the match ends (a "cannot reach" note)."""
         msg = await self.post(rec, content, ping)
         refs = await self.refs(rec.id)
         await self.set_ref(rec.id, "temp", [*(refs.get("temp") or []), str(msg.id)])

@@ -101,8 +101,8 @@ class Rendering(AdapterBase):
                 if s.kind == "human" and s.user_id and await self._dm_on(s.user_id)}
 
     async def deliver(self, updates: Updates, dm: set[int], interaction: discord.Interaction | None = None) -> None:
-        """The table (one edit at most) and, alongside it, the results (a round's go at match end,
-        the match's stay), the DM hands, and the ping or the clean-up."""
+        """The table (one edit at most) and, alongside it, the results, the DM hands, and the ping or
+        the clean-up."""
         panel = updates.table
         if panel is None:
             return
@@ -112,11 +112,7 @@ class Rendering(AdapterBase):
 
         async def the_rest() -> None:
             if updates.announcements:
-                text = "\n\n".join(plain(line) for line in updates.announcements)
-                if updates.finished:
-                    await self.delivery.post(rec, text)
-                else:
-                    await self.delivery.temporary(rec, text)
+                await self.delivery.results(rec, "\n\n".join(plain(line) for line in updates.announcements))
             for hand in updates.hands:
                 if hand.seat in dm:
                     await self._dm_hand(hand)

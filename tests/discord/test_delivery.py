@@ -209,3 +209,18 @@ async def test_a_slow_move_by_button_is_deferred_first_then_the_hand_edited(h: H
     assert h.callback(press)["type"] == 6
     assert h.reply(press)["embeds"] and "`draw`" in h.reply(press)["content"]
     assert (await h.table()).log_seq > rec.log_seq
+
+
+async def test_the_results_are_one_message_edited_as_rounds_end_and_kept(h: Harness) -> None:
+    await _started(h)
+    rec = await h.table()
+    n = len(h.fake.requests)
+    await h.bot.delivery.results(rec, "Round 1: Alice 10")
+    await h.bot.delivery.results(rec, "Round 2: Bob 12")
+    calls = [(r.method, r.path.rsplit("/", 1)[-1]) for r in _channel(h, n)]
+    assert [m for m, _ in calls] == ["POST", "PATCH"]
+    mid = (await h.store.table_refs(rec.id))["results"]
+    assert calls[1][1] == mid and h.fake.messages[int(mid)]["content"] == "Round 2: Bob 12"
+    await h.bot.delivery.finished(rec)
+    assert int(mid) in h.fake.messages, "the results stay after the match"
+    assert not [m for m in _left_in_channel(h) if "<@" in m["content"]], "the ping went"

@@ -182,7 +182,7 @@ class Commands(Lobby):
         async def work() -> None:
             rec = await self._need_table(interaction)
             await self._show_hand(interaction, rec)
-        await self._guarded(interaction, work())
+        await self._guarded(interaction, work(), direct=True)  # the answer is the hand: one call
 
     async def _show_hand(self, interaction: discord.Interaction, rec: TableRecord) -> None:
         lang = self._ulang(interaction)

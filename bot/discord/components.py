@@ -2,9 +2,9 @@
 hand's — picks, sorting, pages, the two-step table-item move and moves — decoded through the
 presenter's `press`, the hand screen kept in the store (HandUIs).
 
-A press on a hand is answered by the hand itself (one call, type 7) unless the work runs past the
-budget, when it is deferred first; presses that may wait on storage before any answer can be built
-(Refresh, "My hand", the lobby's) are acknowledged at entry."""
+A press on a hand is answered by the hand itself (one call: type 7 in place, type 4 for "My hand")
+unless the work runs past the budget, when it is deferred first; Refresh and the lobby's presses are
+acknowledged at entry."""
 
 from __future__ import annotations
 
@@ -30,6 +30,11 @@ log = logging.getLogger(__name__)
 # A hand's presses answered with the new hand screen (their first argument is the seat).
 DIRECT_VERBS = ("sort", "page", "pick", "mvt", "back", "cmd", "mv")
 SEAT_VERBS = ("hand", *DIRECT_VERBS)
+
+
+def _direct(data: ButtonData) -> bool:
+    """Answered by the work itself (the hand), within the budget: the hand's presses and "My hand"."""
+    return data.verb in DIRECT_VERBS or (data.verb == "hand" and not data.args)
 
 
 def _opens_message(data: ButtonData) -> bool:
@@ -77,8 +82,9 @@ class Components(Commands):
         lang = self._ulang(interaction)
         try:
             data = decode(custom_id)
-            if data.verb in DIRECT_VERBS:
-                await self._within(interaction, self._component(interaction, data, values, lang), update=True)
+            if _direct(data):
+                work = self._component(interaction, data, values, lang)
+                await self._within(interaction, work, update=not _opens_message(data))
             else:
                 await answer.ack(interaction, update=not _opens_message(data))
                 await self._component(interaction, data, values, lang)

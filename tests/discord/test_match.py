@@ -42,7 +42,7 @@ async def test_lobby_start_and_full_match(h: Harness) -> None:
     hands = {}
     for user in (h.alice, h.bob):  # "My hand" on the table message: an ephemeral hand for whoever presses
         press = await h.press(table, user, "hand")
-        assert h.callback(press)["type"] == 5 and h.answer(press)["flags"] & EPHEMERAL
+        assert h.callback(press)["type"] == 4 and h.answer(press)["flags"] & EPHEMERAL  # the hand: one call
         hands[user["id"]] = h.message_of(press)
 
     turns = buttons = typed = 0

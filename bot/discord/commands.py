@@ -14,6 +14,7 @@ from bot.core.grammar import hand_items
 from bot.core.guides import RulesRequest, guide_chunks, guide_text, rules_reply, rules_request
 from bot.core.i18n import t
 from bot.core.models import ServiceError
+from bot.core.presenter import HandUI, hand_controls, press
 from bot.core.presenter.games import games as game_names
 from bot.core.presenter.games import moves_of, turn_of, view_of
 from bot.core.render import render_help
@@ -219,7 +220,8 @@ class Commands(Lobby):
         await self._guarded(interaction, work(), direct=True)  # the answer is the new hand: one call
 
     async def complete_play(self, interaction: discord.Interaction, current: str) -> list[app_commands.Choice[str]]:
-        """Suggestions from the seat's legal moves now (their verbs) and its own hand (the items)."""
+        """Suggestions from the seat's legal moves now: whole moves that need no pick (`draw`,
+        `take 3`), the verbs of the others, and after a verb the seat's own hand items."""
         rec = await self._table_here(interaction)
         if rec is None or rec.status != "playing" or rec.state is None:
             return []
@@ -227,21 +229,25 @@ class Commands(Lobby):
         if seat is None:
             return []
         view = view_of(rec, seat)
+        templates = moves_of(rec, view)
+        controls = hand_controls(rec.game, view, seat, HandUI(), "en", True, templates)
+        whole = [press.command(HandUI(), view, templates, a.index, "0", a.option)
+                 for a in controls.actions if not a.with_items]
+        typed = current.lstrip().lower()
+        found = [w for w in whole if w.startswith(typed)]
         words = current.lstrip().split(" ")
         if len(words) <= 1:
-            verbs = list(dict.fromkeys(m.verb for m in moves_of(rec, view) if m.available is not False))
-            found = [v for v in verbs if v.startswith(words[0].lower())]
+            found += [m.verb for m in templates if m.available is not False and m.verb.startswith(typed)]
         else:
             head, last = " ".join(words[:-1]), words[-1].lower()
             items = hand_items(view)
             used = [w.lower() for w in words[1:-1]]
-            found, seen = [], set()
+            seen: set[str] = set()
             for item in items:
                 if item.lower().startswith(last) and (used.count(item.lower()) < items.count(item)) and item not in seen:
                     seen.add(item)
                     found.append(f"{head} {item}")
-            if not found:
-                found = [current]
+        found = list(dict.fromkeys(found)) or [current]
         return [app_commands.Choice(name=s[:100], value=s[:100]) for s in found[:25]]
 
     async def cmd_end(self, interaction: discord.Interaction) -> None:

@@ -224,3 +224,11 @@ async def test_the_results_are_one_message_edited_as_rounds_end_and_kept(h: Harn
     await h.bot.delivery.finished(rec)
     assert int(mid) in h.fake.messages, "the results stay after the match"
     assert not [m for m in _left_in_channel(h) if "<@" in m["content"]], "the ping went"
+
+
+async def test_ending_a_table_takes_its_ping_away(h: Harness) -> None:
+    await _started(h)
+    assert [m for m in _left_in_channel(h) if "<@" in m["content"]]
+    await h.slash("end", h.alice)
+    assert (await h.table()).status == "abandoned"
+    assert [m["id"] for m in _left_in_channel(h)] == [(await h.table_message())["id"]]

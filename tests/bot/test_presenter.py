@@ -170,3 +170,21 @@ async def test_no_notice_for_an_away_player_or_a_restored_table(service: TableSe
     fresh = Outcome(rec, public_view=get_engine(rec.game).view(rec.state, None))
     assert (await presenter.outcome(fresh, _lang, prev_turn=None)).notice is not None
     assert (await presenter.outcome(fresh, _lang, prev_turn=None, restored=True)).notice is None
+
+
+async def test_only_the_hands_asked_for_are_built(service: TableService, store) -> None:
+    rec = await _playing(service)
+    presenter = Presenter(HandUIs(store))
+    outcome = Outcome(rec, public_view=get_engine(rec.game).view(rec.state, None))
+    humans = {s for s, x in enumerate(rec.seats) if x.kind == "human"}
+    assert {h.seat for h in (await presenter.outcome(outcome, _lang)).hands} == humans
+    one = min(humans)
+    assert [h.seat for h in (await presenter.outcome(outcome, _lang, seats={one})).hands] == [one]
+    assert (await presenter.outcome(outcome, _lang, seats=set())).hands == ()
+
+
+def test_the_page_of_a_hand_screen_is_kept_and_a_move_resets_it() -> None:
+    ui = HandUI(picks=(2,), page=3)
+    assert HandUI.from_json(ui.to_json()) == ui
+    assert HandUI.from_json({"page": -1}).page == 0
+    assert ui.after_move().page == 0

@@ -5,6 +5,8 @@ from __future__ import annotations
 
 from typing import Any
 
+from pydantic import BaseModel
+
 from rules import IllegalAction, SetupError, engine_names, get_engine
 from rules.core.moves import MoveTemplate
 from storage import TableRecord
@@ -23,6 +25,11 @@ def seat_range(game: str) -> tuple[int, int]:
     return engine.min_seats, engine.max_seats
 
 
+def options_model(game: str) -> type[BaseModel]:
+    """The game's options (pydantic): what the lobby's option screens offer."""
+    return get_engine(game).options_model
+
+
 def turn_of(rec: TableRecord) -> int | None:
     """Whose turn it is in a stored table (None outside play)."""
     if rec.state is None or rec.status != "playing":
@@ -39,4 +46,4 @@ def moves_of(rec: TableRecord, view: dict[str, Any]) -> list[MoveTemplate]:
     return get_engine(rec.game).moves(view)
 
 
-__all__ = ["IllegalAction", "SetupError", "games", "max_seats", "moves_of", "seat_range", "turn_of", "view_of"]
+__all__ = ["IllegalAction", "SetupError", "games", "max_seats", "moves_of", "options_model", "seat_range", "turn_of", "view_of"]

@@ -5,7 +5,7 @@ these out and send them, following the delivery policy written on `Updates`."""
 
 from __future__ import annotations
 
-from collections.abc import Awaitable, Callable
+from collections.abc import Awaitable, Callable, Collection
 from dataclasses import dataclass
 from typing import Any
 
@@ -135,7 +135,8 @@ class Presenter:
                          tuple((events or [])[-HAND_LINES:]), note)
 
     async def outcome(self, outcome: Outcome, lang_of: LangOf, prev_turn: int | None = None,
-                      restored: bool = False) -> Updates:
+                      restored: bool = False, seats: Collection[int] | None = None) -> Updates:
+        """`seats`: the hands the adapter will show (None: every human's); the others are not built."""
         rec = outcome.table
         if rec.state is None:
             return await self.record(rec, lang_of)
@@ -145,7 +146,7 @@ class Presenter:
                            restored)
         hands = []
         for seat, s in enumerate(rec.seats):
-            if s.kind != "human" or s.user_id is None:
+            if s.kind != "human" or s.user_id is None or (seats is not None and seat not in seats):
                 continue
             lang = await lang_of(seat)
             private = render_events(rec, [e for e in outcome.events if e.seat == seat], seat, lang)

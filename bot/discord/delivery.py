@@ -1,0 +1,195 @@
+"""What reaches the channel, under issue 13's delivery policy.
+
+- The table message is one message, edited in place: at most one edit per accepted action, none
+  when nothing it shows changed (its deadline is a live `<t:…:R>`, so time passing changes nothing),
+  and when several states queue up behind an edit in flight only the newest is sent.
+- The turn notice is one ping per table: the new one (with a button to the hand, able to notify only
+  its player) replaces the previous, which is deleted; a notice already stale when its turn to be
+  sent comes (a newer state of the table was seen) is dropped.
+- Results have one message per table, edited as rounds end; temporary messages (pings, "cannot
+  reach" notes) are deleted when the match ends: the table message and the results stay.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import json
+import logging
+from dataclasses import dataclass, field
+from typing import Any
+
+import discord
+
+from bot.core.i18n import t
+from bot.core.presenter import TurnNotice
+from bot.discord import answer
+from bot.discord import views as ui
+from bot.discord.limits import fit_content
+from bot.discord.safe import only
+from storage import Store, TableRecord
+
+log = logging.getLogger(__name__)
+
+
+@dataclass
+class _Table:
+    """One table's channel state in this process."""
+
+    edit: asyncio.Lock = field(default_factory=asyncio.Lock)  # one table edit in flight
+    notices: asyncio.Lock = field(default_factory=asyncio.Lock)
+    pending: tuple[int, discord.Embed, discord.ui.View | None, str] | None = None  # the newest unsent state
+    shown: str | None = None  # fingerprint of what the table message shows
+    sent_version: int = -1
+    seen_version: int = -1  # the newest table version an outcome brought
+
+
+def fingerprint(embed: discord.Embed, view: discord.ui.View | None) -> str:
+    return json.dumps([embed.to_dict(), view.to_components() if view is not None else None], sort_keys=True,
+                      default=str)
+
+
+@dataclass
+class Delivery:
+    store: Store
+    client: discord.Client | None = None
+    _refs: dict[str, dict[str, Any]] = field(default_factory=dict)
+    _tables: dict[str, _Table] = field(default_factory=dict)
+
+    # ---- references (message ids, language) kept with the table ----------------------------------
+
+    async def refs(self, table_id: str) -> dict[str, Any]:
+        if table_id not in self._refs:
+            self._refs[table_id] = dict(await self.store.table_refs(table_id))
+        return self._refs[table_id]
+
+    async def set_ref(self, table_id: str, key: str, value: Any) -> None:
+        (await self.refs(table_id))[key] = value
+        await self.store.set_table_ref(table_id, key, value)
+
+    def _table(self, table_id: str) -> _Table:
+        return self._tables.setdefault(table_id, _Table())
+
+    def seen(self, rec: TableRecord) -> None:
+        """An outcome of this table version is being delivered: older notices are stale from now."""
+        state = self._table(rec.id)
+        state.seen_version = max(state.seen_version, rec.version)
+
+    def stale(self, rec: TableRecord) -> bool:
+        return rec.version < self._table(rec.id).seen_version
+
+    async def _channel(self, rec: TableRecord) -> discord.PartialMessageable:
+        assert self.client is not None
+        return self.client.get_partial_messageable(int((await self.refs(rec.id)).get("channel") or rec.chat_id))
+
+    # ---- the table message ------------------------------------------------------------------------
+
+    async def table(self, rec: TableRecord, embed: discord.Embed, view: discord.ui.View | None,
+                    interaction: discord.Interaction | None = None) -> None:
+        """Show this state on the table message: through the interaction when a button on it was
+        pressed (the press's one answer), else by id; sent (and remembered) the first time."""
+        state = self._table(rec.id)
+        fp = fingerprint(embed, view)
+        mid = (await self.refs(rec.id)).get("message")
+        on_table = interaction is not None and interaction.message is not None and mid and interaction.message.id == int(mid)
+        if interaction is not None and on_table:
+            async with state.edit:
+                if fp == state.shown or rec.version < state.sent_version:
+                    await answer.settle(interaction)
+                else:
+                    await answer.edit_here(interaction, embed=embed, view=view)
+                    state.shown, state.sent_version = fp, rec.version
+            return
+        if state.pending is None or state.pending[0] <= rec.version:
+            state.pending = (rec.version, embed, view, fp)
+        async with state.edit:
+            if state.pending is None:
+                return  # a newer state went out while this one waited: it is shown already
+            version, embed, view, fp = state.pending
+            state.pending = None
+            if fp == state.shown or version < state.sent_version:
+                return
+            await self._send_table(rec, embed, view)
+            state.shown, state.sent_version = fp, version
+
+    async def _send_table(self, rec: TableRecord, embed: discord.Embed, view: discord.ui.View | None) -> None:
+        channel = await self._channel(rec)
+        mid = (await self.refs(rec.id)).get("message")
+        if mid:
+            try:
+                await channel.get_partial_message(int(mid)).edit(embed=embed, view=view)
+                return
+            except discord.NotFound:
+                pass  # deleted by someone: post it again
+        msg = await channel.send(embed=embed, view=view)
+        await self.set_ref(rec.id, "message", str(msg.id))
+
+    # ---- new messages -------------------------------------------------------------------------------
+
+    async def post(self, rec: TableRecord, content: str, ping: str | None = None,
+                   view: discord.ui.View | None = None) -> discord.Message:
+        """A new channel message; it can notify only `ping` (a user id), whatever names it holds."""
+        channel = await self._channel(rec)
+        kwargs: dict[str, Any] = {"allowed_mentions": only(ping)}
+        if view is not None:
+            kwargs["view"] = view
+        return await channel.send(fit_content(content), **kwargs)
+
+    async def results(self, rec: TableRecord, content: str) -> None:
+        """The table's one results message: posted at the first round's end, edited with each later
+        round's (an edit: results notify nobody), the match's result last; it stays after the match."""
+        channel = await self._channel(rec)
+        mid = (await self.refs(rec.id)).get("results")
+        if mid:
+            try:
+                await channel.get_partial_message(int(mid)).edit(content=fit_content(content),
+                                                                 allowed_mentions=only(None))
+                return
+            except discord.NotFound:
+                pass  # deleted by someone: post it again
+        msg = await self.post(rec, content)
+        await self.set_ref(rec.id, "results", str(msg.id))
+
+    async def temporary(self, rec: TableRecord, content: str, ping: str | None = None) -> None:
+        """A message that goes when the match ends (a "cannot reach" note)."""
+        msg = await self.post(rec, content, ping)
+        refs = await self.refs(rec.id)
+        await self.set_ref(rec.id, "temp", [*(refs.get("temp") or []), str(msg.id)])
+
+    async def notice(self, notice: TurnNotice, lang: str) -> None:
+        """The turn's ping, replacing the table's previous one; dropped when already stale."""
+        rec = notice.table
+        state = self._table(rec.id)
+        if self.stale(rec):
+            return
+        async with state.notices:
+            if self.stale(rec):
+                return
+            text = t("dc.your_turn", lang, name=f"<@{int(notice.user_id)}>")
+            if notice.deadline is not None:
+                text += " " + ui.relative_time(notice.deadline)
+            msg = await self.post(rec, text, ping=notice.user_id, view=ui.table_view(rec, lang))
+            previous = (await self.refs(rec.id)).get("ping")
+            # Kept with the table (a restart still deletes it), written while the old one is deleted.
+            await asyncio.gather(self.set_ref(rec.id, "ping", str(msg.id)),
+                                 *([self._delete(rec, previous)] if previous else []))
+
+    async def finished(self, rec: TableRecord) -> None:
+        """The match is over (or the table ended): every temporary message of the table goes."""
+        async with self._table(rec.id).notices:
+            refs = await self.refs(rec.id)
+            ids = [refs["ping"]] if refs.get("ping") else []
+            ids += refs.get("temp") or []
+            if refs.get("ping"):
+                await self.set_ref(rec.id, "ping", None)
+            if refs.get("temp"):
+                await self.set_ref(rec.id, "temp", None)
+            for mid in ids:
+                await self._delete(rec, mid)
+
+    async def _delete(self, rec: TableRecord, mid: str) -> None:
+        try:
+            await (await self._channel(rec)).get_partial_message(int(mid)).delete()
+        except discord.NotFound:
+            pass  # already gone (deleted by a moderator)
+        except discord.HTTPException:
+            log.info("could not delete message %s of table %s", mid, rec.id)

@@ -202,7 +202,7 @@ async def events(request: web.Request) -> web.StreamResponse:
         await resp.prepare(request)
         last = None
         try:
-            while True:
+            while not app[HUB].closed:
                 wake.clear()  # before the read: a commit after it wakes the wait below
                 rec = await app[STORE].get_table(v.rec.id)
                 if rec is not None and rec.version != last:
@@ -247,6 +247,10 @@ def create_app(service: TableService, store: Store, config: WebConfig, clock: Cl
         if hub.changed in service.commit_listeners:
             service.commit_listeners.remove(hub.changed)
 
+    async def close_streams(_: web.Application) -> None:
+        hub.close()
+
+    app.on_shutdown.append(close_streams)
     app.on_cleanup.append(detach)
     app.router.add_get("/", page)
     app.router.add_get("/table/{table}", page)

@@ -17,6 +17,14 @@ from storage import TableRecord
 @dataclass
 class Hub:
     _watchers: dict[str, set[asyncio.Event]] = field(default_factory=dict)
+    closed: bool = False
+
+    def close(self) -> None:
+        """The server is stopping: every stream ends now instead of waiting for its next heartbeat."""
+        self.closed = True
+        for watchers in self._watchers.values():
+            for wake in watchers:
+                wake.set()
 
     def changed(self, rec: TableRecord) -> None:
         """A service commit listener: wake every page of the table."""

@@ -8,7 +8,8 @@ import json
 
 from aiohttp import ClientResponse
 
-from tests.web.conftest import ALICE, BOB, RK_DECK, Web, init_data, two_player_table
+from tests.web.conftest import Web
+from tests.web.tables import ALICE, BOB, RK_DECK, init_data, two_player_table
 
 OPENING = [["r10", "r11", "r12"], ["k9", "b9", "y9"]]
 

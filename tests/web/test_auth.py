@@ -9,7 +9,7 @@ from urllib.parse import parse_qsl
 import pytest
 
 from bot.web.auth import AuthError, SeatLinks, validate_init_data
-from tests.web.conftest import ALICE, BOT_TOKEN, init_data
+from tests.web.tables import ALICE, BOT_TOKEN, init_data
 
 NOW = 1_800_000_000.0
 

@@ -1,0 +1,127 @@
+"""The page in a real headless Chromium: Rummikub by drag and drop (pointer events), a refused
+layout shown invalid and leaving the table unchanged, a Rummy 500 market take by taps, refused
+credentials, and two browsers seeing each other's moves live."""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from typing import Any
+
+from bot.web.auth import sign_init_data
+from tests.web.browser import Served
+from tests.web.tables import RK_DECK, two_player_table
+
+WAIT_S = 10
+
+
+def wait(b: Any, what: Callable[[Any], Any]) -> Any:
+    from selenium.webdriver.support.ui import WebDriverWait
+
+    return WebDriverWait(b, WAIT_S).until(what)
+
+
+def css(b: Any, selector: str) -> list[Any]:
+    from selenium.webdriver.common.by import By
+
+    return b.find_elements(By.CSS_SELECTOR, selector)
+
+
+def drag(b: Any, tile: Any, target: Any) -> None:
+    from selenium.webdriver.common.action_chains import ActionChains
+
+    ActionChains(b).click_and_hold(tile).move_by_offset(5, 5).move_to_element(target).move_by_offset(1, 1) \
+        .release().perform()
+
+
+def rack_tile(b: Any, tile: str) -> Any:
+    return css(b, f'#hand .tile[data-tile="{tile}"]')[0]
+
+
+def new_meld_from(b: Any, tiles: list[str]) -> None:
+    """Drag the first tile onto "new meld", the rest onto the meld it made (the last row)."""
+    drag(b, rack_tile(b, tiles[0]), css(b, "#newmeld")[0])
+    for tile in tiles[1:]:
+        wait(b, lambda b: css(b, ".meld"))
+        drag(b, rack_tile(b, tile), css(b, ".meld")[-1])
+
+
+def loaded(b: Any, version: int | None = None) -> None:
+    wait(b, lambda b: b.execute_script("return document.body.dataset.version") not in (None, "")
+         and (version is None or int(b.execute_script("return document.body.dataset.version")) >= version))
+
+
+def test_a_rummikub_opening_by_drag_and_drop(served: Served, browsers) -> None:
+    rec = served.run(two_player_table(served.service, deck=RK_DECK))
+    b = browsers()
+    b.get(served.url(rec.id, 0))
+    loaded(b)
+    new_meld_from(b, ["r10", "r11", "r12"])
+    new_meld_from(b, ["k9", "b9", "y9"])
+    wait(b, lambda b: len(css(b, ".meld.valid")) == 2)
+    wait(b, lambda b: "60" in css(b, "#opening")[0].text and "30" in css(b, "#opening")[0].text)
+    css(b, "#done")[0].click()
+    wait(b, lambda b: int(b.execute_script("return document.body.dataset.version")) > rec.version)
+    after = served.run(served.service.get(rec.id))
+    assert sorted(sorted(m["tiles"]) for m in after.state["table"]) == [["b9", "k9", "y9"], ["r10", "r11", "r12"]]
+    assert len(after.state["racks"][0]) == 8 and after.state["opened"][0]
+    b.save_screenshot("/tmp/web-rummikub-phone.png")
+
+
+def test_an_invalid_meld_is_shown_invalid_and_a_refused_done_changes_nothing(served: Served, browsers) -> None:
+    rec = served.run(two_player_table(served.service, deck=RK_DECK))
+    b = browsers((1280, 800))
+    b.get(served.url(rec.id, 0))
+    loaded(b)
+    new_meld_from(b, ["r10", "r11", "b2"])
+    wait(b, lambda b: css(b, ".meld.invalid"))
+    assert css(b, ".meld.invalid .why")[0].text, "the engine's reason is shown on the meld"
+    css(b, "#done")[0].click()
+    wait(b, lambda b: css(b, "#message")[0].is_displayed() and css(b, "#message")[0].text)
+    after = served.run(served.service.get(rec.id))
+    assert after.version == rec.version and after.state["table"] == [] and len(after.state["racks"][0]) == 14
+    css(b, 'button[data-kind="reset"]')[0].click()
+    wait(b, lambda b: not css(b, ".meld") and len(css(b, "#hand .tile")) == 14)
+
+
+# Rummy 500: Alice deals (10 cards, 7H first), Bob holds 7S 7D and can take the 7H she discards.
+R500_DECK = ["7H", "2C", "4C", "6C", "8C", "10C", "QC", "KC", "3D", "5D",
+             "7S", "7D", "AC", "3C", "5C", "9C", "JC", "4D", "6D"]
+
+
+def test_two_browsers_see_each_others_moves_and_a_market_take_by_taps(served: Served, browsers) -> None:
+    rec = served.run(two_player_table(served.service, "rummy500", deck=R500_DECK))
+    alice, bob = browsers(), browsers()
+    alice.get(served.url(rec.id, 0))
+    bob.get(served.url(rec.id, 1, lang="ru"))
+    loaded(alice)
+    loaded(bob)
+    assert "Ваш ход" not in css(bob, "#status")[0].text
+    css(alice, '#hand .card[data-item="7H"]')[0].click()
+    wait(alice, lambda b: css(b, 'button[data-kind="action"]'))
+    css(alice, 'button[data-kind="action"]')[0].click()  # the one move for one picked card: discard it
+    loaded(bob, rec.version + 1)  # pushed: Bob never reloaded
+    wait(bob, lambda b: "Ваш ход" in css(b, "#status")[0].text)
+    takes = wait(bob, lambda b: [x for x in css(b, 'button[data-kind="action"]') if "7H" in x.text])
+    takes[0].click()
+    loaded(alice, rec.version + 2)  # and Alice sees Bob's take
+    after = served.run(served.service.get(rec.id))
+    assert not {"7S", "7D", "7H"} & set(after.state["hands"][1])
+    wait(alice, lambda b: "7" in css(b, "#body")[0].text and not css(b, 'button[data-kind="action"]'))
+    wait(bob, lambda b: not css(b, '#hand .card[data-item="7S"]'))
+    bob.save_screenshot("/tmp/web-rummy500-phone.png")
+
+
+def test_an_expired_link_and_a_forged_init_data_are_refused(served: Served, browsers) -> None:
+    rec = served.run(two_player_table(served.service, deck=RK_DECK))
+    b = browsers()
+    b.get(served.url(rec.id, 0, ttl=-5))
+    wait(b, lambda b: b.execute_script("return document.body.dataset.state") == "denied")
+    assert not css(b, "#hand .tile"), "nothing of the seat is shown"
+    fields = {"auth_date": str(int(served.clock.now())), "user": '{"id": 101, "first_name": "Alice"}'}
+    fields["hash"] = sign_init_data(fields, "42:NOT-THE-BOT")
+    from urllib.parse import quote, urlencode
+
+    b.get(f"http://127.0.0.1:{served.port}/table/{rec.id}#tgWebAppData={quote(urlencode(fields))}")
+    wait(b, lambda b: b.execute_script("return document.body.dataset.state") == "denied")
+    assert not css(b, "#hand .tile")
+

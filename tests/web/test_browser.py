@@ -125,3 +125,52 @@ def test_an_expired_link_and_a_forged_init_data_are_refused(served: Served, brow
     wait(b, lambda b: b.execute_script("return document.body.dataset.state") == "denied")
     assert not css(b, "#hand .tile")
 
+
+
+def test_inside_telegram_the_mini_app_signs_in_with_init_data_and_takes_the_theme(served: Served, browsers) -> None:
+    """telegram.org cannot be reached here: the page must work from the launch hash alone."""
+    from urllib.parse import quote
+
+    from tests.web.tables import BOB, init_data
+
+    rec = served.run(two_player_table(served.service, deck=RK_DECK))
+    b = browsers()
+    theme = quote('{"bg_color":"#102030","text_color":"#fafafa"}')
+    b.get(f"http://127.0.0.1:{served.port}/?x=1#tgWebAppData={quote(init_data(BOB, served.clock.now(), start_param=rec.id))}"
+          f"&tgWebAppThemeParams={theme}&tgWebAppVersion=7.0")
+    loaded(b)
+    assert b.execute_script("return document.body.dataset.game") == "rummikub"
+    assert "Ходит Alice" in css(b, "#status")[0].text, "Bob's seat, in his Telegram language"
+    assert len(css(b, "#hand .tile")) == 14 and not css(b, "#newmeld"), "his rack; off turn nothing to drop on"
+    assert b.execute_script("return getComputedStyle(document.body).backgroundColor") == "rgb(16, 32, 48)"
+
+
+# Alice opens with a joker in her run; next turn she wins it back with r11 and lays it with b5 b6.
+JOKER_DECK = ["r10", "j", "r12", "k9", "b9", "y9", "r11", "b5", "b6", "r1", "b2", "k3", "y5", "k1"]
+
+
+def test_a_rearrangement_that_wins_back_a_joker(served: Served, browsers) -> None:
+    from tests.web.tables import ALICE, BOB
+
+    rec = served.run(two_player_table(served.service, deck=JOKER_DECK))
+    rec = served.run(served.service.act(rec.id, ALICE, "play r10 j r12 | k9 b9 y9")).table
+    rec = served.run(served.service.act(rec.id, BOB, "draw")).table
+    b = browsers((1280, 800))
+    b.get(served.url(rec.id, 0))
+    loaded(b)
+    joker_meld = next(i for i, m in enumerate(rec.state["table"]) if "j" in m["tiles"])
+    row = css(b, ".meld")[joker_meld]
+    drag(b, row.find_element("css selector", '.tile[data-tile="j"]'), css(b, "#newmeld")[0])
+    wait(b, lambda b: len(css(b, ".meld")) == 3)
+    for tile in ("b5", "b6"):
+        drag(b, rack_tile(b, tile), css(b, ".meld")[-1])
+    wait(b, lambda b: len(css(b, ".meld")[-1].find_elements("css selector", ".tile")) == 3)
+    target = css(b, ".meld")[joker_meld].find_element("css selector", '.tile[data-tile="r12"]')
+    drag(b, rack_tile(b, "r11"), target)  # dropped on r12: in between r10 and r12
+    wait(b, lambda b: len(css(b, ".meld.valid")) == 3)
+    css(b, "#done")[0].click()
+    wait(b, lambda b: int(b.execute_script("return document.body.dataset.version")) > rec.version)
+    after = served.run(served.service.get(rec.id))
+    assert sorted(sorted(m["tiles"]) for m in after.state["table"]) == [
+        ["b5", "b6", "j"], ["b9", "k9", "y9"], ["r10", "r11", "r12"]]
+    b.save_screenshot("/tmp/web-rummikub-desktop.png")

@@ -85,7 +85,7 @@
     $("status").textContent = payload.status === "finished" ? w("web.finished")
       : payload.seat === null ? w("web.watching")
       : mine ? w("web.your_turn") : payload.turn !== null ? w("web.turn_of", { name: payload.names[payload.turn] }) : "";
-    $("rack-title").textContent = w("web.rack");
+    $("rack-title").textContent = w(payload.game === "rummikub" ? "web.rack" : "web.hand");
     $("handbox").hidden = !payload.hand;
     if (payload.game === "rummikub") drawRummikub(); else drawCards();
   }

@@ -175,8 +175,11 @@ async def post_move(request: web.Request) -> web.Response:
         outcome = await request.app[SERVICE].act(v.rec.id, v.player, text, expected_version=version,
                                                  key=f"web:{v.rec.id}:{v.seat}:{key}")
     except (IllegalAction, ServiceError) as err:
-        status = 409 if getattr(err, "code", "") == "E_STALE" else 422
-        return _json({"error": render_error(err, v.lang, v.rec.game), "code": err.code}, status)
+        status = 409 if err.code == "E_STALE" else 422
+        body = {"error": render_error(err, v.lang, v.rec.game), "code": err.code}
+        if err.code == "E_INVALID_MELD" and isinstance(err.params.get("index"), int):
+            body["meld"] = err.params["index"] - 1  # the page shows the sentence on that meld
+        return _json(body, status)
     return _json(await payload(request.app[PRESENTER], outcome.table, v.seat, v.lang))
 
 

@@ -78,7 +78,8 @@ async def test_a_move_goes_through_the_service_once_and_a_stale_page_cannot_act(
     url, k = f"/api/table/{rec.id}/move", web.link(rec.id, 0)
     bad = await web.client.post(url, params={"k": k, "lang": "ru"},
                                 json={"version": rec.version, "key": "a1", "play": [["r10", "r11", "b2"]]})
-    assert bad.status == 422 and "error" in await bad.json()
+    refused = await bad.json()
+    assert bad.status == 422 and refused["code"] == "E_INVALID_MELD" and refused["meld"] == 0 and refused["error"]
     assert (await web.service.get(rec.id)).version == rec.version, "a refused Done changes nothing"
     body = {"version": rec.version, "key": "a2", "play": OPENING}
     first = await web.client.post(url, params={"k": k}, json=body)

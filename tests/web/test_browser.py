@@ -77,6 +77,7 @@ def test_an_invalid_meld_is_shown_invalid_and_a_refused_done_changes_nothing(ser
     assert css(b, ".meld.invalid .why")[0].text, "the engine's reason is shown on the meld"
     css(b, "#done")[0].click()
     wait(b, lambda b: css(b, "#message")[0].is_displayed() and css(b, "#message")[0].text)
+    assert css(b, ".meld.refused .why")[-1].text == css(b, "#message")[0].text, "the refusal sits on its meld"
     after = served.run(served.service.get(rec.id))
     assert after.version == rec.version and after.state["table"] == [] and len(after.state["racks"][0]) == 14
     css(b, 'button[data-kind="reset"]')[0].click()

@@ -135,10 +135,21 @@
       body: JSON.stringify({ version: data.version, key: newKey(), ...body }) });
     if (r.status === 401) { denied(); return false; }
     const out = await r.json().catch(() => ({}));
-    if (!r.ok) { say(out.error || String(r.status)); return false; }
+    if (!r.ok) { say(out.error || String(r.status)); if (out.meld !== undefined) markMeld(out.meld, out.error); return false; }
     say("");
     await show(out, false);
     return true;
+  }
+
+  // A refused Done names the meld it concerns: the sentence goes on that meld as well.
+  function markMeld(index, text) {
+    const row = [...document.querySelectorAll(".meld")].filter((r) => draft.melds[r.dataset.meld].length)[index];
+    if (!row) return;
+    row.classList.add("invalid", "refused");
+    const why = document.createElement("span");
+    why.className = "why";
+    why.textContent = text;
+    row.append(why);
   }
 
   function press(a) {

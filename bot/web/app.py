@@ -30,6 +30,7 @@ from bot.web.auth import AuthError, SeatLinks, validate_init_data
 from bot.web.layout import BadLayout, check, parse_layout, play_text
 from bot.web.payload import payload
 from bot.web.push import Hub
+from bot.web.replay import Replays, frame
 from storage import Store, TableRecord
 
 STATIC = Path(__file__).with_name("static")
@@ -60,6 +61,7 @@ STORE = web.AppKey("store", Store)
 CONFIG = web.AppKey("config", WebConfig)
 CLOCK = web.AppKey("clock", Clock)
 PRESENTER = web.AppKey("presenter", Presenter)
+REPLAYS = web.AppKey("replays", Replays)
 
 
 def unauthorized() -> web.HTTPUnauthorized:
@@ -221,6 +223,19 @@ async def events(request: web.Request) -> web.StreamResponse:
     return resp
 
 
+async def replay(request: web.Request) -> web.Response:
+    """A finished match's step `step`: the public view, or the asking seat's own."""
+    v = await viewer(request)
+    if v.rec.status != "finished":
+        raise web.HTTPForbidden(text="")
+    try:
+        index = int(request.query.get("step", "0"))
+    except ValueError:
+        raise web.HTTPBadRequest(text="step") from None
+    app = request.app
+    return _json(await frame(app[REPLAYS], app[PRESENTER], v.rec, v.seat, v.lang, index))
+
+
 async def words(request: web.Request) -> web.Response:
     lang = request.match_info["lang"]
     if lang not in available_languages():
@@ -244,6 +259,7 @@ def create_app(service: TableService, store: Store, config: WebConfig, clock: Cl
     app[HUB], app[SERVICE], app[STORE], app[CONFIG] = hub, service, store, config
     app[CLOCK] = clock or service.clock or SystemClock()
     app[PRESENTER] = Presenter(HandUIs(store))
+    app[REPLAYS] = Replays(store)
     service.commit_listeners.append(hub.changed)
 
     async def detach(_: web.Application) -> None:
@@ -257,10 +273,12 @@ def create_app(service: TableService, store: Store, config: WebConfig, clock: Cl
     app.on_cleanup.append(detach)
     app.router.add_get("/", page)
     app.router.add_get("/table/{table}", page)
+    app.router.add_get("/replay/{table}", page)
     app.router.add_static("/static", STATIC)
     app.router.add_get("/api/words/{lang}", words)
     app.router.add_get("/api/table/{table}", get_table)
     app.router.add_post("/api/table/{table}/move", post_move)
     app.router.add_post("/api/table/{table}/check", post_check)
     app.router.add_get("/api/table/{table}/events", events)
+    app.router.add_get("/api/table/{table}/replay", replay)
     return app

@@ -175,3 +175,31 @@ def test_a_rearrangement_that_wins_back_a_joker(served: Served, browsers) -> Non
     assert sorted(sorted(m["tiles"]) for m in after.state["table"]) == [
         ["b5", "b6", "j"], ["b9", "k9", "y9"], ["r10", "r11", "r12"]]
     b.save_screenshot("/tmp/web-rummikub-desktop.png")
+
+
+def test_a_replay_steps_through_a_finished_match(served: Served, browsers) -> None:
+    from tests.web.tables import ALICE
+
+    async def finished() -> str:
+        rec = await served.service.open_table("three_thirteen", "telegram", "c9", ALICE, options={"rounds": 2})
+        await served.service.add_ai(rec.id, ALICE)
+        await served.service.start(rec.id, ALICE)
+        await served.service.set_away(rec.id, ALICE, True)  # her stand-in plays it to the end
+        return rec.id
+
+    table = served.run(finished())
+    b = browsers()
+    b.get(served.url(table, 0).replace("/table/", "/replay/"))
+    step = lambda b: int(b.execute_script("return document.body.dataset.step || -1"))  # noqa: E731
+    wait(b, lambda b: step(b) == 0 and css(b, 'button[data-kind="next"]'))
+    first_body = css(b, "#body")[0].text
+    css(b, 'button[data-kind="next"]')[0].click()
+    wait(b, lambda b: step(b) == 1)
+    css(b, 'button[data-kind="next"]')[0].click()
+    wait(b, lambda b: step(b) == 2 and css(b, "#body")[0].text != first_body)
+    css(b, 'button[data-kind="back"]')[0].click()
+    wait(b, lambda b: step(b) == 1)
+    css(b, 'button[data-kind="play"]')[0].click()
+    wait(b, lambda b: step(b) >= 3)  # playing on by itself
+    css(b, 'button[data-kind="play"]')[0].click()
+    assert css(b, "#hints")[0].text, "Alice's own hand at that step"

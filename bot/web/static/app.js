@@ -10,7 +10,8 @@
   if (params.get("k")) auth.set("k", params.get("k"));
   else if (tgData) auth.set("tma", tgData);
   if (params.get("lang")) auth.set("lang", params.get("lang"));
-  const pathTable = location.pathname.match(/\/table\/([^/]+)/);
+  const pathTable = location.pathname.match(/\/(?:table|replay)\/([^/]+)/);
+  const replaying = location.pathname.startsWith("/replay/");
   const tableId = pathTable ? decodeURIComponent(pathTable[1])
     : (tgData && new URLSearchParams(tgData).get("start_param")) || params.get("table") || "";
   const api = (suffix, extra) => {
@@ -309,6 +310,42 @@
     source.onopen = () => { $("live").title = w("web.live"); };
   }
 
+  // ---- a finished match, move by move: step, back, play/pause ----
+  let frame = null;
+  let player = null;
+  async function showStep(index) {
+    const r = await fetch(api("/replay", { step: index }));
+    if (r.status === 401 || r.status === 403) { denied(); return; }
+    if (!r.ok) return;
+    frame = await r.json();
+    await loadWords(frame.lang);
+    document.body.dataset.step = frame.step;
+    $("title").textContent = `${frame.title} · ${w("web.replay")}`;
+    $("status").textContent = w("web.step", { step: frame.step, steps: frame.steps - 1 });
+    $("body").textContent = frame.body + (frame.lines.length ? "\n\n" + frame.lines.join("\n") : "");
+    $("handbox").hidden = frame.hand === null;
+    $("hand").replaceChildren();
+    $("rack-title").textContent = w(frame.game === "rummikub" ? "web.rack" : "web.hand");
+    $("hints").textContent = frame.hand || "";
+    if (player && frame.step >= frame.steps - 1) toggle();
+  }
+  function toggle() {
+    if (player) { clearInterval(player); player = null; } else player = setInterval(() => showStep(frame.step + 1), 700);
+    $("play").textContent = w(player ? "web.pause" : "web.play");
+  }
+  function replayControls() {
+    const bar = document.createElement("div");
+    bar.className = "actions";
+    const first = button("⏮", () => showStep(0), "first");
+    const back = button("◀", () => showStep(frame.step - 1), "back");
+    const play = button(w("web.play"), toggle, "play");
+    play.id = "play";
+    const next = button("▶", () => showStep(frame.step + 1), "next");
+    bar.append(first, back, play, next);
+    $("board").replaceChildren(bar);
+  }
+
   if (!tableId || !auth.toString()) { loadWords(params.get("lang") || "en").then(denied); return; }
-  refresh().then(() => { if (data) follow(); });
+  if (replaying) showStep(Number(params.get("step") || 0)).then(() => { if (frame) replayControls(); });
+  else refresh().then(() => { if (data) follow(); });
 })();

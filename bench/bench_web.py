@@ -19,6 +19,9 @@ import shutil
 import statistics
 import tempfile
 import time
+from collections.abc import AsyncIterator, Callable
+from contextlib import asynccontextmanager
+from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
@@ -34,6 +37,38 @@ from bot.web.auth import SeatLinks
 from storage import SqliteStore, TableRecord
 
 ALICE, BOB = Player("bench", "1", "Alice"), Player("bench", "2", "Bob")
+
+
+@asynccontextmanager
+async def serving(listener: Callable[[TableRecord], None] | None = None) -> AsyncIterator[Served]:
+    """The web app on a free local port over a fresh SQLite store; `listener` sees commits first."""
+    with tempfile.TemporaryDirectory() as tmp:
+        store = SqliteStore(str(Path(tmp) / "web.db"))
+        await store.open()
+        service = TableService(store)
+        links = SeatLinks(b"bench")
+        app = create_app(service, store, WebConfig(links))
+        if listener is not None:
+            service.commit_listeners.insert(0, listener)
+        runner = web.AppRunner(app, access_log=None, shutdown_timeout=0.5)
+        await runner.setup()
+        site = web.TCPSite(runner, "127.0.0.1", 0)
+        await site.start()
+        try:
+            yield Served(service, links, f"http://127.0.0.1:{runner.addresses[0][1]}")
+        finally:
+            await runner.cleanup()
+            await store.close()
+
+
+@dataclass
+class Served:
+    service: TableService
+    links: SeatLinks
+    base: str
+
+    def url(self, table_id: str, seat: int | None, path: str = "table", lang: str = "en") -> str:
+        return f"{self.base}/{path}/{table_id}?k={self.links.token(table_id, seat, time.time() + 3600)}&lang={lang}"
 
 
 def _summary(name: str, ms: list[float]) -> None:
@@ -68,35 +103,23 @@ async def _moves(service: TableService, rec: TableRecord, moves: int, pause: flo
 
 
 async def streams(moves: int) -> None:
-    with tempfile.TemporaryDirectory() as tmp:
-        store = SqliteStore(str(Path(tmp) / "web.db"))
-        await store.open()
-        service = TableService(store)
-        links = SeatLinks(b"bench")
-        app = create_app(service, store, WebConfig(links))
-        committed: dict[int, float] = {}
-        service.commit_listeners.insert(0, lambda r: committed.setdefault(r.version, time.perf_counter()))
-        runner = web.AppRunner(app, access_log=None, shutdown_timeout=0.5)
-        await runner.setup()
-        site = web.TCPSite(runner, "127.0.0.1", 0)
-        await site.start()
-        port = runner.addresses[0][1]
-        rec = await _table(service)
-        base = f"http://127.0.0.1:{port}/api/table/{rec.id}/events?k="
-        pages: list[dict[int, float]] = [{}, {}, {}]
+    committed: dict[int, float] = {}
+    pages: list[dict[int, float]] = [{}, {}, {}]
+    async with serving(lambda r: committed.setdefault(r.version, time.perf_counter())) as served:
+        rec = await _table(served.service)
+        base = f"{served.base}/api/table/{rec.id}/events?k="
         async with aiohttp.ClientSession() as http:
             readies = [asyncio.Event() for _ in pages]
-            tasks = [asyncio.create_task(_stream(http, base + links.token(rec.id, seat, time.time() + 3600), got, ok))
+            tasks = [asyncio.create_task(_stream(http, base + served.links.token(rec.id, seat, time.time() + 3600),
+                                                 got, ok))
                      for seat, got, ok in zip((0, 1, None), pages, readies, strict=True)]
             for ok in readies:
                 await ok.wait()
             committed.clear()  # the deal was sent when each stream opened, not pushed
-            await _moves(service, rec, moves, 0.02)
+            await _moves(served.service, rec, moves, 0.02)
             await asyncio.sleep(0.2)
             for task in tasks:
                 task.cancel()
-        await runner.cleanup()
-        await store.close()
     for name, got in zip(("seat 0 stream", "seat 1 stream", "spectator stream"), pages, strict=True):
         _summary(f"commit -> event, {name}", [(got[v] - t) * 1000 for v, t in committed.items() if v in got])
 
@@ -107,8 +130,10 @@ def _browser_run(url: str, seen_script: str) -> Any:
 
     options = webdriver.ChromeOptions()
     options.binary_location = shutil.which("chromium") or ""
-    for arg in ("--headless=new", "--no-sandbox", "--disable-dev-shm-usage", "--window-size=360,640"):
+    for arg in ("--headless=new", "--no-sandbox", "--disable-dev-shm-usage", "--window-size=500,640"):
         options.add_argument(arg)
+    options.add_experimental_option("mobileEmulation", {"deviceMetrics": {"width": 360, "height": 640,
+                                                                           "pixelRatio": 2, "touch": True}})
     driver = webdriver.Chrome(options=options, service=Service(executable_path=shutil.which("chromedriver")))
     driver.get(url)
     for _ in range(100):
@@ -128,58 +153,33 @@ async def browser(moves: int) -> None:
     if not (shutil.which("chromium") and shutil.which("chromedriver")):
         print("commit -> page (Chromium)          skipped: no chromium + chromedriver")
         return
-    with tempfile.TemporaryDirectory() as tmp:
-        store = SqliteStore(str(Path(tmp) / "web.db"))
-        await store.open()
-        service = TableService(store)
-        links = SeatLinks(b"bench")
-        app = create_app(service, store, WebConfig(links))
-        committed: dict[int, float] = {}
-        service.commit_listeners.insert(0, lambda r: committed.setdefault(r.version, time.time() * 1000))
-        runner = web.AppRunner(app, access_log=None, shutdown_timeout=0.5)
-        await runner.setup()
-        site = web.TCPSite(runner, "127.0.0.1", 0)
-        await site.start()
-        port = runner.addresses[0][1]
-        rec = await _table(service)
-        url = f"http://127.0.0.1:{port}/table/{rec.id}?k={links.token(rec.id, 1, time.time() + 3600)}"
-        driver = await asyncio.to_thread(_browser_run, url, SEEN)
+    committed: dict[int, float] = {}
+    async with serving(lambda r: committed.setdefault(r.version, time.time() * 1000)) as served:
+        rec = await _table(served.service)
+        driver = await asyncio.to_thread(_browser_run, served.url(rec.id, 1), SEEN)
         committed.clear()
         try:
-            await _moves(service, rec, moves, 0.05)
+            await _moves(served.service, rec, moves, 0.05)
             await asyncio.sleep(0.5)
             seen = await asyncio.to_thread(driver.execute_script, "return window.__seen")
         finally:
             await asyncio.to_thread(driver.quit)
-        await runner.cleanup()
-        await store.close()
     _summary("commit -> page (Chromium, DOM)", [seen[str(v)] - t for v, t in committed.items() if str(v) in seen])
 
 
 async def weight() -> None:
-    with tempfile.TemporaryDirectory() as tmp:
-        store = SqliteStore(str(Path(tmp) / "web.db"))
-        await store.open()
-        service = TableService(store)
-        links = SeatLinks(b"bench")
-        runner = web.AppRunner(create_app(service, store, WebConfig(links)), access_log=None)
-        await runner.setup()
-        site = web.TCPSite(runner, "127.0.0.1", 0)
-        await site.start()
-        port = runner.addresses[0][1]
-        rec = await _table(service)
-        k = links.token(rec.id, 0, time.time() + 3600)
+    async with serving() as served:
+        rec = await _table(served.service)
+        k = served.links.token(rec.id, 0, time.time() + 3600)
         paths = [f"/table/{rec.id}?k={k}", "/static/app.js", "/static/app.css", "/api/words/en",
                  f"/api/table/{rec.id}?k={k}"]
         total = 0
         async with aiohttp.ClientSession(auto_decompress=False) as http:
             for path in paths:
-                async with http.get(f"http://127.0.0.1:{port}{path}") as resp:
+                async with http.get(served.base + path) as resp:
                     body = await resp.read()
                 total += len(body)
                 print(f"weight {path.split('?')[0]:<32} {len(body):>7} bytes")
-        await runner.cleanup()
-        await store.close()
     print(f"weight, first visit                {total:>7} bytes ({total / 1024:.1f} kB; limit 300 kB)")
     hosts = set()
     for f in STATIC.iterdir():

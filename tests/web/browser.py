@@ -84,8 +84,12 @@ def chrome(binary: str, driver: str, size: tuple[int, int] = PHONE) -> Any:
     options = webdriver.ChromeOptions()
     options.binary_location = binary
     for arg in ("--headless=new", "--no-sandbox", "--disable-dev-shm-usage", "--disable-gpu",
-                f"--window-size={size[0]},{size[1]}", "--no-first-run", "--disable-extensions"):
+                f"--window-size={max(size[0], 500)},{size[1]}", "--no-first-run", "--disable-extensions"):
         options.add_argument(arg)
+    if size == PHONE:
+        # Headless windows are at least 500 px wide: a phone's viewport comes from device emulation.
+        options.add_experimental_option("mobileEmulation", {"deviceMetrics": {"width": size[0], "height": size[1],
+                                                                               "pixelRatio": 2, "touch": True}})
     return webdriver.Chrome(options=options, service=Service(executable_path=driver))
 
 

@@ -55,6 +55,8 @@ def test_a_rummikub_opening_by_drag_and_drop(served: Served, browsers) -> None:
     b = browsers()
     b.get(served.url(rec.id, 0))
     loaded(b)
+    assert b.execute_script("return [innerWidth, document.documentElement.scrollWidth]") == [360, 360], \
+        "a phone's width, and nothing sticks out sideways"
     new_meld_from(b, ["r10", "r11", "r12"])
     new_meld_from(b, ["k9", "b9", "y9"])
     wait(b, lambda b: len(css(b, ".meld.valid")) == 2)
@@ -64,7 +66,6 @@ def test_a_rummikub_opening_by_drag_and_drop(served: Served, browsers) -> None:
     after = served.run(served.service.get(rec.id))
     assert sorted(sorted(m["tiles"]) for m in after.state["table"]) == [["b9", "k9", "y9"], ["r10", "r11", "r12"]]
     assert len(after.state["racks"][0]) == 8 and after.state["opened"][0]
-    b.save_screenshot("/tmp/web-rummikub-phone.png")
 
 
 def test_an_invalid_meld_is_shown_invalid_and_a_refused_done_changes_nothing(served: Served, browsers) -> None:
@@ -109,7 +110,6 @@ def test_two_browsers_see_each_others_moves_and_a_market_take_by_taps(served: Se
     assert not {"7S", "7D", "7H"} & set(after.state["hands"][1])
     wait(alice, lambda b: "7" in css(b, "#body")[0].text and not css(b, 'button[data-kind="action"]'))
     wait(bob, lambda b: not css(b, '#hand .card[data-item="7S"]'))
-    bob.save_screenshot("/tmp/web-rummy500-phone.png")
 
 
 def test_an_expired_link_and_a_forged_init_data_are_refused(served: Served, browsers) -> None:
@@ -174,7 +174,6 @@ def test_a_rearrangement_that_wins_back_a_joker(served: Served, browsers) -> Non
     after = served.run(served.service.get(rec.id))
     assert sorted(sorted(m["tiles"]) for m in after.state["table"]) == [
         ["b5", "b6", "j"], ["b9", "k9", "y9"], ["r10", "r11", "r12"]]
-    b.save_screenshot("/tmp/web-rummikub-desktop.png")
 
 
 def test_a_replay_steps_through_a_finished_match(served: Served, browsers) -> None:
@@ -203,3 +202,27 @@ def test_a_replay_steps_through_a_finished_match(served: Served, browsers) -> No
     wait(b, lambda b: step(b) >= 3)  # playing on by itself
     css(b, 'button[data-kind="play"]')[0].click()
     assert css(b, "#hints")[0].text, "Alice's own hand at that step"
+
+
+def test_a_canasta_pile_take_by_a_tap(served: Served, browsers) -> None:
+    from tests.web.tables import ALICE
+
+    async def table() -> str:
+        # Seed 4 deals Alice (seat 0, on turn first) the pairs that take the pile at once.
+        rec = await served.service.open_table("canasta", "telegram", "c4", ALICE, seed=4)
+        for _ in range(3):
+            await served.service.add_ai(rec.id, ALICE)
+        await served.service.start(rec.id, ALICE)
+        return rec.id
+
+    table_id = served.run(table())
+    before = served.run(served.service.get(table_id))
+    b = browsers((1280, 800))
+    b.get(served.url(table_id, 0))
+    loaded(b)
+    takes = wait(b, lambda b: [x for x in css(b, 'button[data-kind="action"]') if "k12 k12" in x.text])
+    takes[0].click()
+    loaded(b, before.version + 1)
+    after = served.run(served.service.get(table_id))
+    assert not after.state["pile"] and after.state["turn"] == 0, "the pile is Alice's, and she plays on"
+    assert len(css(b, "#hand .tile")) == len(after.state["hands"][0])

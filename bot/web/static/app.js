@@ -117,7 +117,14 @@
       });
       return el;
     }));
-    $("actions").replaceChildren(...hand.actions.map((a) => button(a.label, () => press(a), "action")));
+    const moves = hand.actions.map((a) => button(a.label, () => press(a), "action"));
+    if (hand.my_turn && !picks.length) {
+      const tip = document.createElement("p");
+      tip.className = "tip";
+      tip.textContent = w("web.pick_hint");
+      moves.push(tip);
+    }
+    $("actions").replaceChildren(...moves);
     $("hints").textContent = hand.body;
   }
 

@@ -48,6 +48,12 @@ class WebServer:
         return listener
 
 
+def mini_app_link(bot_username: str, app_name: str, table_id: str) -> str:
+    """The group's direct link into the Mini App at this table (Telegram hands `startapp` to the page
+    as `start_param`, inside the signed initData)."""
+    return f"https://t.me/{bot_username.lstrip('@')}/{app_name}?{urlencode({'startapp': table_id})}"
+
+
 def web_config(settings: Settings) -> WebConfig:
     # Without WEB_SECRET every start draws a new key: links of an earlier run stop working, which is
     # safe; a deployment that wants links to survive restarts sets the secret.

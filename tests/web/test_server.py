@@ -13,7 +13,7 @@ from bot.core.models import Player
 from bot.core.service import TableService
 from bot.settings import Settings
 from bot.web.auth import SeatLinks
-from bot.web.server import serve_terminal
+from bot.web.server import mini_app_link, serve_terminal
 from storage import SqliteStore
 
 YOU = Player("console", "you", "You")
@@ -54,3 +54,7 @@ async def test_the_terminal_player_gets_one_working_link_per_table(tmp_path) -> 
         assert not service.commit_listeners, "nothing left listening once the server stopped"
     finally:
         await store.close()
+
+
+def test_the_mini_app_direct_link_names_the_table() -> None:
+    assert mini_app_link("@RummyClubBot", "table", "ab12") == "https://t.me/RummyClubBot/table?startapp=ab12"

@@ -6,8 +6,11 @@ from __future__ import annotations
 import asyncio
 import json
 
+import pytest
 from aiohttp import ClientResponse
 
+from bot.core.grammar import hand_items
+from rules import engine_names, get_engine
 from tests.web.conftest import Web
 from tests.web.tables import ALICE, BOB, RK_DECK, init_data, two_player_table
 
@@ -137,3 +140,29 @@ async def test_open_pages_get_their_own_seats_view_after_every_commit(web: Web) 
     assert public["hand"] is None and "racks" not in json.dumps(public)
     for resp in streams.values():
         resp.close()
+
+
+@pytest.mark.parametrize("game", engine_names())
+async def test_every_game_serves_each_seat_its_own_items_and_the_public_none(web: Web, game: str) -> None:
+    rec = await two_player_table(web.service, game) if game != "canasta" else None
+    if rec is None:  # Canasta is four seats: Alice, Bob and two AI
+        opened = await web.service.open_table(game, "telegram", "chat1", ALICE)
+        await web.service.join(opened.id, BOB)
+        for _ in range(2):
+            await web.service.add_ai(opened.id, ALICE)
+        await web.service.start(opened.id, ALICE)
+        rec = await web.service.get(opened.id)
+    engine = get_engine(game)
+    for seat in (0, 1):
+        data = await (await get(web, rec.id, k=web.link(rec.id, seat))).json()
+        assert [i["label"] for i in data["hand"]["items"]] == hand_items(engine.view(rec.state, seat))
+        assert data["hand"]["body"] and data["body"]
+    public = await (await get(web, rec.id, k=web.link(rec.id, None))).json()
+    assert public["hand"] is None and public["view"] == json.loads(json.dumps(engine.view(rec.state, None)))
+
+
+async def test_the_page_gets_its_words_in_the_players_language(web: Web) -> None:
+    ru = await (await web.client.get("/api/words/ru")).json()
+    assert ru["web.done"] == "Готово" and ru["game.rummikub"]
+    assert all(k.startswith(("web.", "game.")) for k in ru)
+    assert (await web.client.get("/api/words/xx")).status == 404

@@ -26,23 +26,36 @@ def css(b: Any, selector: str) -> list[Any]:
     return b.find_elements(By.CSS_SELECTOR, selector)
 
 
-def drag(b: Any, tile: Any, target: Any) -> None:
+def drag(b: Any, tile: Any, target: Any, touch: bool = False) -> None:
+    """Press, move, release — with the mouse, or with a finger (a touch pointer) when `touch`."""
     from selenium.webdriver.common.action_chains import ActionChains
+    from selenium.webdriver.common.actions import interaction
+    from selenium.webdriver.common.actions.pointer_input import PointerInput
 
-    ActionChains(b).click_and_hold(tile).move_by_offset(5, 5).move_to_element(target).move_by_offset(1, 1) \
-        .release().perform()
+    devices = [PointerInput(interaction.POINTER_TOUCH, "finger")] if touch else None
+    ActionChains(b, devices=devices).click_and_hold(tile).move_by_offset(5, 5).move_to_element(target) \
+        .move_by_offset(1, 1).release().perform()
 
 
 def rack_tile(b: Any, tile: str) -> Any:
     return css(b, f'#hand .tile[data-tile="{tile}"]')[0]
 
 
-def new_meld_from(b: Any, tiles: list[str]) -> None:
+def new_meld_from(b: Any, tiles: list[str], touch: bool = False) -> None:
     """Drag the first tile onto "new meld", the rest onto the meld it made (the last row)."""
-    drag(b, rack_tile(b, tiles[0]), css(b, "#newmeld")[0])
+    drag(b, rack_tile(b, tiles[0]), css(b, "#newmeld")[0], touch)
     for tile in tiles[1:]:
         wait(b, lambda b: css(b, ".meld"))
-        drag(b, rack_tile(b, tile), css(b, ".meld")[-1])
+        drag(b, rack_tile(b, tile), css(b, ".meld")[-1], touch)
+
+
+def count_pointers(b: Any) -> None:
+    b.execute_script("window.kinds = new Set(); document.addEventListener('pointerdown', "
+                     "e => window.kinds.add(e.pointerType), true)")
+
+
+def pointers(b: Any) -> list[str]:
+    return sorted(b.execute_script("return [...window.kinds]"))
 
 
 def loaded(b: Any, version: int | None = None) -> None:
@@ -57,9 +70,11 @@ def test_a_rummikub_opening_by_drag_and_drop(served: Served, browsers) -> None:
     loaded(b)
     assert b.execute_script("return [innerWidth, document.documentElement.scrollWidth]") == [360, 360], \
         "a phone's width, and nothing sticks out sideways"
-    new_meld_from(b, ["r10", "r11", "r12"])
-    new_meld_from(b, ["k9", "b9", "y9"])
+    count_pointers(b)
+    new_meld_from(b, ["r10", "r11", "r12"], touch=True)  # a finger on the phone
+    new_meld_from(b, ["k9", "b9", "y9"], touch=True)
     wait(b, lambda b: len(css(b, ".meld.valid")) == 2)
+    assert pointers(b) == ["touch"]
     wait(b, lambda b: "60" in css(b, "#opening")[0].text and "30" in css(b, "#opening")[0].text)
     css(b, "#done")[0].click()
     wait(b, lambda b: int(b.execute_script("return document.body.dataset.version")) > rec.version)
@@ -159,6 +174,7 @@ def test_a_rearrangement_that_wins_back_a_joker(served: Served, browsers) -> Non
     b = browsers((1280, 800))
     b.get(served.url(rec.id, 0))
     loaded(b)
+    count_pointers(b)
     joker_meld = next(i for i, m in enumerate(rec.state["table"]) if "j" in m["tiles"])
     row = css(b, ".meld")[joker_meld]
     drag(b, row.find_element("css selector", '.tile[data-tile="j"]'), css(b, "#newmeld")[0])
@@ -169,6 +185,7 @@ def test_a_rearrangement_that_wins_back_a_joker(served: Served, browsers) -> Non
     target = css(b, ".meld")[joker_meld].find_element("css selector", '.tile[data-tile="r12"]')
     drag(b, rack_tile(b, "r11"), target)  # dropped on r12: in between r10 and r12
     wait(b, lambda b: len(css(b, ".meld.valid")) == 3)
+    assert pointers(b) == ["mouse"], "on the desktop, the mouse"
     css(b, "#done")[0].click()
     wait(b, lambda b: int(b.execute_script("return document.body.dataset.version")) > rec.version)
     after = served.run(served.service.get(rec.id))

@@ -128,7 +128,8 @@ def _picks(raw: str | None) -> tuple[int, ...]:
 
 async def get_table(request: web.Request) -> web.Response:
     v = await viewer(request)
-    return _json(await payload(request.app[PRESENTER], v.rec, v.seat, v.lang, _picks(request.query.get("picks"))))
+    return _json(await payload(request.app[PRESENTER], v.rec, v.seat, v.lang, _picks(request.query.get("picks")),
+                               request.app[CLOCK].now()))
 
 
 async def _body(request: web.Request) -> dict[str, Any]:
@@ -182,7 +183,7 @@ async def post_move(request: web.Request) -> web.Response:
         if err.code == "E_INVALID_MELD" and isinstance(err.params.get("index"), int):
             body["meld"] = err.params["index"] - 1  # the page shows the sentence on that meld
         return _json(body, status)
-    return _json(await payload(request.app[PRESENTER], outcome.table, v.seat, v.lang))
+    return _json(await payload(request.app[PRESENTER], outcome.table, v.seat, v.lang, now=request.app[CLOCK].now()))
 
 
 async def post_check(request: web.Request) -> web.Response:
@@ -211,7 +212,7 @@ async def events(request: web.Request) -> web.StreamResponse:
                 wake.clear()  # before the read: a commit after it wakes the wait below
                 rec = await app[STORE].get_table(v.rec.id)
                 if rec is not None and rec.version != last:
-                    data = await payload(app[PRESENTER], rec, v.seat, v.lang)
+                    data = await payload(app[PRESENTER], rec, v.seat, v.lang, now=app[CLOCK].now())
                     await resp.write(f"event: table\ndata: {json.dumps(data, ensure_ascii=False)}\n\n".encode())
                     last = rec.version
                 try:

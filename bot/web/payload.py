@@ -13,13 +13,15 @@ from storage import TableRecord
 
 
 async def payload(presenter: Presenter, rec: TableRecord, seat: int | None, lang: str,
-                  picks: tuple[int, ...] = ()) -> dict[str, Any]:
+                  picks: tuple[int, ...] = (), now: float | None = None) -> dict[str, Any]:
+    """`now` is the server's clock, so the page counts the turn's time down from the deadline
+    whatever the device's clock says."""
     view = view_of(rec, seat)
     panel = presenter.table(rec, lang, view if seat is None else view_of(rec, None))
     out: dict[str, Any] = {
         "table": rec.id, "game": rec.game, "version": rec.version, "status": rec.status, "lang": lang,
         "seat": seat, "names": [s.name for s in rec.seats], "title": panel.title, "body": panel.body,
-        "lines": list(panel.lines), "turn": panel.turn, "deadline": panel.deadline, "view": view,
+        "lines": list(panel.lines), "turn": panel.turn, "deadline": panel.deadline, "now": now, "view": view,
         "hand": None,
     }
     if seat is None or rec.state is None:

@@ -166,3 +166,9 @@ async def test_the_page_gets_its_words_in_the_players_language(web: Web) -> None
     assert ru["web.done"] == "Готово" and ru["game.rummikub"]
     assert all(k.startswith(("web.", "game.")) for k in ru)
     assert (await web.client.get("/api/words/xx")).status == 404
+
+
+async def test_the_turn_deadline_comes_with_the_servers_clock(web: Web) -> None:
+    rec = await two_player_table(web.service, deck=RK_DECK, turn_timer_s=90)
+    data = await (await get(web, rec.id, k=web.link(rec.id, 0))).json()
+    assert data["deadline"] - data["now"] == 90

@@ -4,6 +4,7 @@ credentials, and two browsers seeing each other's moves live."""
 
 from __future__ import annotations
 
+import re
 from collections.abc import Callable
 from typing import Any
 
@@ -84,10 +85,11 @@ def test_a_rummikub_opening_by_drag_and_drop(served: Served, browsers) -> None:
 
 
 def test_an_invalid_meld_is_shown_invalid_and_a_refused_done_changes_nothing(served: Served, browsers) -> None:
-    rec = served.run(two_player_table(served.service, deck=RK_DECK))
+    rec = served.run(two_player_table(served.service, deck=RK_DECK, turn_timer_s=90))
     b = browsers((1280, 800))
     b.get(served.url(rec.id, 0))
     loaded(b)
+    assert re.fullmatch(r"1:[23]\d", css(b, "#clock")[0].text), "the turn's time, from the server's clock"
     new_meld_from(b, ["r10", "r11", "b2"])
     wait(b, lambda b: css(b, ".meld.invalid"))
     assert css(b, ".meld.invalid .why")[0].text, "the engine's reason is shown on the meld"

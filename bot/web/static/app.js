@@ -88,8 +88,20 @@
       : mine ? w("web.your_turn") : payload.turn !== null ? w("web.turn_of", { name: payload.names[payload.turn] }) : "";
     $("rack-title").textContent = w(payload.game === "rummikub" ? "web.rack" : "web.hand");
     $("handbox").hidden = !payload.hand;
+    // The deadline against the server's clock: the device's may be off by minutes.
+    deadline = payload.deadline && payload.now ? Date.now() + (payload.deadline - payload.now) * 1000 : null;
+    tick();
     if (payload.game === "rummikub") drawRummikub(); else drawCards();
   }
+
+  let deadline = null;
+  function tick() {
+    const left = deadline === null ? null : Math.max(0, Math.round((deadline - Date.now()) / 1000));
+    const clock = $("clock");
+    clock.textContent = left === null ? "" : `${Math.floor(left / 60)}:${String(left % 60).padStart(2, "0")}`;
+    clock.title = left === null ? "" : w("web.time_left");
+  }
+  setInterval(tick, 1000);
 
   // ---- card games and tile rummy: tap to pick, then the legal-move buttons ----
   function faceClass(label) {

@@ -404,9 +404,18 @@ class TableService(Lobby):
             saved = await self.store.commit(rec, expected_version=rec.version, entries=stamped,
                                             result=self._result_record(rec, state), key=key, reply=reply)
             await self._rate()
-        for listener in self.commit_listeners:
-            listener(saved)
+        self._tell(saved)
         return saved
+
+    async def _save_seats(self, rec: TableRecord, key: str | None = None) -> TableRecord:
+        # Seat and status changes (away, back, a table ended) reach the listeners too.
+        saved = await super()._save_seats(rec, key)
+        self._tell(saved)
+        return saved
+
+    def _tell(self, rec: TableRecord) -> None:
+        for listener in self.commit_listeners:
+            listener(rec)
 
     def _result_record(self, rec: TableRecord, state: State | None) -> MatchResultRecord:
         data: dict[str, Any] = {}

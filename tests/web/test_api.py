@@ -172,3 +172,13 @@ async def test_the_turn_deadline_comes_with_the_servers_clock(web: Web) -> None:
     rec = await two_player_table(web.service, deck=RK_DECK, turn_timer_s=90)
     data = await (await get(web, rec.id, k=web.link(rec.id, 0))).json()
     assert data["deadline"] - data["now"] == 90
+
+
+async def test_seat_and_status_changes_are_pushed_too(web: Web) -> None:
+    rec = await two_player_table(web.service, deck=RK_DECK)
+    resp = await web.client.get(f"/api/table/{rec.id}/events", params={"k": web.link(rec.id, 1)})
+    assert (await _next_event(resp))["status"] == "playing"
+    await web.service.end_table(rec.id, ALICE)
+    ended = await _next_event(resp)
+    assert ended["status"] == "abandoned" and not ended["hand"]["actions"]
+    resp.close()

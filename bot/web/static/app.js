@@ -84,6 +84,7 @@
     $("body").textContent = payload.body + (payload.lines.length ? "\n\n" + payload.lines.join("\n") : "");
     const mine = payload.hand && payload.hand.my_turn;
     $("status").textContent = payload.status === "finished" ? w("web.finished")
+      : payload.status === "abandoned" ? w("web.ended")
       : payload.seat === null ? w("web.watching")
       : mine ? w("web.your_turn") : payload.turn !== null ? w("web.turn_of", { name: payload.names[payload.turn] }) : "";
     $("rack-title").textContent = w(payload.game === "rummikub" ? "web.rack" : "web.hand");

@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import argparse
 import asyncio
+import contextlib
 import logging
 import os
 import sys
@@ -125,33 +126,31 @@ async def _session(db: str, lang: str, request: Request | None, web: Settings | 
     table is served in a browser too and the player's seat link is printed."""
     store = await _open(db)
     reader = TerminalInput(t("console.prompt", lang))
+    served = contextlib.AsyncExitStack()
     try:
         reader.start()
         service = TableService(store)
         if web is not None:
             from bot.web.server import serve_terminal  # aiohttp's server loads only when asked for
 
-            async with serve_terminal(service, store, web, lambda url: _write(t("web.link", lang, url=url)), lang, YOU):
-                return await _console(service, reader, lang, request)
-        return await _console(service, reader, lang, request)
+            await served.enter_async_context(
+                serve_terminal(service, store, web, lambda url: _write(t("web.link", lang, url=url)), lang, YOU))
+        # Colour goes on after ConsoleTable's clean(): only our own escapes reach the terminal.
+        session = Session(service, ConsoleTable(service, reader, coloured(_write, colour_wanted()), lang))
+        try:
+            return await session.run(request)
+        except asyncio.CancelledError:
+            task = asyncio.current_task()
+            if not reader.interrupted or task is None:
+                raise
+            task.uncancel()  # our own Ctrl-C, not a shutdown: leave cleanly
+            _write("")
+            _write(t("console.bye", lang))
+            return 0
     finally:
         reader.close()
+        await served.aclose()
         await store.close()
-
-
-async def _console(service: TableService, reader: TerminalInput, lang: str, request: Request | None) -> int:
-    # Colour goes on after ConsoleTable's clean(): only our own escapes reach the terminal.
-    session = Session(service, ConsoleTable(service, reader, coloured(_write, colour_wanted()), lang))
-    try:
-        return await session.run(request)
-    except asyncio.CancelledError:
-        task = asyncio.current_task()
-        if not reader.interrupted or task is None:
-            raise
-        task.uncancel()  # our own Ctrl-C, not a shutdown: leave cleanly
-        _write("")
-        _write(t("console.bye", lang))
-        return 0
 
 
 async def _play(game: str, ai: int | None, options: dict[str, Any], seed: int | None, new: bool, db: str,

@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import argparse
 import asyncio
+import contextlib
 import logging
 import os
 import sys
@@ -13,7 +14,7 @@ import traceback
 from pathlib import Path
 from typing import Any
 
-from bot.console.app import ConsoleTable
+from bot.console.app import YOU, ConsoleTable
 from bot.console.colour import colour_wanted, coloured
 from bot.console.seats import seats_error
 from bot.console.session import Request, Session
@@ -66,6 +67,8 @@ def build_parser() -> argparse.ArgumentParser:
                       help="a table option, e.g. -o initial_meld_min=25 (repeatable)")
     play.add_argument("--new", action="store_true", help="end an unfinished terminal game and start anew")
     play.add_argument("--db", help="database URL or file (default: DATABASE_URL)")
+    play.add_argument("--web", action="store_true", help="also serve the table in a browser and print your link "
+                      "(WEB_LISTEN, WEB_PORT, WEB_URL; a free port when WEB_PORT is unset)")
 
     sim = sub.add_parser("simulate", help="AI-only matches through the table service and SQLite")
     sim.add_argument("game", type=_game)
@@ -117,14 +120,21 @@ def _write(text: str) -> None:
     print(text, flush=True)
 
 
-async def _session(db: str, lang: str, request: Request | None) -> int:
+async def _session(db: str, lang: str, request: Request | None, web: Settings | None = None) -> int:
     """A terminal session on the database at `db`: Ctrl-C at any moment ends it like `quit` (every
-    accepted move is already committed), and the store is closed on every way out."""
+    accepted move is already committed), and the store is closed on every way out. With `web`, the
+    table is served in a browser too and the player's seat link is printed."""
     store = await _open(db)
     reader = TerminalInput(t("console.prompt", lang))
+    served = contextlib.AsyncExitStack()
     try:
         reader.start()
         service = TableService(store)
+        if web is not None:
+            from bot.web.server import serve_terminal  # aiohttp's server loads only when asked for
+
+            await served.enter_async_context(
+                serve_terminal(service, store, web, lambda url: _write(t("web.link", lang, url=url)), lang, YOU))
         # Colour goes on after ConsoleTable's clean(): only our own escapes reach the terminal.
         session = Session(service, ConsoleTable(service, reader, coloured(_write, colour_wanted()), lang))
         try:
@@ -139,20 +149,21 @@ async def _session(db: str, lang: str, request: Request | None) -> int:
             return 0
     finally:
         reader.close()
+        await served.aclose()
         await store.close()
 
 
 async def _play(game: str, ai: int | None, options: dict[str, Any], seed: int | None, new: bool, db: str,
-                lang: str) -> int:
+                lang: str, web: Settings | None = None) -> int:
     if ai is not None and (problem := seats_error(game, ai, lang)) is not None:
         _write(problem)
         return 2
-    return await _session(db, lang, Request(game, ai, options, seed, new))
+    return await _session(db, lang, Request(game, ai, options, seed, new), web)
 
 
-async def _pick_game(db: str, lang: str) -> int:
+async def _pick_game(db: str, lang: str, web: Settings | None = None) -> int:
     """`rummyclub run` with no chat token: the unfinished terminal game, or the game picker."""
-    return await _session(db, lang, None)
+    return await _session(db, lang, None, web)
 
 
 def _run_discord(settings: Settings, db: str) -> int:
@@ -172,7 +183,7 @@ def _run_telegram(settings: Settings, db: str) -> int:
 
 
 async def _run(settings: Settings, db: str) -> int:
-    return await _pick_game(db, settings.default_lang)
+    return await _pick_game(db, settings.default_lang, settings if settings.web_port else None)
 
 
 async def _simulate(args: argparse.Namespace) -> int:
@@ -265,7 +276,7 @@ def _dispatch(args: argparse.Namespace, settings: Settings, db: str, ctx: Contex
         return asyncio.run(_run(settings, db))
     if args.command == "play":
         return asyncio.run(_play(args.game, args.ai, dict(args.option), args.seed, args.new, db,
-                                 settings.default_lang))
+                                 settings.default_lang, settings if args.web or settings.web_port else None))
     if args.command == "backup":
         return asyncio.run(_backup(db, Path(args.path), args.force, ctx.db_setting))
     if args.command == "migrate":

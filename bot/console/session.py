@@ -137,10 +137,12 @@ class Session:
         if existing.game != request.game:
             return t("console.resume_other", self.lang, old=old_name, new=new_name)
         engine = get_engine(request.game)
+        # Read through the model, so an option added since the game began (hints) is its default, not a change.
+        current = engine.options_model.parse_options(existing.options).model_dump()
         wanted = engine.options_model.parse_options({**existing.options, **request.options}).model_dump()
-        changes = [t("console.change_option", self.lang, option=key, old=_shown(existing.options.get(key)),
+        changes = [t("console.change_option", self.lang, option=key, old=_shown(current.get(key)),
                      new=_shown(value))
-                   for key, value in wanted.items() if existing.options.get(key) != value]
+                   for key, value in wanted.items() if current.get(key) != value]
         ai_seats = [s for s in existing.seats if s.kind == "ai"]
         if request.ai is not None and request.ai != len(ai_seats):
             changes.append(t("console.change_ai", self.lang, old=len(ai_seats), new=request.ai))

@@ -12,6 +12,7 @@ from typing import Any
 
 from bot.console.guide import guide_reply
 from bot.console.seats import seat_levels
+from bot.core.hints import table_hint
 from bot.core.i18n import t
 from bot.core.models import Outcome, Player, ServiceError
 from bot.core.render import render_error, render_events, render_hand, render_help, render_table
@@ -156,6 +157,8 @@ class ConsoleTable:
                 self._show(rec, user, again=True)
             elif word == "rematch":
                 self.write(t("console.rematch_in_play", self.lang))
+            elif command.lower() == "hint":
+                await self._hint(rec, user)
             elif word in STATS_WORDS:
                 await self.stats_command(command, user, game=rec.game)
             else:
@@ -179,6 +182,13 @@ class ConsoleTable:
         if outcome.table.status == "playing" and not draft_step:
             self._show(outcome.table, user, outcome=outcome)
         return outcome.table
+
+    async def _hint(self, rec: TableRecord, user: Player) -> None:
+        """`hint`: the best move as a command to type (bot/core/hints.py), or why there is none."""
+        try:
+            self.write((await table_hint(self.service, rec.id, user)).render(self.lang))
+        except ServiceError as err:
+            self.write(render_error(err, self.lang, rec.game))
 
     # ---- standings -------------------------------------------------------------------------------
 

@@ -84,6 +84,8 @@ async def test_the_match_result_keeps_the_levels(service: TableService, store: S
     assert [(s.name, s.level) for s in result.seats] == [("Alice", "normal"), ("AI 1", "strong")]
     history = await Standings(store, FakeClock()).history("test", "chat1", [], "ru")
     assert "ИИ 1 (сильный)" in history
+    again = await service.rematch("test", "chat1", ALICE)  # same seats: the AI keeps its level
+    assert [s.level for s in again.seats] == ["normal", "strong"]
 
 
 def test_a_seat_stored_before_levels_loads_as_normal() -> None:

@@ -2,7 +2,8 @@
 
 - easy: a casual player. Each game's greedy baseline: it lays what it spots on its own hand, never
   plans (no table rearrangement in Rummikub, no market in Rummy 500) and throws its costliest loose
-  card. The benches already measure it as the yardstick the normal AI beats.
+  card. In Three-Thirteen, where greedy plays nearly as well as the AI, a weaker casual player that
+  never takes from the pile but a wild (rules/three_thirteen/levels.py).
 - normal: the game's AI as it has always played.
 - strong: the best the game has. Where the AI searches within a budget (Rummikub's exact solver) it
   is the normal AI with a larger budget; where nothing stronger exists yet it is the normal AI.

@@ -39,7 +39,10 @@ def test_easy_is_the_greedy_baseline_and_normal_the_ai(name: str) -> None:
     engine = get_engine(name)
     ai = import_module(f"rules.{name}.ai")
     levels = import_module(f"rules.{name}.levels")
-    assert levels.POLICIES["easy"] is ai.choose_greedy_action
+    if name == "three_thirteen":  # a weaker casual player there (rules/three_thirteen/levels.py)
+        assert levels.POLICIES["easy"] is levels.choose_casual_action
+    else:
+        assert levels.POLICIES["easy"] is ai.choose_greedy_action
     assert levels.POLICIES["normal"] is ai.choose_action
     # The default level is the normal AI: tables stored before levels play as they did.
     state = engine.new_game(engine.min_seats, seed=5)
@@ -72,3 +75,22 @@ def test_an_unknown_level_is_refused(bad: object) -> None:
     state = engine.new_game(2, seed=1)
     with pytest.raises(SetupError):
         engine.ai_action(state, engine.current_seat(state), Random(0), bad)  # type: ignore[arg-type]
+
+
+def test_the_casual_three_thirteen_player_never_takes_a_card_it_could_meld() -> None:
+    # A first draw where greedy takes the (not wild) top discard because it melds: the casual player draws.
+    from rules.three_thirteen import ai
+    from rules.three_thirteen.actions import DrawStock, TakeDiscard
+    from rules.three_thirteen.deadwood import is_wild
+    from rules.three_thirteen.levels import choose_casual_action
+
+    engine = get_engine("three_thirteen")
+    for seed in range(200):
+        state = engine.new_game(2, seed=seed)
+        seat = engine.current_seat(state)
+        view = engine.view(state, seat)
+        greedy_takes = view["phase"] == "draw" and ai.choose_greedy_action(view, Random(0)) == TakeDiscard()
+        if greedy_takes and not is_wild(view["discard_top"], view["wild_rank"]):
+            assert choose_casual_action(view, Random(0)) == DrawStock()
+            return
+    raise AssertionError("no deal where greedy takes a non-wild discard")

@@ -16,9 +16,10 @@ from typing import Any
 
 from bot.console.app import YOU, ConsoleTable
 from bot.console.colour import colour_wanted, coloured
-from bot.console.seats import seats_error
+from bot.console.seats import default_opponents, levels_error, seats_error
 from bot.console.session import Request, Session
 from bot.console.terminal import TerminalInput
+from bot.core.ai_seats import ai_level
 from bot.core.i18n import t
 from bot.core.models import ServiceError
 from bot.core.options_text import parse_option
@@ -44,6 +45,13 @@ def _option(text: str) -> tuple[str, str]:
         raise argparse.ArgumentTypeError(render_error(err)) from None
 
 
+def _levels(text: str) -> list[str]:
+    try:
+        return [ai_level(word) for word in text.split(",")]
+    except ServiceError as err:
+        raise argparse.ArgumentTypeError(render_error(err)) from None
+
+
 def _game(text: str) -> str:
     try:
         return get_engine(text).name
@@ -62,6 +70,9 @@ def build_parser() -> argparse.ArgumentParser:
     play.add_argument("game", type=_game, help=f"one of: {', '.join(engine_names())}")
     play.add_argument("--ai", type=int, help="AI opponents (default: what plays well, e.g. 3 in Rummikub, 2 in "
                       "Rummy 101)")
+    play.add_argument("--ai-level", type=_levels, default=[], metavar="LEVEL[,LEVEL...]",
+                      help="how the AI opponents play: easy, normal (the default) or strong; one level for all, "
+                      "or one per opponent in seat order (the last fills the rest)")
     play.add_argument("--seed", type=int, help="fix the shuffle")
     play.add_argument("--option", "-o", type=_option, action="append", default=[], metavar="KEY=VALUE",
                       help="a table option, e.g. -o initial_meld_min=25 (repeatable)")
@@ -154,11 +165,15 @@ async def _session(db: str, lang: str, request: Request | None, web: Settings | 
 
 
 async def _play(game: str, ai: int | None, options: dict[str, Any], seed: int | None, new: bool, db: str,
-                lang: str, web: Settings | None = None) -> int:
+                lang: str, levels: list[str] | None = None, web: Settings | None = None) -> int:
     if ai is not None and (problem := seats_error(game, ai, lang)) is not None:
         _write(problem)
         return 2
-    return await _session(db, lang, Request(game, ai, options, seed, new), web)
+    levels = levels or []
+    if (problem := levels_error(default_opponents(game) if ai is None else ai, levels, lang)) is not None:
+        _write(problem)
+        return 2
+    return await _session(db, lang, Request(game, ai, options, seed, new, levels), web)
 
 
 async def _pick_game(db: str, lang: str, web: Settings | None = None) -> int:
@@ -276,7 +291,8 @@ def _dispatch(args: argparse.Namespace, settings: Settings, db: str, ctx: Contex
         return asyncio.run(_run(settings, db))
     if args.command == "play":
         return asyncio.run(_play(args.game, args.ai, dict(args.option), args.seed, args.new, db,
-                                 settings.default_lang, settings if args.web or settings.web_port else None))
+                                 settings.default_lang, args.ai_level,
+                                 settings if args.web or settings.web_port else None))
     if args.command == "backup":
         return asyncio.run(_backup(db, Path(args.path), args.force, ctx.db_setting))
     if args.command == "migrate":

@@ -621,15 +621,16 @@ def _opened_plans(table: Sequence[dict[str, Any]], rack: Sequence[str], pool: in
     return [p for key, p in scored if key[0] >= 0]
 
 
-def _solved(table: Sequence[dict[str, Any]], rack: Sequence[str], pool: int) -> Solution | None:
+def _solved(table: Sequence[dict[str, Any]], rack: Sequence[str], pool: int,
+            budget: int = SOLVER_BUDGET) -> Solution | None:
     """Issue 16: the exact solver's table, the most rack tiles then the most points. A joker is kept
     back as before (`KEEP_JOKERS`) unless the tiles it frees are worth it, laying it empties the rack,
     or the pool is empty (a joker left on the rack costs 30, RK-71)."""
-    best = solve(table, rack, budget=SOLVER_BUDGET)
+    best = solve(table, rack, budget=budget)
     jokers = 0 if best is None else best.placed.count(JOKER)
     if best is None or not jokers or pool == 0 or len(best.placed) == len(rack):
         return best
-    kept = solve(table, rack, rack_jokers=0, budget=SOLVER_BUDGET)
+    kept = solve(table, rack, rack_jokers=0, budget=budget)
     numbered = len(best.placed) - jokers
     with_jokers = KEEP_JOKERS.numbered * numbered + KEEP_JOKERS.joker * jokers
     if kept is None:
@@ -657,10 +658,12 @@ def _is_opened(view: dict[str, Any]) -> bool:
     return bool(view["opened"][view["you"]])
 
 
-def choose_action(view: dict[str, Any], rng: Random) -> Action:
+def choose_action(view: dict[str, Any], rng: Random, solver_budget: int = SOLVER_BUDGET) -> Action:
     """The AI's action for the seat whose view this is (its own rack and the public table only).
 
     Deterministic for a given view; `rng` is accepted for the engine contract (tie-breaks may use it).
+    `solver_budget`: the exact solver's states before the heuristic plans take over (the strong
+    level gives it more, rules/rummikub/levels.py).
     """
     rack = list(view["rack"])
     table = view["table"]
@@ -673,7 +676,7 @@ def choose_action(view: dict[str, Any], rng: Random) -> Action:
                 return play
         return _no_play(view)
     try:
-        found = _solved(table, rack, view["pool"])
+        found = _solved(table, rack, view["pool"], solver_budget)
     except OverBudget:
         found = None
     else:

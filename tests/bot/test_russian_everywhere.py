@@ -65,7 +65,7 @@ GRAMMAR_EXTRA = {
 BOT_WORDS = {
     "rules", "quit", "resume", "new", "rematch", "game", "standings", "table", "sort", "hand", "leaderboard", "all",
     "month", "week", "global", "stats", "teams", "team", "name", "history", "lang", "en", "ru", "away", "back",
-    "rummy", "dm", "ai", "Enter", "Ctrl-C", "Rummy", "Club",
+    "rummy", "dm", "ai", "Enter", "Ctrl-C", "Rummy", "Club", "hint",
 }
 
 

@@ -6,8 +6,11 @@
 - The turn notice is one ping per table: the new one (with a button to the hand, able to notify only
   its player) replaces the previous, which is deleted; a notice already stale when its turn to be
   sent comes (a newer state of the table was seen) is dropped.
-- Results have one message per table, edited as rounds end; temporary messages (pings, "cannot
-  reach" notes) are deleted when the match ends: the table message and the results stay.
+- A round's result, while the match goes on, is shown in the table message (no message of its
+  own); at match end the last ping is edited into the match's result, the other temporary messages
+  ("cannot reach" notes) are deleted: the table message and the result stay. So a human turn costs
+  at most three channel calls: the table edit, the new ping and the old one's deletion (at match
+  end: the table edit and the ping edited into the result).
 """
 
 from __future__ import annotations
@@ -134,20 +137,40 @@ class Delivery:
             kwargs["view"] = view
         return await channel.send(fit_content(content), **kwargs)
 
-    async def results(self, rec: TableRecord, content: str) -> None:
-        """The table's one results message: posted at the first round's end, edited with each later
-        round's (an edit: results notify nobody), the match's result last; it stays after the match."""
-        channel = await self._channel(rec)
-        mid = (await self.refs(rec.id)).get("results")
-        if mid:
-            try:
-                await channel.get_partial_message(int(mid)).edit(content=fit_content(content),
-                                                                 allowed_mentions=only(None))
-                return
-            except discord.NotFound:
-                pass  # deleted by someone: post it again
-        msg = await self.post(rec, content)
-        await self.set_ref(rec.id, "results", str(msg.id))
+    async def round_result(self, rec: TableRecord, content: str | None = None) -> str | None:
+        """The last round's result while the match goes on: shown in the table message itself (a
+        field of its embed), so a round's end costs no message of its own. Kept with the table, so
+        it is still shown after a restart; `content` replaces it."""
+        if content is not None:
+            await self.set_ref(rec.id, "round", content)
+        return (await self.refs(rec.id)).get("round")
+
+    async def match_end(self, rec: TableRecord, content: str | None) -> None:
+        """The match is over: the turn's ping becomes the result (one edit, notifying nobody), or the
+        result is posted when there is no ping; the other temporary messages go. The table message
+        and the result are what stays."""
+        async with self._table(rec.id).notices:
+            refs = await self.refs(rec.id)
+            ping = refs.get("ping")
+            if refs.get("round"):
+                await self.set_ref(rec.id, "round", None)
+            if content:
+                kept = await self._edit_into_result(rec, ping, fit_content(content)) if ping else None
+                if kept is None:
+                    kept = str((await self.post(rec, content)).id)
+                    if ping:
+                        await self._delete(rec, ping)
+                await self.set_ref(rec.id, "results", kept)
+                ping = None
+            await self._clear(rec, ping)
+
+    async def _edit_into_result(self, rec: TableRecord, ping: str, content: str) -> str | None:
+        try:
+            await (await self._channel(rec)).get_partial_message(int(ping)).edit(
+                content=content, view=None, allowed_mentions=only(None))
+        except discord.HTTPException:
+            return None  # deleted by someone (or refused): the result is posted instead
+        return ping
 
     async def temporary(self, rec: TableRecord, content: str, ping: str | None = None) -> None:
         """A message that goes when the match ends (a "cannot reach" note)."""
@@ -174,17 +197,19 @@ class Delivery:
                                  *([self._delete(rec, previous)] if previous else []))
 
     async def finished(self, rec: TableRecord) -> None:
-        """The match is over (or the table ended): every temporary message of the table goes."""
+        """The table ended without a result (ended, expired): every temporary message of it goes."""
         async with self._table(rec.id).notices:
-            refs = await self.refs(rec.id)
-            ids = [refs["ping"]] if refs.get("ping") else []
-            ids += refs.get("temp") or []
-            if refs.get("ping"):
-                await self.set_ref(rec.id, "ping", None)
-            if refs.get("temp"):
-                await self.set_ref(rec.id, "temp", None)
-            for mid in ids:
-                await self._delete(rec, mid)
+            await self._clear(rec, (await self.refs(rec.id)).get("ping"))
+
+    async def _clear(self, rec: TableRecord, ping: str | None) -> None:
+        refs = await self.refs(rec.id)
+        ids = ([ping] if ping else []) + (refs.get("temp") or [])
+        if refs.get("ping"):
+            await self.set_ref(rec.id, "ping", None)
+        if refs.get("temp"):
+            await self.set_ref(rec.id, "temp", None)
+        for mid in ids:
+            await self._delete(rec, mid)
 
     async def _delete(self, rec: TableRecord, mid: str) -> None:
         try:

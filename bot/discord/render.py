@@ -1,4 +1,4 @@
-"""From the presenter's updates to Discord: the table message, the results, the turn ping, hands by
+"""From the presenter's updates to Discord: the table message, the match's result, the turn ping, hands by
 DM (`/rummy dm on`) and the seat of a player the bot cannot reach. Hands otherwise go only as answers
 to their owner's interactions (ephemeral), since nothing else can reach an ephemeral message."""
 
@@ -101,28 +101,31 @@ class Rendering(AdapterBase):
                 if s.kind == "human" and s.user_id and await self._dm_on(s.user_id)}
 
     async def deliver(self, updates: Updates, dm: set[int], interaction: discord.Interaction | None = None) -> None:
-        """The table (one edit at most) and, alongside it, the results, the DM hands, and the ping or
-        the clean-up."""
+        """The table (one edit at most, holding the last round's result) and, alongside it, the DM
+        hands, and the ping or, at match end, the result and the clean-up."""
         panel = updates.table
         if panel is None:
             return
         rec = panel.table
         turn = mention(rec, panel.turn) if panel.turn is not None and panel.playing else None
         view = ui.table_view(rec, panel.lang) if panel.playing else None
+        said = "\n\n".join(plain(line) for line in updates.announcements) or None
+        # While the match goes on a round's result is shown in the table message; at its end the
+        # result is a message of its own (the last ping edited into it), and the table drops it.
+        last_round = None if updates.finished else await self.delivery.round_result(rec, said)
 
         async def the_rest() -> None:
-            if updates.announcements:
-                await self.delivery.results(rec, "\n\n".join(plain(line) for line in updates.announcements))
             for hand in updates.hands:
                 if hand.seat in dm:
                     await self._dm_hand(hand)
             if updates.finished:
-                await self.delivery.finished(rec)
+                await self.delivery.match_end(rec, said)
             elif updates.notice is not None:
                 await self.delivery.notice(updates.notice, panel.lang)
 
         # Independent requests (another message, another route): neither waits for the other.
-        await asyncio.gather(self.delivery.table(rec, ui.table_embed(panel, turn), view, interaction), the_rest())
+        await asyncio.gather(self.delivery.table(rec, ui.table_embed(panel, turn, last_round), view, interaction),
+                             the_rest())
 
     # ---- hands by DM, and players the bot cannot reach ----------------------------------------------------
 

@@ -20,7 +20,7 @@ from bot.core.presenter import HandControls, HandPanel, TablePanel
 from bot.core.presenter.games import max_seats, options_model
 from bot.core.render import render_lobby
 from bot.core.text import fit
-from bot.discord.limits import EMBED_DESC_MAX, EMBED_TITLE_MAX
+from bot.discord.limits import EMBED_DESC_MAX, EMBED_TITLE_MAX, FIELD_MAX
 from bot.discord.safe import plain
 from storage import TableRecord
 
@@ -141,9 +141,10 @@ def relative_time(deadline: float | None) -> str:
     return f"⏱ <t:{int(deadline)}:R>" if deadline is not None else ""
 
 
-def table_embed(panel: TablePanel, turn_name: str | None) -> discord.Embed:
+def table_embed(panel: TablePanel, turn_name: str | None, last_round: str | None = None) -> discord.Embed:
     """The table message: the body in a code block (names literal), under it the newest lines,
-    whose turn (a mention pill, which in an embed notifies nobody) and the live deadline."""
+    whose turn (a mention pill, which in an embed notifies nobody) and the live deadline; the last
+    round's result (already escaped) in a field while the match goes on."""
     extra = [plain(line) for line in panel.lines]
     if turn_name is not None:
         extra.append(" ".join(x for x in (t("dc.turn_line", panel.lang, name=turn_name),
@@ -152,7 +153,10 @@ def table_embed(panel: TablePanel, turn_name: str | None) -> discord.Embed:
         extra.insert(0, t("lobby.restored", panel.lang))
     if panel.note:
         extra.append(panel.note)
-    return embed(panel.title, panel.body, "\n".join(extra).strip())
+    out = embed(panel.title, panel.body, "\n".join(extra).strip())
+    if last_round and panel.playing:
+        out.add_field(name=t("dc.last_round", panel.lang), value=fit(last_round, FIELD_MAX), inline=False)
+    return out
 
 
 def lobby_embed(rec: TableRecord, lang: str) -> discord.Embed:

@@ -16,6 +16,7 @@
 from __future__ import annotations
 
 import asyncio
+import hashlib
 import json
 import logging
 from dataclasses import dataclass, field
@@ -34,21 +35,32 @@ from storage import Store, TableRecord
 log = logging.getLogger(__name__)
 
 
+# The table message's attachments: (name, bytes) each; None leaves them as they are (the lobby has
+# none), () removes them (a closed table, or a channel switched to text).
+Files = tuple[tuple[str, bytes], ...] | None
+
+
 @dataclass
 class _Table:
     """One table's channel state in this process."""
 
     edit: asyncio.Lock = field(default_factory=asyncio.Lock)  # one table edit in flight
     notices: asyncio.Lock = field(default_factory=asyncio.Lock)
-    pending: tuple[int, discord.Embed, discord.ui.View | None, str] | None = None  # the newest unsent state
+    pending: tuple[int, discord.Embed, discord.ui.View | None, Files, str] | None = None  # the newest unsent state
     shown: str | None = None  # fingerprint of what the table message shows
     sent_version: int = -1
     seen_version: int = -1  # the newest table version an outcome brought
 
 
-def fingerprint(embed: discord.Embed, view: discord.ui.View | None) -> str:
-    return json.dumps([embed.to_dict(), view.to_components() if view is not None else None], sort_keys=True,
-                      default=str)
+def fingerprint(embed: discord.Embed, view: discord.ui.View | None, files: Files = None) -> str:
+    pictures = [(name, hashlib.sha256(data).hexdigest()) for name, data in files] if files is not None else None
+    return json.dumps([embed.to_dict(), view.to_components() if view is not None else None, pictures],
+                      sort_keys=True, default=str)
+
+
+def attachments(files: Files) -> dict[str, Any]:
+    """The edit's `attachments=`: the pictures (new Files each time, a File is read once), if any."""
+    return {} if files is None else {"attachments": [ui.png(name, data) for name, data in files]}
 
 
 @dataclass
@@ -87,11 +99,12 @@ class Delivery:
     # ---- the table message ------------------------------------------------------------------------
 
     async def table(self, rec: TableRecord, embed: discord.Embed, view: discord.ui.View | None,
-                    interaction: discord.Interaction | None = None) -> None:
+                    interaction: discord.Interaction | None = None, files: Files = None) -> None:
         """Show this state on the table message: through the interaction when a button on it was
-        pressed (the press's one answer), else by id; sent (and remembered) the first time."""
+        pressed (the press's one answer), else by id; sent (and remembered) the first time. Its
+        picture rides on the same edit (the attachment replaced)."""
         state = self._table(rec.id)
-        fp = fingerprint(embed, view)
+        fp = fingerprint(embed, view, files)
         mid = (await self.refs(rec.id)).get("message")
         on_table = interaction is not None and interaction.message is not None and mid and interaction.message.id == int(mid)
         if interaction is not None and on_table:
@@ -99,31 +112,33 @@ class Delivery:
                 if fp == state.shown or rec.version < state.sent_version:
                     await answer.settle(interaction)
                 else:
-                    await answer.edit_here(interaction, embed=embed, view=view)
+                    await answer.edit_here(interaction, embed=embed, view=view, **attachments(files))
                     state.shown, state.sent_version = fp, rec.version
             return
         if state.pending is None or state.pending[0] <= rec.version:
-            state.pending = (rec.version, embed, view, fp)
+            state.pending = (rec.version, embed, view, files, fp)
         async with state.edit:
             if state.pending is None:
                 return  # a newer state went out while this one waited: it is shown already
-            version, embed, view, fp = state.pending
+            version, embed, view, files, fp = state.pending
             state.pending = None
             if fp == state.shown or version < state.sent_version:
                 return
-            await self._send_table(rec, embed, view)
+            await self._send_table(rec, embed, view, files)
             state.shown, state.sent_version = fp, version
 
-    async def _send_table(self, rec: TableRecord, embed: discord.Embed, view: discord.ui.View | None) -> None:
+    async def _send_table(self, rec: TableRecord, embed: discord.Embed, view: discord.ui.View | None,
+                          files: Files) -> None:
         channel = await self._channel(rec)
         mid = (await self.refs(rec.id)).get("message")
         if mid:
             try:
-                await channel.get_partial_message(int(mid)).edit(embed=embed, view=view)
+                await channel.get_partial_message(int(mid)).edit(embed=embed, view=view, **attachments(files))
                 return
             except discord.NotFound:
                 pass  # deleted by someone: post it again
-        msg = await channel.send(embed=embed, view=view)
+        kwargs: dict[str, Any] = {"files": [ui.png(name, data) for name, data in files]} if files else {}
+        msg = await channel.send(embed=embed, view=view, **kwargs)
         await self.set_ref(rec.id, "message", str(msg.id))
 
     # ---- new messages -------------------------------------------------------------------------------

@@ -8,6 +8,7 @@ No game rule lives here: hand controls come from the presenter (the engines' leg
 
 from __future__ import annotations
 
+import io
 import re
 from typing import Any
 
@@ -31,6 +32,8 @@ CONTROL_ROWS = 4  # of a message's five rows; the last holds Refresh, Sort and t
 EMBED_MAX = 4000
 EXTRA_MAX = 1000  # the lines under an embed's code block (events, whose turn); the block keeps the rest
 COLOUR = 0x2E8B57
+TABLE_PNG = "table.png"  # the attachment names embeds point at (`attachment://…`)
+HAND_PNG = "hand.png"
 
 
 class CodecItem(discord.ui.DynamicItem[discord.ui.Item[Any]], template=CUSTOM_ID):
@@ -84,13 +87,22 @@ def code_block(text: str, limit: int = EMBED_MAX) -> str:
     return f"```\n{fit(_inert(text), max(1, limit - 8))}\n```"
 
 
-def embed(title: str, body: str, extra: str = "") -> discord.Embed:
-    """A code block with the body and, under it, the extra lines, within every embed limit."""
+def embed(title: str, body: str, extra: str = "", image: str | None = None) -> discord.Embed:
+    """A code block with the body and, under it, the extra lines, within every embed limit. With an
+    `image` (an attachment's name) the picture stands for the body: only the extra lines are text."""
     extra = fit(_inert(extra), EXTRA_MAX)  # names in event lines may hold fences too
+    if image is not None:
+        out = discord.Embed(title=fit(title, EMBED_TITLE_MAX) or None, description=extra or None, colour=COLOUR)
+        return out.set_image(url=f"attachment://{image}")
     desc = code_block(body, EMBED_DESC_MAX - len(extra) - 1)
     if extra:
         desc += "\n" + extra
     return discord.Embed(title=fit(title, EMBED_TITLE_MAX) or None, description=desc, colour=COLOUR)
+
+
+def png(name: str, data: bytes) -> discord.File:
+    """A picture to attach (a File is read once: one per request)."""
+    return discord.File(io.BytesIO(data), filename=name)
 
 
 # ---- lobby and table --------------------------------------------------------------------------
@@ -141,7 +153,8 @@ def relative_time(deadline: float | None) -> str:
     return f"⏱ <t:{int(deadline)}:R>" if deadline is not None else ""
 
 
-def table_embed(panel: TablePanel, turn_name: str | None, last_round: str | None = None) -> discord.Embed:
+def table_embed(panel: TablePanel, turn_name: str | None, last_round: str | None = None,
+                picture: bool = False) -> discord.Embed:
     """The table message: the body in a code block (names literal), under it the newest lines,
     whose turn (a mention pill, which in an embed notifies nobody) and the live deadline; the last
     round's result (already escaped) in a field while the match goes on."""
@@ -153,7 +166,7 @@ def table_embed(panel: TablePanel, turn_name: str | None, last_round: str | None
         extra.insert(0, t("lobby.restored", panel.lang))
     if panel.note:
         extra.append(panel.note)
-    out = embed(panel.title, panel.body, "\n".join(extra).strip())
+    out = embed(panel.title, panel.body, "\n".join(extra).strip(), TABLE_PNG if picture else None)
     if last_round and panel.playing:
         out.add_field(name=t("dc.last_round", panel.lang), value=fit(last_round, FIELD_MAX), inline=False)
     return out
@@ -242,7 +255,8 @@ def hand_view(rec: TableRecord, seat: int, controls: HandControls, lang: str, pa
     return new_view(items + tail)
 
 
-def hand_embed(panel: HandPanel, lang: str) -> discord.Embed:
+def hand_embed(panel: HandPanel, lang: str, picture: bool = False) -> discord.Embed:
+    """The hand: its text (hints and counts included) and, with pictures on, the rack's picture under it."""
     c = panel.controls
     extra = [t("dc.selected", lang, items=" ".join(panel.picked))] if panel.picked else []
     if c.moving is not None and c.moving < len(c.pieces):
@@ -252,8 +266,10 @@ def hand_embed(panel: HandPanel, lang: str) -> discord.Embed:
         extra.append(t("dc.match_over", lang))  # Discord's wording of the presenter's note
     elif panel.note:
         extra.append(panel.note)
-    return embed(t("dc.hand_header", lang, game=panel.title), panel.body, "\n".join(extra))
+    out = embed(t("dc.hand_header", lang, game=panel.title), panel.body, "\n".join(extra))
+    return out.set_image(url=f"attachment://{HAND_PNG}") if picture else out
 
 
-def hand_message(panel: HandPanel) -> tuple[discord.Embed, discord.ui.View]:
-    return hand_embed(panel, panel.lang), hand_view(panel.table, panel.seat, panel.controls, panel.lang, panel.ui.page)
+def hand_message(panel: HandPanel, picture: bool = False) -> tuple[discord.Embed, discord.ui.View]:
+    return (hand_embed(panel, panel.lang, picture),
+            hand_view(panel.table, panel.seat, panel.controls, panel.lang, panel.ui.page))

@@ -88,6 +88,7 @@ class Harness:
         assert not self.bot.errors, self.bot.errors
         # Every message the bot sent fitted Discord's limits: a refused one is a lost reply.
         assert not self.fake.rejected, self.fake.rejected
+        assert not self.fake.missing_images, self.fake.missing_images  # every embed picture was attached
         assert not self.fake.expired, self.fake.expired  # every answer came within Discord's 3 s
 
     async def restart(self) -> None:

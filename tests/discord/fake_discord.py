@@ -15,7 +15,12 @@ the bot sends or edits (interaction responses, follow-ups, webhook edits, channe
 ≤ 2000, ≤ 10 embeds, embed title ≤ 256, description ≤ 4096, ≤ 25 fields, field name ≤ 256 and
 value ≤ 1024, footer ≤ 2048, author ≤ 256, all embed text together ≤ 6000; button labels ≤ 80,
 custom ids ≤ 100, ≤ 5 action rows, ≤ 5 buttons in a row or one select alone, ≤ 25 select options
-with labels and values ≤ 100, placeholders ≤ 150; autocomplete ≤ 25 choices, name and value ≤ 100.
+with labels and values ≤ 100, placeholders ≤ 150; autocomplete ≤ 25 choices, name and value ≤ 100;
+≤ 10 attachments a message (50035) and ≤ 25 MiB each (413, 40005 "Request entity too large").
+Attachments (multipart `files[n]` with `payload_json.attachments`) are kept on the message, an
+edit's `attachments` list replacing them (ids of kept ones, indices of new uploads); their bytes are
+in `files` by attachment id. An embed image `attachment://name` naming no attachment of its
+message is kept in `missing_images` (Discord shows nothing there).
 Each refusal is kept in `rejected` so the harness fails a test in which the bot sent what Discord
 drops. Inbound, a string option holds ≤ 6000.
 
@@ -50,6 +55,8 @@ CONTENT_MAX = 2000
 OPTION_VALUE_MAX = 6000  # a slash command's string option, as the client lets a user type it
 _EMBED_LIMITS = {"title": 256, "description": 4096}
 EMBED_TOTAL_MAX = 6000
+ATTACHMENTS_MAX = 10
+ATTACHMENT_BYTES_MAX = 25 * 1024 * 1024  # the default upload limit (boosted servers allow more)
 PLAIN_MEMBER = 0x400 | 0x800 | 0x80000000  # view channel, send messages, use app commands
 MANAGE_GUILD = 1 << 5
 
@@ -100,6 +107,8 @@ class FakeDiscord:
         self.dm_closed: set[str] = set()
         self.threads: list[int] = []
         self.rejected: list[tuple[str, JSON]] = []           # (path, errors) of every limit refusal
+        self.files: dict[str, bytes] = {}                   # attachment id -> the uploaded bytes
+        self.missing_images: list[tuple[str, str]] = []      # (message id, url) of embeds showing no attachment
         self.failures: list[tuple[str, str, int, float]] = []  # (method, path regex, status, retry_after)                    # user ids whose DMs refuse the bot
         self.locale = "en-US"
         # Interactions expire 3 s after they are created unless answered (10062 "Unknown interaction").
@@ -468,6 +477,55 @@ def _refuse(f: FakeDiscord, r: Req, errors: JSON) -> web.Response | None:
     return _json({"message": "Invalid Form Body", "code": 50035, "errors": errors}, 400)
 
 
+def _file_refusal(f: FakeDiscord, r: Req, d: JSON | None) -> web.Response | None:
+    """Discord's attachment limits: ten a message, 25 MiB each."""
+    listed = (d or {}).get("attachments") or []
+    if len(listed) > ATTACHMENTS_MAX or len(r.files) > ATTACHMENTS_MAX:
+        return _refuse(f, r, {"attachments": {"_errors": [{"code": "BASE_TYPE_MAX_LENGTH",
+                                                           "message": "Must be 10 or fewer in length."}]}})
+    if any(len(data) > ATTACHMENT_BYTES_MAX for data in r.files.values()):
+        f.rejected.append((r.path, {"files": "Request entity too large"}))
+        return _json({"message": "Request entity too large", "code": 40005}, 413)
+    return None
+
+
+def _body_refusal(f: FakeDiscord, r: Req, d: JSON | None) -> web.Response | None:
+    refused = _refuse(f, r, message_errors(d))
+    return refused if refused is not None else _file_refusal(f, r, d)  # (a Response is falsy: no `or`)
+
+
+def _attach(f: FakeDiscord, r: Req, msg: JSON, d: JSON | None) -> None:
+    """Apply a body's attachments to its message: listed ids stay, listed new uploads (by index)
+    are added; without an `attachments` key the message keeps what it has."""
+    d = d or {}
+    if "attachments" in d or r.files:
+        old = {a["id"]: a for a in msg.get("attachments") or []}
+        out = []
+        for a in d.get("attachments") or [{"id": i, "filename": n} for i, n in enumerate(r.files)]:
+            if str(a.get("id")) in old:
+                out.append(old[str(a["id"])])
+                continue
+            name = a.get("filename") or ""
+            data = r.files.get(name, b"")
+            aid = str(f.snowflake())
+            f.files[aid] = data
+            out.append({"id": aid, "filename": name, "size": len(data), "content_type": "image/png",
+                        "url": f"https://cdn.fake/attachments/{msg['id']}/{aid}/{name}",
+                        "proxy_url": f"https://media.fake/attachments/{msg['id']}/{aid}/{name}"})
+        msg["attachments"] = out
+    names = {a["filename"] for a in msg.get("attachments") or []}
+    for e in msg.get("embeds") or []:
+        url = (e.get("image") or {}).get("url") or ""
+        if url.startswith("attachment://") and url[len("attachment://"):] not in names:
+            f.missing_images.append((msg["id"], url))
+
+
+def picture_of(f: FakeDiscord, msg: JSON, name: str) -> bytes | None:
+    """The bytes of the message's attachment `name` (what its embed's `attachment://name` shows)."""
+    found = [a for a in msg.get("attachments") or [] if a["filename"] == name]
+    return f.files[found[-1]["id"]] if found else None
+
+
 # ------------------------------------------------------------------ REST handlers
 def _me(f: FakeDiscord, r: Req) -> JSON:
     return {**f.bot_user, "verified": True, "mfa_enabled": False, "locale": "en-US"}
@@ -508,6 +566,8 @@ def _callback(f: FakeDiscord, r: Req, iid: str, token: str) -> JSON:
     rtype = r.json["type"]
     data = r.json.get("data") or {}
     refused = _refuse(f, r, _choice_errors(data) if rtype == 8 else message_errors(data))
+    if refused is None and rtype in (4, 7):
+        refused = _file_refusal(f, r, data)
     if refused is not None:
         return refused
     flags = data.get("flags", 0)
@@ -523,11 +583,13 @@ def _callback(f: FakeDiscord, r: Req, iid: str, token: str) -> JSON:
                                               "user": (inter.get("member") or {}).get("user")
                                               or inter.get("user")})
         f.original[token] = int(msg["id"])
+        _attach(f, r, msg, data)
     elif rtype in (6, 7) and "message" in inter:   # DEFERRED_UPDATE / UPDATE_MESSAGE
         msg = f.messages.get(int(inter["message"]["id"]), inter["message"])
         if rtype == 7:
             msg.update({k: v for k, v in data.items() if k in ("content", "components", "embeds")},
                        edited_timestamp=_now_iso())
+            _attach(f, r, msg, data)
         f.original[token] = int(msg["id"])
     f.deferred[token] = rtype
     if msg is not None:
@@ -547,7 +609,7 @@ def _followup(f: FakeDiscord, r: Req, app_id: str, token: str) -> Any:
     if (late := _invalid_token(f, token)) is not None:
         return late
     d = r.json or {}
-    if (refused := _refuse(f, r, message_errors(d))) is not None:
+    if (refused := _body_refusal(f, r, d)) is not None:
         return refused
     if f.deferred.get(token) == 5 and token in f.original:
         # As Discord does: the first follow-up after a "thinking" defer replaces the loading message
@@ -557,10 +619,13 @@ def _followup(f: FakeDiscord, r: Req, app_id: str, token: str) -> Any:
         msg.update({k: v for k, v in d.items() if k in ("content", "components", "embeds")},
                    edited_timestamp=_now_iso())
         msg["flags"] = msg.get("flags", 0) & ~128
+        _attach(f, r, msg, d)
         return msg
-    return f.message(content=d.get("content") or "", flags=d.get("flags", 0),
-                     components=d.get("components"), embeds=d.get("embeds"),
-                     webhook_id=app_id, application_id=app_id)
+    msg = f.message(content=d.get("content") or "", flags=d.get("flags", 0),
+                    components=d.get("components"), embeds=d.get("embeds"),
+                    webhook_id=app_id, application_id=app_id)
+    _attach(f, r, msg, d)
+    return msg
 
 
 def _webhook_msg(f: FakeDiscord, r: Req, app_id: str, token: str, mid: str) -> Any:
@@ -572,11 +637,12 @@ def _webhook_msg(f: FakeDiscord, r: Req, app_id: str, token: str, mid: str) -> A
         msg = f.message(webhook_id=app_id)
     if r.method == "PATCH":
         d = r.json or {}
-        if (refused := _refuse(f, r, message_errors(d))) is not None:
+        if (refused := _body_refusal(f, r, d)) is not None:
             return refused
         msg.update({k: v for k, v in d.items() if k in ("content", "components", "embeds")},
                    edited_timestamp=_now_iso())
         msg["flags"] = msg.get("flags", 0) & ~128       # no longer "loading"
+        _attach(f, r, msg, d)
     return msg
 
 
@@ -595,10 +661,12 @@ def _channel_msg(f: FakeDiscord, r: Req, channel_id: str) -> Any:
     d = r.json or {}
     if int(channel_id) in f.dm_channels and f.dm_channels[int(channel_id)] in f.dm_closed:
         return _json({"message": "Cannot send messages to this user", "code": 50007}, 403)
-    if (refused := _refuse(f, r, message_errors(d))) is not None:
+    if (refused := _body_refusal(f, r, d)) is not None:
         return refused
-    return f.message(content=d.get("content") or "", components=d.get("components"),
-                     embeds=d.get("embeds"), channel_id=int(channel_id))
+    msg = f.message(content=d.get("content") or "", components=d.get("components"),
+                    embeds=d.get("embeds"), channel_id=int(channel_id))
+    _attach(f, r, msg, d)
+    return msg
 
 
 def _edit_channel_msg(f: FakeDiscord, r: Req, channel_id: str, mid: str) -> Any:
@@ -608,9 +676,10 @@ def _edit_channel_msg(f: FakeDiscord, r: Req, channel_id: str, mid: str) -> Any:
     if msg is None:
         return _json({"message": "Unknown Message", "code": 10008}, 404)
     d = r.json or {}
-    if (refused := _refuse(f, r, message_errors(d))) is not None:
+    if (refused := _body_refusal(f, r, d)) is not None:
         return refused
     msg.update({k: v for k, v in d.items() if k in ("content", "components", "embeds")}, edited_timestamp=_now_iso())
+    _attach(f, r, msg, d)
     return msg
 
 

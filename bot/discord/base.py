@@ -10,7 +10,7 @@ import threading
 from collections import deque
 from collections.abc import Awaitable
 from dataclasses import dataclass
-from typing import Any, TypeVar
+from typing import TYPE_CHECKING, Any, TypeVar
 
 import discord
 from discord import app_commands
@@ -27,6 +27,9 @@ from bot.discord import answer
 from bot.discord.delivery import Delivery
 from bot.discord.translator import lang_of
 from storage import Store, TableRecord
+
+if TYPE_CHECKING:
+    from bot.web.server import WebServer  # aiohttp's server loads only when the web table is on
 
 log = logging.getLogger(__name__)
 
@@ -77,6 +80,8 @@ class AdapterBase:
         self.pictures = PictureCache()
         self._drawing = threading.Lock()  # the cache is shared by the drawing threads, one at a time
         self._looks: dict[str, bool] = {}  # channel id -> pictures on (`/rummy look`), read once per channel
+        self.web: WebServer | None = None  # the web table (WEB_PORT): links to it on hands and tables
+        self._links: dict[tuple[str, int | None, str], tuple[str, float]] = {}  # -> (url, when signed)
         self.errors: deque[BaseException] = deque(maxlen=100)  # recent handler failures, for tests and logs
         self.processed: deque[int] = deque(maxlen=4096)  # recent interactions fully handled (replies and edits sent)
         self._processed_cond = asyncio.Condition()
@@ -130,6 +135,26 @@ class AdapterBase:
             with self._drawing:
                 return self.pictures.picture(rec, view, viewer, lang, by_number)
         return await asyncio.to_thread(draw)
+
+    # ---- the web table ---------------------------------------------------------------------------------
+
+    def web_link(self, rec: TableRecord, seat: int | None, lang: str) -> str | None:
+        """A signed link to the table in a browser: seat `seat`'s own page (only ever in that seat's
+        ephemeral or DM hand) or, for None, the spectator's (the channel's table message). Re-signed
+        once half its lifetime is gone, not on every edit: an unchanged table is not edited for a
+        new expiry, and a link in the channel works for at least half the TTL."""
+        if self.web is None:
+            return None
+        now = self.web.clock.now()
+        key = (rec.id, seat, lang)
+        signed = self._links.get(key)
+        if signed is None or now - signed[1] >= self.web.link_ttl_s / 2:
+            signed = self._links[key] = (self.web.url(rec.id, seat, lang), now)
+        return signed[0]
+
+    def forget_links(self, table_id: str) -> None:
+        for key in [k for k in self._links if k[0] == table_id]:
+            del self._links[key]
 
     # ---- answers -------------------------------------------------------------------------------------
 

@@ -45,10 +45,11 @@ class Rendering(AdapterBase):
         return panel
 
     async def hand_parts(self, panel: HandPanel) -> tuple[discord.Embed, discord.ui.View, bytes | None]:
-        """The hand's embed and controls, and its picture (drawn from the seat's own view) when the
-        table's channel shows pictures."""
+        """The hand's embed and controls (with the web table on, the seat's private link), and its
+        picture (drawn from the seat's own view) when the table's channel shows pictures."""
         data = await self.picture(panel.table, panel.view, panel.seat, panel.lang, panel.ui.by_number)
-        embed, view = ui.hand_message(panel, data is not None)
+        web = self.web_link(panel.table, panel.seat, panel.lang) if panel.table.status == "playing" else None
+        embed, view = ui.hand_message(panel, data is not None, web)
         return embed, view, data
 
     @staticmethod
@@ -125,7 +126,9 @@ class Rendering(AdapterBase):
             return
         rec = panel.table
         turn = mention(rec, panel.turn) if panel.turn is not None and panel.playing else None
-        view = ui.table_view(rec, panel.lang) if panel.playing else None
+        view = ui.table_view(rec, panel.lang, self.web_link(rec, None, panel.lang)) if panel.playing else None
+        if not panel.playing:
+            self.forget_links(rec.id)
         said = "\n\n".join(plain(line) for line in updates.announcements) or None
         # While the match goes on a round's result is shown in the table message; at its end the
         # result is a message of its own (the last ping edited into it), and the table drops it.

@@ -66,7 +66,12 @@ def button(label: str, custom_id: str, style: discord.ButtonStyle = discord.Butt
     return CodecItem(discord.ui.Button(label=label[:80], custom_id=custom_id, style=style, row=row))
 
 
-def new_view(items: list[CodecItem]) -> discord.ui.View:
+def link(label: str, url: str, row: int | None = None) -> discord.ui.Button[Any]:
+    """A button that opens `url` (no custom id: Discord opens it, nothing reaches the bot)."""
+    return discord.ui.Button(label=label[:80], url=url, style=discord.ButtonStyle.link, row=row)
+
+
+def new_view(items: list[CodecItem] | list[discord.ui.Item[Any]]) -> discord.ui.View:
     """Only a layout: stopped at once, so discord.py never keeps it in its view store (nor runs the
     15-minute timeout of ephemeral views, whose removal could drop the dynamic item). Presses reach
     the adapter through the `CodecItem` registered on the client."""
@@ -176,9 +181,14 @@ def lobby_embed(rec: TableRecord, lang: str) -> discord.Embed:
     return embed(t(f"game.{rec.game}", lang), render_lobby(rec, lang, max_seats(rec.game)), t("dc.lobby_hint", lang))
 
 
-def table_view(rec: TableRecord, lang: str) -> discord.ui.View:
+def table_view(rec: TableRecord, lang: str, watch: str | None = None) -> discord.ui.View:
+    """My hand and, with the web table on, the spectator's link (the public view only)."""
     # Version 0: the button acts for whoever presses it, so it never goes out of date.
-    return new_view([button(t("dc.btn.my_hand", lang), cid(rec.id, 0, "hand"), discord.ButtonStyle.primary)])
+    items: list[discord.ui.Item[Any]] = [button(t("dc.btn.my_hand", lang), cid(rec.id, 0, "hand"),
+                                                discord.ButtonStyle.primary)]
+    if watch is not None:
+        items.append(link(t("dc.btn.web_table", lang), watch))
+    return new_view(items)
 
 
 # ---- hands ------------------------------------------------------------------------------------
@@ -237,9 +247,11 @@ def _paged(rows: list[list[CodecItem]]) -> list[list[list[CodecItem]]]:
     return [rows[i:i + CONTROL_ROWS] for i in range(0, len(rows), CONTROL_ROWS)] or [[]]
 
 
-def hand_view(rec: TableRecord, seat: int, controls: HandControls, lang: str, page: int = 0) -> discord.ui.View:
+def hand_view(rec: TableRecord, seat: int, controls: HandControls, lang: str, page: int = 0,
+              web: str | None = None) -> discord.ui.View:
     """The hand's controls in Discord's five rows: a page of four rows of controls and a last row
-    with Refresh, Sort and, when the controls need more than one page, a button to the next page."""
+    with Refresh, Sort, when the controls need more than one page a button to the next page, and
+    with the web table on the seat's private link (this message is seen by its owner only)."""
     pages = hand_pages(rec, seat, controls, lang)
     page = min(page, len(pages) - 1)
     items: list[CodecItem] = []
@@ -252,7 +264,8 @@ def hand_view(rec: TableRecord, seat: int, controls: HandControls, lang: str, pa
     if len(pages) > 1:
         tail.append(button(t("dc.btn.page", lang, page=page + 1, pages=len(pages)),
                            cid(rec.id, 0, "page", seat, (page + 1) % len(pages)), row=CONTROL_ROWS))
-    return new_view(items + tail)
+    extra: list[discord.ui.Item[Any]] = [link(t("dc.btn.web_hand", lang), web, CONTROL_ROWS)] if web else []
+    return new_view([*items, *tail, *extra])
 
 
 def hand_embed(panel: HandPanel, lang: str, picture: bool = False) -> discord.Embed:
@@ -270,6 +283,6 @@ def hand_embed(panel: HandPanel, lang: str, picture: bool = False) -> discord.Em
     return out.set_image(url=f"attachment://{HAND_PNG}") if picture else out
 
 
-def hand_message(panel: HandPanel, picture: bool = False) -> tuple[discord.Embed, discord.ui.View]:
+def hand_message(panel: HandPanel, picture: bool = False, web: str | None = None) -> tuple[discord.Embed, discord.ui.View]:
     return (hand_embed(panel, panel.lang, picture),
-            hand_view(panel.table, panel.seat, panel.controls, panel.lang, panel.ui.page))
+            hand_view(panel.table, panel.seat, panel.controls, panel.lang, panel.ui.page, web))

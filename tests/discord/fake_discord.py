@@ -14,7 +14,7 @@ Message limits are enforced as Discord does (400, code 50035 "Invalid Form Body"
 the bot sends or edits (interaction responses, follow-ups, webhook edits, channel messages): content
 ≤ 2000, ≤ 10 embeds, embed title ≤ 256, description ≤ 4096, ≤ 25 fields, field name ≤ 256 and
 value ≤ 1024, footer ≤ 2048, author ≤ 256, all embed text together ≤ 6000; button labels ≤ 80,
-custom ids ≤ 100, ≤ 5 action rows, ≤ 5 buttons in a row or one select alone, ≤ 25 select options
+custom ids ≤ 100, link urls ≤ 512, ≤ 5 action rows, ≤ 5 buttons in a row or one select alone, ≤ 25 select options
 with labels and values ≤ 100, placeholders ≤ 150; autocomplete ≤ 25 choices, name and value ≤ 100;
 ≤ 10 attachments a message (50035) and ≤ 25 MiB each (413, 40005 "Request entity too large").
 Attachments (multipart `files[n]` with `payload_json.attachments`) are kept on the message, an
@@ -448,6 +448,7 @@ def message_errors(body: JSON | None) -> JSON:
             where = f"components.{r}.components.{c}"
             _too_long(errors, f"{where}.label", comp.get("label"), 80)
             _too_long(errors, f"{where}.custom_id", comp.get("custom_id"), 100)
+            _too_long(errors, f"{where}.url", comp.get("url"), 512)  # a link button's address
             _too_long(errors, f"{where}.placeholder", comp.get("placeholder"), 150)
             options = comp.get("options") or []
             if len(options) > 25:

@@ -4,7 +4,8 @@ Two members play a match of every game (plus AI seats: at least the game's minim
 sent as a hand button when the ephemeral hand offers it (after a Refresh, not counted) and as
 `/rummy play` otherwise. Reported per game: REST requests per human move (the interaction callback,
 the table edit, pings and summaries; median, max, mean), how many of them go to the channel (median,
-max), the channel messages left at match end (the table message and the results, ideally), interaction-to-response latency (the
+max), the picture bytes uploaded with them (the table's and the hand's PNG ride on the same calls),
+the channel messages left at match end (the table message and the results, ideally), interaction-to-response latency (the
 INTERACTION_CREATE sent on the gateway until the callback reaches the fake: p50, p95) and
 interaction-to-done latency (until every request the move caused is sent).
 
@@ -34,7 +35,7 @@ def _in_channel(h: Harness, path: str) -> bool:
 
 
 async def _move(h: Harness, payload: dict, per_turn: list[int], channel: list[int], first: list[float],
-                done: list[float]) -> None:
+                done: list[float], uploaded: list[int]) -> None:
     n = len(h.fake.requests)
     started = time.perf_counter()
     await h.fake.send_interaction(payload)
@@ -45,10 +46,11 @@ async def _move(h: Harness, payload: dict, per_turn: list[int], channel: list[in
     first.append(callback.t - started)
     per_turn.append(len(new))
     channel.append(sum(_in_channel(h, r.path) for r in new))
+    uploaded.append(sum(len(data) for r in new for data in r.files.values()))
 
 
 async def _match(h: Harness, game: str, ai: int, per_turn: list[int], channel: list[int], first: list[float],
-                 done: list[float]) -> tuple[int, int]:
+                 done: list[float], uploaded: list[int]) -> tuple[int, int]:
     await h.open_lobby(game, users=(h.bob,))
     for _ in range(min(get_engine(game).max_seats - 2, max(ai, get_engine(game).min_seats - 2))):
         await h.press(await h.table_message(), h.alice, "addai")
@@ -70,7 +72,7 @@ async def _match(h: Harness, game: str, ai: int, per_turn: list[int], channel: l
             payload = h.fake.slash("rummy", user=user)
             payload["data"]["options"] = [{"name": "play", "type": 1, "options": [
                 {"name": "text", "type": 3, "value": move}]}]
-        await _move(h, payload, per_turn, channel, first, done)
+        await _move(h, payload, per_turn, channel, first, done, uploaded)
         turns += 1
     return turns, buttons
 
@@ -85,6 +87,7 @@ async def _run(game: str, games: int, ai: int, seed: int) -> None:
     channel: list[int] = []
     first: list[float] = []
     done: list[float] = []
+    uploaded: list[int] = []
     left: list[int] = []
     turns = buttons = 0
     started = time.perf_counter()
@@ -96,7 +99,7 @@ async def _run(game: str, games: int, ai: int, seed: int) -> None:
             h.seed = seed + g
             await h.start()
             try:
-                t, b = await _match(h, game, ai, per_turn, channel, first, done)
+                t, b = await _match(h, game, ai, per_turn, channel, first, done, uploaded)
                 turns, buttons = turns + t, buttons + b
                 left.append(_left_in_channel(h))
             finally:
@@ -109,6 +112,8 @@ async def _run(game: str, games: int, ai: int, seed: int) -> None:
           f"mean {statistics.mean(per_turn):.2f}")
     print(f"   of them to the channel: median {statistics.median(channel):.0f}, max {max(channel)}, "
           f"mean {statistics.mean(channel):.2f}; channel messages left at match end: {left}")
+    print(f"   pictures uploaded per human move: median {statistics.median(uploaded) / 1000:.1f} kB, "
+          f"max {max(uploaded) / 1000:.1f} kB")
     print(f"   interaction-to-response: p50 {percentile(first, 0.5) * 1000:.1f} ms, "
           f"p95 {percentile(first, 0.95) * 1000:.1f} ms, max {max(first) * 1000:.1f} ms")
     print(f"   interaction-to-done: p50 {percentile(done, 0.5) * 1000:.1f} ms, "

@@ -17,10 +17,8 @@ value ≤ 1024, footer ≤ 2048, author ≤ 256, all embed text together ≤ 600
 custom ids ≤ 100, link urls ≤ 512, ≤ 5 action rows, ≤ 5 buttons in a row or one select alone, ≤ 25 select options
 with labels and values ≤ 100, placeholders ≤ 150; autocomplete ≤ 25 choices, name and value ≤ 100;
 ≤ 10 attachments a message (50035) and ≤ 25 MiB each (413, 40005 "Request entity too large").
-Attachments (multipart `files[n]` with `payload_json.attachments`) are kept on the message, an
-edit's `attachments` list replacing them (ids of kept ones, indices of new uploads); their bytes are
-in `files` by attachment id. An embed image `attachment://name` naming no attachment of its
-message is kept in `missing_images` (Discord shows nothing there).
+Attachments are kept on their messages (see fake_attachments): their bytes in `files` by attachment
+id, and an embed image naming no attachment of its message in `missing_images`.
 Each refusal is kept in `rejected` so the harness fails a test in which the bot sent what Discord
 drops. Inbound, a string option holds ≤ 6000.
 
@@ -48,6 +46,8 @@ from typing import Any
 
 from aiohttp import WSMsgType, web
 
+from tests.discord.fake_attachments import attach, attachment_errors, too_large
+
 JSON = dict[str, Any]
 DISCORD_EPOCH_MS = 1420070400000
 EPHEMERAL = 1 << 6
@@ -55,8 +55,6 @@ CONTENT_MAX = 2000
 OPTION_VALUE_MAX = 6000  # a slash command's string option, as the client lets a user type it
 _EMBED_LIMITS = {"title": 256, "description": 4096}
 EMBED_TOTAL_MAX = 6000
-ATTACHMENTS_MAX = 10
-ATTACHMENT_BYTES_MAX = 25 * 1024 * 1024  # the default upload limit (boosted servers allow more)
 PLAIN_MEMBER = 0x400 | 0x800 | 0x80000000  # view channel, send messages, use app commands
 MANAGE_GUILD = 1 << 5
 
@@ -478,53 +476,21 @@ def _refuse(f: FakeDiscord, r: Req, errors: JSON) -> web.Response | None:
     return _json({"message": "Invalid Form Body", "code": 50035, "errors": errors}, 400)
 
 
-def _file_refusal(f: FakeDiscord, r: Req, d: JSON | None) -> web.Response | None:
-    """Discord's attachment limits: ten a message, 25 MiB each."""
-    listed = (d or {}).get("attachments") or []
-    if len(listed) > ATTACHMENTS_MAX or len(r.files) > ATTACHMENTS_MAX:
-        return _refuse(f, r, {"attachments": {"_errors": [{"code": "BASE_TYPE_MAX_LENGTH",
-                                                           "message": "Must be 10 or fewer in length."}]}})
-    if any(len(data) > ATTACHMENT_BYTES_MAX for data in r.files.values()):
+def _body_refusal(f: FakeDiscord, r: Req, d: JSON | None) -> web.Response | None:
+    refused = _refuse(f, r, message_errors(d))
+    if refused is not None:  # (a Response is falsy: no `or`)
+        return refused
+    too_many = attachment_errors(d, r.files)
+    if too_many:
+        return _refuse(f, r, too_many)
+    if too_large(r.files):
         f.rejected.append((r.path, {"files": "Request entity too large"}))
         return _json({"message": "Request entity too large", "code": 40005}, 413)
     return None
 
 
-def _body_refusal(f: FakeDiscord, r: Req, d: JSON | None) -> web.Response | None:
-    refused = _refuse(f, r, message_errors(d))
-    return refused if refused is not None else _file_refusal(f, r, d)  # (a Response is falsy: no `or`)
-
-
 def _attach(f: FakeDiscord, r: Req, msg: JSON, d: JSON | None) -> None:
-    """Apply a body's attachments to its message: listed ids stay, listed new uploads (by index)
-    are added; without an `attachments` key the message keeps what it has."""
-    d = d or {}
-    if "attachments" in d or r.files:
-        old = {a["id"]: a for a in msg.get("attachments") or []}
-        out = []
-        for a in d.get("attachments") or [{"id": i, "filename": n} for i, n in enumerate(r.files)]:
-            if str(a.get("id")) in old:
-                out.append(old[str(a["id"])])
-                continue
-            name = a.get("filename") or ""
-            data = r.files.get(name, b"")
-            aid = str(f.snowflake())
-            f.files[aid] = data
-            out.append({"id": aid, "filename": name, "size": len(data), "content_type": "image/png",
-                        "url": f"https://cdn.fake/attachments/{msg['id']}/{aid}/{name}",
-                        "proxy_url": f"https://media.fake/attachments/{msg['id']}/{aid}/{name}"})
-        msg["attachments"] = out
-    names = {a["filename"] for a in msg.get("attachments") or []}
-    for e in msg.get("embeds") or []:
-        url = (e.get("image") or {}).get("url") or ""
-        if url.startswith("attachment://") and url[len("attachment://"):] not in names:
-            f.missing_images.append((msg["id"], url))
-
-
-def picture_of(f: FakeDiscord, msg: JSON, name: str) -> bytes | None:
-    """The bytes of the message's attachment `name` (what its embed's `attachment://name` shows)."""
-    found = [a for a in msg.get("attachments") or [] if a["filename"] == name]
-    return f.files[found[-1]["id"]] if found else None
+    attach(f.files, lambda: str(f.snowflake()), msg, d, r.files, f.missing_images)
 
 
 # ------------------------------------------------------------------ REST handlers
@@ -568,7 +534,7 @@ def _callback(f: FakeDiscord, r: Req, iid: str, token: str) -> JSON:
     data = r.json.get("data") or {}
     refused = _refuse(f, r, _choice_errors(data) if rtype == 8 else message_errors(data))
     if refused is None and rtype in (4, 7):
-        refused = _file_refusal(f, r, data)
+        refused = _body_refusal(f, r, data)
     if refused is not None:
         return refused
     flags = data.get("flags", 0)

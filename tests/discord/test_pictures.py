@@ -14,7 +14,8 @@ from bot.core.pictures import layout
 from rules import get_engine
 from storage import TableRecord
 from tests.discord.conftest import TOKEN, Harness, components
-from tests.discord.fake_discord import JSON, FakeDiscord, picture_of
+from tests.discord.fake_attachments import picture_of
+from tests.discord.fake_discord import JSON, FakeDiscord
 
 
 def _drawn(rec: TableRecord, seat: int | None, by_number: bool = False) -> bytes:
@@ -39,7 +40,7 @@ async def test_a_whole_match_with_pictures_on_each_hand_its_own_seats(h: Harness
         move = await h.ai_move(user)
         await h.press(h.fake.messages[int(hands[user["id"]]["id"])], user, "hand", str(seat))  # Refresh
         hand = h.fake.messages[int(hands[user["id"]]["id"])]
-        assert picture_of(h.fake, hand, "hand.png") == _drawn(rec, seat), "Refresh replaced the picture too"
+        assert picture_of(h.fake.files, hand, "hand.png") == _drawn(rec, seat), "Refresh replaced the picture too"
         button = next((c for c in components(hand) if c.get("label") == move
                        and decode(c["custom_id"]).verb == "cmd" and decode(c["custom_id"]).version == rec.version), None)
         if button is not None:
@@ -52,14 +53,14 @@ async def test_a_whole_match_with_pictures_on_each_hand_its_own_seats(h: Harness
         hands[user["id"]] = shown
         now = await h.table()
         assert _image(shown) == "attachment://hand.png"
-        mine = picture_of(h.fake, shown, "hand.png")
+        mine = picture_of(h.fake.files, shown, "hand.png")
         assert mine == _drawn(now, seat), "the hand's picture is its own seat's view"
         other = next(s for s, x in enumerate(now.seats) if x.kind == "human" and s != seat)
         assert mine != _drawn(now, other)
         table = await h.table_message()
         assert _image(table) == "attachment://table.png" and len(table["attachments"]) == 1, "replaced, not added"
         if now.status == "playing":
-            assert picture_of(h.fake, table, "table.png") == _drawn(now, None)
+            assert picture_of(h.fake.files, table, "table.png") == _drawn(now, None)
     assert rec.status == "finished" and pressed and typed
     channel = [m for m in h.fake.messages.values() if m.get("channel_id") == str(h.fake.channel_id)
                and not m.get("webhook_id")]
@@ -94,7 +95,7 @@ async def test_look_text_keeps_the_channel_to_text_and_is_kept(h: Harness) -> No
     assert not (await h.table_message())["attachments"], "still text after a restart"
     await h.slash("look", h.alice, **{"as": "pictures"})
     table = await h.table_message()
-    assert _image(table) == "attachment://table.png" and picture_of(h.fake, table, "table.png") == _drawn(await h.table(), None)
+    assert _image(table) == "attachment://table.png" and picture_of(h.fake.files, table, "table.png") == _drawn(await h.table(), None)
 
 
 async def test_a_dm_hand_carries_its_seats_picture(h: Harness) -> None:
@@ -104,7 +105,7 @@ async def test_a_dm_hand_carries_its_seats_picture(h: Harness) -> None:
     rec = await h.table()
     _, mid = (await h.store.table_refs(rec.id))[f"dm:{h.alice['id']}"].split(":")
     dm = h.fake.messages[int(mid)]
-    assert picture_of(h.fake, dm, "hand.png") == _drawn(rec, 0)
+    assert picture_of(h.fake.files, dm, "hand.png") == _drawn(rec, 0)
 
 
 async def test_the_fake_refuses_eleven_attachments_and_a_file_over_25_mib(fake: FakeDiscord) -> None:

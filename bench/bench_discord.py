@@ -9,7 +9,8 @@ the channel messages left at match end (the table message and the results, ideal
 INTERACTION_CREATE sent on the gateway until the callback reaches the fake: p50, p95) and
 interaction-to-done latency (until every request the move caused is sent).
 
-`python -m bench.bench_discord [--dc-games N] [--dc-ai N] [--dc-seed S] [--dc-game G]`
+`python -m bench.bench_discord [--dc-games N] [--dc-ai N] [--dc-seed S] [--dc-game G] [--dc-look pictures,text]`
+(`--dc-look pictures,text` runs every game both ways in one run: the pictures' cost side by side)
 """
 
 from __future__ import annotations
@@ -82,7 +83,7 @@ def _left_in_channel(h: Harness) -> int:
                and not m.get("webhook_id"))  # interaction replies (ephemeral or not) are not the bot's posts
 
 
-async def _run(game: str, games: int, ai: int, seed: int) -> None:
+async def _run(game: str, games: int, ai: int, seed: int, look: str) -> None:
     per_turn: list[int] = []
     channel: list[int] = []
     first: list[float] = []
@@ -98,6 +99,7 @@ async def _run(game: str, games: int, ai: int, seed: int) -> None:
             h = Harness(fake, str(Path(tmp) / "bench.db"), FakeClock())
             h.seed = seed + g
             await h.start()
+            await h.bot.set_look(str(fake.channel_id), look == "pictures")
             try:
                 t, b = await _match(h, game, ai, per_turn, channel, first, done, uploaded)
                 turns, buttons = turns + t, buttons + b
@@ -106,7 +108,7 @@ async def _run(game: str, games: int, ai: int, seed: int) -> None:
                 await h.stop()
                 await fake.stop()
     seconds = time.perf_counter() - started
-    print(f"== bench_discord {game}: {games} match(es), 2 members + AI, {turns} human moves ({buttons} by button) "
+    print(f"== bench_discord {game} ({look}): {games} match(es), 2 members + AI, {turns} human moves ({buttons} by button) "
           f"in {seconds:.1f} s")
     print(f"   REST requests per human move: median {statistics.median(per_turn):.0f}, max {max(per_turn)}, "
           f"mean {statistics.mean(per_turn):.2f}")
@@ -126,11 +128,13 @@ def main(argv: list[str]) -> None:
     parser.add_argument("--dc-ai", type=int, default=2)
     parser.add_argument("--dc-seed", type=int, default=1)
     parser.add_argument("--dc-game", choices=engine_names(), action="append")
+    parser.add_argument("--dc-look", default="pictures", help="pictures, text, or both: pictures,text")
     args, _ = parser.parse_known_args(argv)
     print("== bench_discord: discord.py 2 against the fake Discord REST + gateway on 127.0.0.1, SQLite file store")
     print(f"   machine: {machine()}")
     for game in args.dc_game or engine_names():
-        asyncio.run(_run(game, args.dc_games, args.dc_ai, args.dc_seed))
+        for look in args.dc_look.split(","):
+            asyncio.run(_run(game, args.dc_games, args.dc_ai, args.dc_seed, look))
 
 
 if __name__ == "__main__":

@@ -4,11 +4,13 @@ Two members play a match of every game (plus AI seats: at least the game's minim
 sent as a hand button when the ephemeral hand offers it (after a Refresh, not counted) and as
 `/rummy play` otherwise. Reported per game: REST requests per human move (the interaction callback,
 the table edit, pings and summaries; median, max, mean), how many of them go to the channel (median,
-max), the channel messages left at match end (the table message and the results, ideally), interaction-to-response latency (the
+max), the picture bytes uploaded with them (the table's and the hand's PNG ride on the same calls),
+the channel messages left at match end (the table message and the results, ideally), interaction-to-response latency (the
 INTERACTION_CREATE sent on the gateway until the callback reaches the fake: p50, p95) and
 interaction-to-done latency (until every request the move caused is sent).
 
-`python -m bench.bench_discord [--dc-games N] [--dc-ai N] [--dc-seed S] [--dc-game G]`
+`python -m bench.bench_discord [--dc-games N] [--dc-ai N] [--dc-seed S] [--dc-game G] [--dc-look pictures,text]`
+(`--dc-look pictures,text` runs every game both ways in one run: the pictures' cost side by side)
 """
 
 from __future__ import annotations
@@ -34,7 +36,7 @@ def _in_channel(h: Harness, path: str) -> bool:
 
 
 async def _move(h: Harness, payload: dict, per_turn: list[int], channel: list[int], first: list[float],
-                done: list[float]) -> None:
+                done: list[float], uploaded: list[int]) -> None:
     n = len(h.fake.requests)
     started = time.perf_counter()
     await h.fake.send_interaction(payload)
@@ -45,10 +47,11 @@ async def _move(h: Harness, payload: dict, per_turn: list[int], channel: list[in
     first.append(callback.t - started)
     per_turn.append(len(new))
     channel.append(sum(_in_channel(h, r.path) for r in new))
+    uploaded.append(sum(len(data) for r in new for data in r.files.values()))
 
 
 async def _match(h: Harness, game: str, ai: int, per_turn: list[int], channel: list[int], first: list[float],
-                 done: list[float]) -> tuple[int, int]:
+                 done: list[float], uploaded: list[int]) -> tuple[int, int]:
     await h.open_lobby(game, users=(h.bob,))
     for _ in range(min(get_engine(game).max_seats - 2, max(ai, get_engine(game).min_seats - 2))):
         await h.press(await h.table_message(), h.alice, "addai")
@@ -70,7 +73,7 @@ async def _match(h: Harness, game: str, ai: int, per_turn: list[int], channel: l
             payload = h.fake.slash("rummy", user=user)
             payload["data"]["options"] = [{"name": "play", "type": 1, "options": [
                 {"name": "text", "type": 3, "value": move}]}]
-        await _move(h, payload, per_turn, channel, first, done)
+        await _move(h, payload, per_turn, channel, first, done, uploaded)
         turns += 1
     return turns, buttons
 
@@ -80,11 +83,12 @@ def _left_in_channel(h: Harness) -> int:
                and not m.get("webhook_id"))  # interaction replies (ephemeral or not) are not the bot's posts
 
 
-async def _run(game: str, games: int, ai: int, seed: int) -> None:
+async def _run(game: str, games: int, ai: int, seed: int, look: str) -> None:
     per_turn: list[int] = []
     channel: list[int] = []
     first: list[float] = []
     done: list[float] = []
+    uploaded: list[int] = []
     left: list[int] = []
     turns = buttons = 0
     started = time.perf_counter()
@@ -95,20 +99,23 @@ async def _run(game: str, games: int, ai: int, seed: int) -> None:
             h = Harness(fake, str(Path(tmp) / "bench.db"), FakeClock())
             h.seed = seed + g
             await h.start()
+            await h.bot.set_look(str(fake.channel_id), look == "pictures")
             try:
-                t, b = await _match(h, game, ai, per_turn, channel, first, done)
+                t, b = await _match(h, game, ai, per_turn, channel, first, done, uploaded)
                 turns, buttons = turns + t, buttons + b
                 left.append(_left_in_channel(h))
             finally:
                 await h.stop()
                 await fake.stop()
     seconds = time.perf_counter() - started
-    print(f"== bench_discord {game}: {games} match(es), 2 members + AI, {turns} human moves ({buttons} by button) "
+    print(f"== bench_discord {game} ({look}): {games} match(es), 2 members + AI, {turns} human moves ({buttons} by button) "
           f"in {seconds:.1f} s")
     print(f"   REST requests per human move: median {statistics.median(per_turn):.0f}, max {max(per_turn)}, "
           f"mean {statistics.mean(per_turn):.2f}")
     print(f"   of them to the channel: median {statistics.median(channel):.0f}, max {max(channel)}, "
           f"mean {statistics.mean(channel):.2f}; channel messages left at match end: {left}")
+    print(f"   pictures uploaded per human move: median {statistics.median(uploaded) / 1000:.1f} kB, "
+          f"max {max(uploaded) / 1000:.1f} kB")
     print(f"   interaction-to-response: p50 {percentile(first, 0.5) * 1000:.1f} ms, "
           f"p95 {percentile(first, 0.95) * 1000:.1f} ms, max {max(first) * 1000:.1f} ms")
     print(f"   interaction-to-done: p50 {percentile(done, 0.5) * 1000:.1f} ms, "
@@ -121,11 +128,13 @@ def main(argv: list[str]) -> None:
     parser.add_argument("--dc-ai", type=int, default=2)
     parser.add_argument("--dc-seed", type=int, default=1)
     parser.add_argument("--dc-game", choices=engine_names(), action="append")
+    parser.add_argument("--dc-look", default="pictures", help="pictures, text, or both: pictures,text")
     args, _ = parser.parse_known_args(argv)
     print("== bench_discord: discord.py 2 against the fake Discord REST + gateway on 127.0.0.1, SQLite file store")
     print(f"   machine: {machine()}")
     for game in args.dc_game or engine_names():
-        asyncio.run(_run(game, args.dc_games, args.dc_ai, args.dc_seed))
+        for look in args.dc_look.split(","):
+            asyncio.run(_run(game, args.dc_games, args.dc_ai, args.dc_seed, look))
 
 
 if __name__ == "__main__":

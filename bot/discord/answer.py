@@ -60,14 +60,18 @@ async def within(interaction: discord.Interaction, work: Awaitable[T], budget_s:
 
 
 async def say(interaction: discord.Interaction, content: str | None = None, *,
-              embed: discord.Embed | None = None, view: discord.ui.View | None = None) -> None:
-    """An ephemeral answer to whoever acted (over 2000 characters Discord refuses it: cut)."""
+              embed: discord.Embed | None = None, view: discord.ui.View | None = None,
+              file: discord.File | None = None) -> None:
+    """An ephemeral answer to whoever acted (over 2000 characters Discord refuses it: cut), with
+    the picture its embed shows, if any."""
     kwargs: dict[str, Any] = {"content": fit_content(content) if content else content, "ephemeral": True,
                               "allowed_mentions": NOBODY}
     if embed is not None:
         kwargs["embed"] = embed
     if view is not None:
         kwargs["view"] = view
+    if file is not None:
+        kwargs["file"] = file
     async with _lock(interaction):
         if not interaction.response.is_done():
             await interaction.response.send_message(**kwargs)

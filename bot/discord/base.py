@@ -6,16 +6,18 @@ from __future__ import annotations
 
 import asyncio
 import logging
+import threading
 from collections import deque
 from collections.abc import Awaitable
 from dataclasses import dataclass
-from typing import Any, TypeVar
+from typing import TYPE_CHECKING, Any, TypeVar
 
 import discord
 from discord import app_commands
 
 from bot.core.i18n import has, t
 from bot.core.models import Player, ServiceError
+from bot.core.pictures import PictureCache
 from bot.core.presenter import HandUIs, Presenter
 from bot.core.presenter.games import IllegalAction
 from bot.core.render import render_error
@@ -25,6 +27,9 @@ from bot.discord import answer
 from bot.discord.delivery import Delivery
 from bot.discord.translator import lang_of
 from storage import Store, TableRecord
+
+if TYPE_CHECKING:
+    from bot.web.server import WebServer  # aiohttp's server loads only when the web table is on
 
 log = logging.getLogger(__name__)
 
@@ -72,6 +77,11 @@ class AdapterBase:
         self.uis = HandUIs(store)
         self.presenter = Presenter(self.uis)
         self.delivery = Delivery(store)
+        self.pictures = PictureCache()
+        self._drawing = threading.Lock()  # the cache is shared by the drawing threads, one at a time
+        self._looks: dict[str, bool] = {}  # channel id -> pictures on (`/rummy look`), read once per channel
+        self.web: WebServer | None = None  # the web table (WEB_PORT): links to it on hands and tables
+        self._links: dict[tuple[str, int | None, str], tuple[str, float]] = {}  # -> (url, when signed)
         self.errors: deque[BaseException] = deque(maxlen=100)  # recent handler failures, for tests and logs
         self.processed: deque[int] = deque(maxlen=4096)  # recent interactions fully handled (replies and edits sent)
         self._processed_cond = asyncio.Condition()
@@ -99,6 +109,52 @@ class AdapterBase:
 
     async def _dm_on(self, user_id: str) -> bool:
         return bool((await self.store.chat_settings(PLATFORM, f"user:{user_id}")).get("dm"))
+
+    # ---- pictures ------------------------------------------------------------------------------------
+
+    async def pictures_on(self, rec: TableRecord) -> bool:
+        """`/rummy look pictures|text` of the table's channel (pictures unless set to text)."""
+        if rec.chat_id not in self._looks:
+            settings = await self.store.chat_settings(PLATFORM, rec.chat_id)  # the channel's settings
+            self._looks[rec.chat_id] = settings.get("look", "pictures") == "pictures"
+        return self._looks[rec.chat_id]
+
+    async def set_look(self, channel_id: str, pictures: bool) -> None:
+        settings = await self.store.chat_settings(PLATFORM, channel_id)
+        await self.store.set_chat_settings(PLATFORM, channel_id, {**settings, "look": "pictures" if pictures else "text"})
+        self._looks[channel_id] = pictures
+
+    async def picture(self, rec: TableRecord, view: dict[str, Any] | None, viewer: int | None, lang: str,
+                      by_number: bool = False) -> bytes | None:
+        """The PNG of the table (`viewer` None, from the public view) or of seat `viewer`'s hand (from
+        its own view), when the channel shows pictures; drawn off the event loop, once per version."""
+        if view is None or rec.state is None or not await self.pictures_on(rec):
+            return None
+
+        def draw() -> bytes:
+            with self._drawing:
+                return self.pictures.picture(rec, view, viewer, lang, by_number)
+        return await asyncio.to_thread(draw)
+
+    # ---- the web table ---------------------------------------------------------------------------------
+
+    def web_link(self, rec: TableRecord, seat: int | None, lang: str) -> str | None:
+        """A signed link to the table in a browser: seat `seat`'s own page (only ever in that seat's
+        ephemeral or DM hand) or, for None, the spectator's (the channel's table message). Re-signed
+        once half its lifetime is gone, not on every edit: an unchanged table is not edited for a
+        new expiry, and a link in the channel works for at least half the TTL."""
+        if self.web is None:
+            return None
+        now = self.web.clock.now()
+        key = (rec.id, seat, lang)
+        signed = self._links.get(key)
+        if signed is None or now - signed[1] >= self.web.link_ttl_s / 2:
+            signed = self._links[key] = (self.web.url(rec.id, seat, lang), now)
+        return signed[0]
+
+    def forget_links(self, table_id: str) -> None:
+        for key in [k for k in self._links if k[0] == table_id]:
+            del self._links[key]
 
     # ---- answers -------------------------------------------------------------------------------------
 

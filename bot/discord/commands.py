@@ -1,6 +1,6 @@
 """`/rummy …` on Discord: the command group (guild only, names and descriptions from the catalogs)
 and the commands outside the lobby: hands, moves typed with `/rummy play` (autocompleted from the
-legal moves), end, away/back, help, rules, DMs, and the standings."""
+legal moves), end, away/back, help, rules, DMs, pictures or text (`look`), and the standings."""
 
 from __future__ import annotations
 
@@ -114,6 +114,15 @@ class Commands(Lobby):
         async def dm(interaction: discord.Interaction, mode: str) -> None:
             await self.cmd_dm(interaction, mode == "on")
 
+        @group.command(name=ls("look", "dc.cmd.look.name"),
+                       description=ls("Tables and hands here as pictures or as text", "dc.cmd.look.desc"))
+        @app_commands.rename(mode=ls("as", "dc.opt.look.name"))
+        @app_commands.describe(mode=ls("pictures or text", "dc.opt.look.desc"))
+        @app_commands.choices(mode=[app_commands.Choice(name=ls("pictures", "dc.look.pictures"), value="pictures"),
+                                    app_commands.Choice(name=ls("text", "dc.look.text"), value="text")])
+        async def look(interaction: discord.Interaction, mode: str) -> None:
+            await self.cmd_look(interaction, mode == "pictures")
+
         self._stats_commands(group)
         return group
 
@@ -192,16 +201,16 @@ class Commands(Lobby):
         seat = self.service.seat_of(rec, player_of(interaction.user))
         if seat is None:
             raise ServiceError("E_NOT_SEATED")
-        embed, view = ui.hand_message(await self.hand_panel(rec, seat, lang))
+        embed, view, data = await self.hand_parts(await self.hand_panel(rec, seat, lang))
         if await self._dm_on(str(interaction.user.id)):
             try:
-                await interaction.user.send(embed=embed, view=view)
+                await interaction.user.send(embed=embed, view=view, **self.attached(data))
             except discord.Forbidden:
-                await answer.say(interaction, t("dc.dm_closed", lang), embed=embed, view=view)
+                await answer.say(interaction, t("dc.dm_closed", lang), embed=embed, view=view, **self.attached(data))
                 return
             await answer.say(interaction, t("dc.dm_sent", lang))
             return
-        await answer.say(interaction, embed=embed, view=view)
+        await answer.say(interaction, embed=embed, view=view, **self.attached(data))
 
     async def cmd_play(self, interaction: discord.Interaction, text: str) -> None:
         if (request := rules_request(text)) is not None:  # `help rules` typed as a move: the guide
@@ -294,6 +303,17 @@ class Commands(Lobby):
             return
         for chunk in guide_chunks(guide_text(shown, lang), CONTENT_MAX):
             await answer.say(interaction, chunk)
+
+    async def cmd_look(self, interaction: discord.Interaction, pictures: bool) -> None:
+        """The channel's look (a thread's table keeps its channel's): stored with the channel's chat
+        settings, and the table in play shown the new way at once."""
+        async def work() -> None:
+            rec = await self._table_here(interaction)
+            await self.set_look(rec.chat_id if rec is not None else str(interaction.channel_id), pictures)
+            await answer.say(interaction, t("dc.look_pictures" if pictures else "dc.look_text", self._ulang(interaction)))
+            if rec is not None and rec.status == "playing":
+                await self.render_record(rec)
+        await self._guarded(interaction, work())
 
     async def cmd_dm(self, interaction: discord.Interaction, on: bool) -> None:
         await self._guarded(interaction, self._dm(interaction, on))

@@ -193,9 +193,9 @@ class Components(Commands):
                 dm.discard(seat)  # pressed on the DM hand itself: the answer below is its edit
         mine = next((h for h in updates.hands if h.seat == seat), None) or await self.hand_panel(new, seat, lang)
         note = "\n".join([f"✓ `{_inert(command)}`", *(plain(line) for line in mine.events)])
-        embed, view = ui.hand_message(mine)
+        embed, view, data = await self.hand_parts(mine)
         if update:
-            await answer.edit_here(interaction, content=note, embed=embed, view=view)
+            await answer.edit_here(interaction, content=note, embed=embed, view=view, attachments=self.replaced(data))
         else:
-            await answer.say(interaction, note, embed=embed, view=view)
+            await answer.say(interaction, note, embed=embed, view=view, **self.attached(data))
         await self.deliver(updates, dm)

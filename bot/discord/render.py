@@ -1,4 +1,4 @@
-"""From the presenter's updates to Discord: the table message, the results, the turn ping, hands by
+"""From the presenter's updates to Discord: the table message, the match's result, the turn ping, hands by
 DM (`/rummy dm on`) and the seat of a player the bot cannot reach. Hands otherwise go only as answers
 to their owner's interactions (ephemeral), since nothing else can reach an ephemeral message."""
 
@@ -44,11 +44,29 @@ class Rendering(AdapterBase):
         assert panel is not None, "a seated human's hand"
         return panel
 
+    async def hand_parts(self, panel: HandPanel) -> tuple[discord.Embed, discord.ui.View, bytes | None]:
+        """The hand's embed and controls (with the web table on, the seat's private link), and its
+        picture (drawn from the seat's own view) when the table's channel shows pictures."""
+        data = await self.picture(panel.table, panel.view, panel.seat, panel.lang, panel.ui.by_number)
+        web = self.web_link(panel.table, panel.seat, panel.lang) if panel.table.status == "playing" else None
+        embed, view = ui.hand_message(panel, data is not None, web)
+        return embed, view, data
+
+    @staticmethod
+    def replaced(data: bytes | None) -> list[discord.File]:
+        """An edit's attachments: the new picture, or none (which also drops an earlier one)."""
+        return [ui.png(ui.HAND_PNG, data)] if data is not None else []
+
+    @staticmethod
+    def attached(data: bytes | None) -> dict[str, discord.File]:
+        """A new message's `file=`, when there is a picture."""
+        return {"file": ui.png(ui.HAND_PNG, data)} if data is not None else {}
+
     async def show_hand_here(self, interaction: discord.Interaction, rec: TableRecord, seat: int, lang: str,
                              content: str | None = None) -> None:
         """The hand, edited in place on the message whose component was pressed."""
-        embed, view = ui.hand_message(await self.hand_panel(rec, seat, lang))
-        await answer.edit_here(interaction, content=content, embed=embed, view=view)
+        embed, view, data = await self.hand_parts(await self.hand_panel(rec, seat, lang))
+        await answer.edit_here(interaction, content=content, embed=embed, view=view, attachments=self.replaced(data))
 
     # ---- the table message -----------------------------------------------------------------------------
 
@@ -60,7 +78,7 @@ class Rendering(AdapterBase):
         lang = await self._table_lang(rec)
         panel = self.presenter.table(rec, lang)  # the last table (if a game was dealt), then why it closed
         body = "\n\n".join(x for x in (panel.body, t(key, lang)) if x)
-        await self.delivery.table(rec, ui.embed(panel.title, body), None, interaction)
+        await self.delivery.table(rec, ui.embed(panel.title, body), None, interaction, files=())
         await self.delivery.finished(rec)
 
     async def render_record(self, rec: TableRecord, prev_turn: int | None = None) -> None:
@@ -101,28 +119,35 @@ class Rendering(AdapterBase):
                 if s.kind == "human" and s.user_id and await self._dm_on(s.user_id)}
 
     async def deliver(self, updates: Updates, dm: set[int], interaction: discord.Interaction | None = None) -> None:
-        """The table (one edit at most) and, alongside it, the results, the DM hands, and the ping or
-        the clean-up."""
+        """The table (one edit at most, holding the last round's result) and, alongside it, the DM
+        hands, and the ping or, at match end, the result and the clean-up."""
         panel = updates.table
         if panel is None:
             return
         rec = panel.table
         turn = mention(rec, panel.turn) if panel.turn is not None and panel.playing else None
-        view = ui.table_view(rec, panel.lang) if panel.playing else None
+        view = ui.table_view(rec, panel.lang, self.web_link(rec, None, panel.lang)) if panel.playing else None
+        if not panel.playing:
+            self.forget_links(rec.id)
+        said = "\n\n".join(plain(line) for line in updates.announcements) or None
+        # While the match goes on a round's result is shown in the table message; at its end the
+        # result is a message of its own (the last ping edited into it), and the table drops it.
+        last_round = None if updates.finished else await self.delivery.round_result(rec, said)
 
         async def the_rest() -> None:
-            if updates.announcements:
-                await self.delivery.results(rec, "\n\n".join(plain(line) for line in updates.announcements))
             for hand in updates.hands:
                 if hand.seat in dm:
                     await self._dm_hand(hand)
             if updates.finished:
-                await self.delivery.finished(rec)
+                await self.delivery.match_end(rec, said)
             elif updates.notice is not None:
                 await self.delivery.notice(updates.notice, panel.lang)
 
+        picture = await self.picture(rec, panel.view, None, panel.lang)
+        embed = ui.table_embed(panel, turn, last_round, picture is not None)
+        files = ((ui.TABLE_PNG, picture),) if picture is not None else ()
         # Independent requests (another message, another route): neither waits for the other.
-        await asyncio.gather(self.delivery.table(rec, ui.table_embed(panel, turn), view, interaction), the_rest())
+        await asyncio.gather(self.delivery.table(rec, embed, view, interaction, files), the_rest())
 
     # ---- hands by DM, and players the bot cannot reach ----------------------------------------------------
 
@@ -130,17 +155,17 @@ class Rendering(AdapterBase):
         """With `/rummy dm on`, the hand lives in one DM message, edited after each move."""
         assert self.client is not None
         rec = panel.table
-        embed, view = ui.hand_message(panel)
+        embed, view, data = await self.hand_parts(panel)
         key = f"dm:{panel.user_id}"
         refs = await self.delivery.refs(rec.id)
         try:
             if refs.get(key):
                 channel_id, mid = refs[key].split(":")
                 await self.client.get_partial_messageable(int(channel_id)).get_partial_message(int(mid)).edit(
-                    embed=embed, view=view)
+                    embed=embed, view=view, attachments=self.replaced(data))
             else:
                 channel = await self.client.create_dm(discord.Object(int(panel.user_id)))
-                msg = await channel.send(embed=embed, view=view)
+                msg = await channel.send(embed=embed, view=view, **self.attached(data))
                 await self.delivery.set_ref(rec.id, key, f"{msg.channel.id}:{msg.id}")
         except discord.Forbidden as err:
             log.info("DM hand for %s not delivered (%s)", panel.user_id, err.code)

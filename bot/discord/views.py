@@ -8,6 +8,7 @@ No game rule lives here: hand controls come from the presenter (the engines' leg
 
 from __future__ import annotations
 
+import io
 import re
 from typing import Any
 
@@ -20,7 +21,7 @@ from bot.core.presenter import HandControls, HandPanel, TablePanel
 from bot.core.presenter.games import max_seats, options_model
 from bot.core.render import render_lobby
 from bot.core.text import fit
-from bot.discord.limits import EMBED_DESC_MAX, EMBED_TITLE_MAX
+from bot.discord.limits import EMBED_DESC_MAX, EMBED_TITLE_MAX, FIELD_MAX
 from bot.discord.safe import plain
 from storage import TableRecord
 
@@ -31,6 +32,8 @@ CONTROL_ROWS = 4  # of a message's five rows; the last holds Refresh, Sort and t
 EMBED_MAX = 4000
 EXTRA_MAX = 1000  # the lines under an embed's code block (events, whose turn); the block keeps the rest
 COLOUR = 0x2E8B57
+TABLE_PNG = "table.png"  # the attachment names embeds point at (`attachment://…`)
+HAND_PNG = "hand.png"
 
 
 class CodecItem(discord.ui.DynamicItem[discord.ui.Item[Any]], template=CUSTOM_ID):
@@ -63,7 +66,12 @@ def button(label: str, custom_id: str, style: discord.ButtonStyle = discord.Butt
     return CodecItem(discord.ui.Button(label=label[:80], custom_id=custom_id, style=style, row=row))
 
 
-def new_view(items: list[CodecItem]) -> discord.ui.View:
+def link(label: str, url: str, row: int | None = None) -> discord.ui.Button[Any]:
+    """A button that opens `url` (no custom id: Discord opens it, nothing reaches the bot)."""
+    return discord.ui.Button(label=label[:80], url=url, style=discord.ButtonStyle.link, row=row)
+
+
+def new_view(items: list[CodecItem] | list[discord.ui.Item[Any]]) -> discord.ui.View:
     """Only a layout: stopped at once, so discord.py never keeps it in its view store (nor runs the
     15-minute timeout of ephemeral views, whose removal could drop the dynamic item). Presses reach
     the adapter through the `CodecItem` registered on the client."""
@@ -84,13 +92,22 @@ def code_block(text: str, limit: int = EMBED_MAX) -> str:
     return f"```\n{fit(_inert(text), max(1, limit - 8))}\n```"
 
 
-def embed(title: str, body: str, extra: str = "") -> discord.Embed:
-    """A code block with the body and, under it, the extra lines, within every embed limit."""
+def embed(title: str, body: str, extra: str = "", image: str | None = None) -> discord.Embed:
+    """A code block with the body and, under it, the extra lines, within every embed limit. With an
+    `image` (an attachment's name) the picture stands for the body: only the extra lines are text."""
     extra = fit(_inert(extra), EXTRA_MAX)  # names in event lines may hold fences too
+    if image is not None:
+        out = discord.Embed(title=fit(title, EMBED_TITLE_MAX) or None, description=extra or None, colour=COLOUR)
+        return out.set_image(url=f"attachment://{image}")
     desc = code_block(body, EMBED_DESC_MAX - len(extra) - 1)
     if extra:
         desc += "\n" + extra
     return discord.Embed(title=fit(title, EMBED_TITLE_MAX) or None, description=desc, colour=COLOUR)
+
+
+def png(name: str, data: bytes) -> discord.File:
+    """A picture to attach (a File is read once: one per request)."""
+    return discord.File(io.BytesIO(data), filename=name)
 
 
 # ---- lobby and table --------------------------------------------------------------------------
@@ -141,9 +158,11 @@ def relative_time(deadline: float | None) -> str:
     return f"⏱ <t:{int(deadline)}:R>" if deadline is not None else ""
 
 
-def table_embed(panel: TablePanel, turn_name: str | None) -> discord.Embed:
+def table_embed(panel: TablePanel, turn_name: str | None, last_round: str | None = None,
+                picture: bool = False) -> discord.Embed:
     """The table message: the body in a code block (names literal), under it the newest lines,
-    whose turn (a mention pill, which in an embed notifies nobody) and the live deadline."""
+    whose turn (a mention pill, which in an embed notifies nobody) and the live deadline; the last
+    round's result (already escaped) in a field while the match goes on."""
     extra = [plain(line) for line in panel.lines]
     if turn_name is not None:
         extra.append(" ".join(x for x in (t("dc.turn_line", panel.lang, name=turn_name),
@@ -152,16 +171,24 @@ def table_embed(panel: TablePanel, turn_name: str | None) -> discord.Embed:
         extra.insert(0, t("lobby.restored", panel.lang))
     if panel.note:
         extra.append(panel.note)
-    return embed(panel.title, panel.body, "\n".join(extra).strip())
+    out = embed(panel.title, panel.body, "\n".join(extra).strip(), TABLE_PNG if picture else None)
+    if last_round and panel.playing:
+        out.add_field(name=t("dc.last_round", panel.lang), value=fit(last_round, FIELD_MAX), inline=False)
+    return out
 
 
 def lobby_embed(rec: TableRecord, lang: str) -> discord.Embed:
     return embed(t(f"game.{rec.game}", lang), render_lobby(rec, lang, max_seats(rec.game)), t("dc.lobby_hint", lang))
 
 
-def table_view(rec: TableRecord, lang: str) -> discord.ui.View:
+def table_view(rec: TableRecord, lang: str, watch: str | None = None) -> discord.ui.View:
+    """My hand and, with the web table on, the spectator's link (the public view only)."""
     # Version 0: the button acts for whoever presses it, so it never goes out of date.
-    return new_view([button(t("dc.btn.my_hand", lang), cid(rec.id, 0, "hand"), discord.ButtonStyle.primary)])
+    items: list[discord.ui.Item[Any]] = [button(t("dc.btn.my_hand", lang), cid(rec.id, 0, "hand"),
+                                                discord.ButtonStyle.primary)]
+    if watch is not None:
+        items.append(link(t("dc.btn.web_table", lang), watch))
+    return new_view(items)
 
 
 # ---- hands ------------------------------------------------------------------------------------
@@ -220,9 +247,11 @@ def _paged(rows: list[list[CodecItem]]) -> list[list[list[CodecItem]]]:
     return [rows[i:i + CONTROL_ROWS] for i in range(0, len(rows), CONTROL_ROWS)] or [[]]
 
 
-def hand_view(rec: TableRecord, seat: int, controls: HandControls, lang: str, page: int = 0) -> discord.ui.View:
+def hand_view(rec: TableRecord, seat: int, controls: HandControls, lang: str, page: int = 0,
+              web: str | None = None) -> discord.ui.View:
     """The hand's controls in Discord's five rows: a page of four rows of controls and a last row
-    with Refresh, Sort and, when the controls need more than one page, a button to the next page."""
+    with Refresh, Sort, when the controls need more than one page a button to the next page, and
+    with the web table on the seat's private link (this message is seen by its owner only)."""
     pages = hand_pages(rec, seat, controls, lang)
     page = min(page, len(pages) - 1)
     items: list[CodecItem] = []
@@ -235,10 +264,12 @@ def hand_view(rec: TableRecord, seat: int, controls: HandControls, lang: str, pa
     if len(pages) > 1:
         tail.append(button(t("dc.btn.page", lang, page=page + 1, pages=len(pages)),
                            cid(rec.id, 0, "page", seat, (page + 1) % len(pages)), row=CONTROL_ROWS))
-    return new_view(items + tail)
+    extra: list[discord.ui.Item[Any]] = [link(t("dc.btn.web_hand", lang), web, CONTROL_ROWS)] if web else []
+    return new_view([*items, *tail, *extra])
 
 
-def hand_embed(panel: HandPanel, lang: str) -> discord.Embed:
+def hand_embed(panel: HandPanel, lang: str, picture: bool = False) -> discord.Embed:
+    """The hand: its text (hints and counts included) and, with pictures on, the rack's picture under it."""
     c = panel.controls
     extra = [t("dc.selected", lang, items=" ".join(panel.picked))] if panel.picked else []
     if c.moving is not None and c.moving < len(c.pieces):
@@ -248,8 +279,10 @@ def hand_embed(panel: HandPanel, lang: str) -> discord.Embed:
         extra.append(t("dc.match_over", lang))  # Discord's wording of the presenter's note
     elif panel.note:
         extra.append(panel.note)
-    return embed(t("dc.hand_header", lang, game=panel.title), panel.body, "\n".join(extra))
+    out = embed(t("dc.hand_header", lang, game=panel.title), panel.body, "\n".join(extra))
+    return out.set_image(url=f"attachment://{HAND_PNG}") if picture else out
 
 
-def hand_message(panel: HandPanel) -> tuple[discord.Embed, discord.ui.View]:
-    return hand_embed(panel, panel.lang), hand_view(panel.table, panel.seat, panel.controls, panel.lang, panel.ui.page)
+def hand_message(panel: HandPanel, picture: bool = False, web: str | None = None) -> tuple[discord.Embed, discord.ui.View]:
+    return (hand_embed(panel, panel.lang, picture),
+            hand_view(panel.table, panel.seat, panel.controls, panel.lang, panel.ui.page, web))

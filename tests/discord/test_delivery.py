@@ -211,19 +211,60 @@ async def test_a_slow_move_by_button_is_deferred_first_then_the_hand_edited(h: H
     assert (await h.table()).log_seq > rec.log_seq
 
 
-async def test_the_results_are_one_message_edited_as_rounds_end_and_kept(h: Harness) -> None:
+async def test_a_round_end_shows_its_result_in_the_table_message_within_three_channel_calls(h: Harness) -> None:
+    from tests.stats.conftest import GO_OUT, LOSING, WINNING
+
+    await h.slash("new", h.alice, game="rummikub", options="match_games=2")
+    rec = await h.table()
+    rec.deck = WINNING + LOSING  # Alice goes out at once: game 1 of 2 ends, the match goes on
+    await h.store.commit(rec, rec.version)
+    await h.press(await h.table_message(), h.bob, "join")
+    await h.press(await h.table_message(), h.alice, "start")
+    n = len(h.fake.requests)
+    await h.slash("play", h.alice, text=GO_OUT)
+    rec = await h.table()
+    assert rec.status == "playing" and rec.state["round"] == 2
+    channel = _channel(h, n)
+    assert sorted(r.method for r in channel) == ["DELETE", "PATCH", "POST"], "no results message of its own"
+    (field,) = (await h.table_message())["embeds"][0]["fields"]
+    assert field["name"] == "Last round" and "Alice" in field["value"]
+    assert len(_left_in_channel(h)) == 2, "the table message and the new ping"
+    await h.slash("play", h.user_of(rec, rec.state["turn"]), text="draw")
+    assert "Alice" in (await h.table_message())["embeds"][0]["fields"][0]["value"], "shown until the next round ends"
+    await h.restart()
+    await h.slash("play", h.user_of(rec := await h.table(), rec.state["turn"]), text="draw")
+    assert (await h.table_message())["embeds"][0]["fields"], "kept with the table over a restart"
+
+
+async def test_at_match_end_the_ping_becomes_the_result_in_two_channel_calls(h: Harness) -> None:
+    from tests.stats.conftest import GO_OUT, LOSING, WINNING
+
+    h.deck = WINNING + LOSING
+    await h.open_lobby(users=(h.bob,))
+    await h.slash("start", h.alice)
+    ping = (await h.store.table_refs((await h.table()).id))["ping"]
+    n = len(h.fake.requests)
+    await h.slash("play", h.alice, text=GO_OUT)
+    calls = sorted((r.method, r.path.rsplit("/", 1)[-1]) for r in _channel(h, n))
+    table = await h.table_message()
+    assert calls == sorted([("PATCH", table["id"]), ("PATCH", ping)]), "the table edit and the ping edited"
+    assert (await h.store.table_refs((await h.table()).id))["results"] == ping
+    result = h.fake.messages[int((await h.store.table_refs((await h.table()).id))["results"])]
+    assert "Alice" in result["content"] and not result["components"], "the ping's My hand button went with it"
+    assert not (await h.table_message())["embeds"][0].get("fields"), "the result is its own message at match end"
+
+
+async def test_a_result_with_no_ping_to_edit_is_posted(h: Harness) -> None:
     await _started(h)
     rec = await h.table()
+    refs = await h.store.table_refs(rec.id)
+    h.fake.messages.pop(int(refs["ping"]))  # deleted by a moderator
     n = len(h.fake.requests)
-    await h.bot.delivery.results(rec, "Round 1: Alice 10")
-    await h.bot.delivery.results(rec, "Round 2: Bob 12")
-    calls = [(r.method, r.path.rsplit("/", 1)[-1]) for r in _channel(h, n)]
-    assert [m for m, _ in calls] == ["POST", "PATCH"]
+    await h.bot.delivery.match_end(rec, "Alice wins")
+    methods = [r.method for r in _channel(h, n)]
+    assert methods[0] == "PATCH" and "POST" in methods
     mid = (await h.store.table_refs(rec.id))["results"]
-    assert calls[1][1] == mid and h.fake.messages[int(mid)]["content"] == "Round 2: Bob 12"
-    await h.bot.delivery.finished(rec)
-    assert int(mid) in h.fake.messages, "the results stay after the match"
-    assert not [m for m in _left_in_channel(h) if "<@" in m["content"]], "the ping went"
+    assert h.fake.messages[int(mid)]["content"] == "Alice wins"
 
 
 async def test_ending_a_table_takes_its_ping_away(h: Harness) -> None:

@@ -43,6 +43,7 @@ class TablePanel:
     deadline: float | None = None
     restored: bool = False
     note: str | None = None  # why the table closed, when it did
+    view: dict[str, Any] | None = None  # the public view it was rendered from (pictures draw the same)
 
     @property
     def playing(self) -> bool:
@@ -62,6 +63,7 @@ class HandPanel:
     ui: HandUI
     events: tuple[str, ...] = ()
     note: str | None = None
+    view: dict[str, Any] | None = None  # the seat's own view it was rendered from (pictures draw the same)
 
 
 @dataclass(frozen=True)
@@ -114,7 +116,8 @@ class Presenter:
         body = render_table(rec, view, lang)
         turn = view.get("turn") if rec.status == "playing" else None
         deadline = rec.deadline if turn is not None else None
-        return TablePanel(rec, lang, title, body, tuple((lines or [])[-TABLE_LINES:]), turn, deadline, restored, note)
+        return TablePanel(rec, lang, title, body, tuple((lines or [])[-TABLE_LINES:]), turn, deadline, restored, note,
+                          view)
 
     async def hand(self, rec: TableRecord, seat: int, lang: str, view: dict[str, Any] | None = None,
                    events: list[str] | None = None, note: str | None = None) -> HandPanel | None:
@@ -132,7 +135,7 @@ class Presenter:
         return HandPanel(rec, seat, s.user_id, lang, t(f"game.{rec.game}", lang),
                          render_hand(rec, view, lang, ui.by_number),
                          tuple(items[i] for i in controls.picks), controls, ui,
-                         tuple((events or [])[-HAND_LINES:]), note)
+                         tuple((events or [])[-HAND_LINES:]), note, view)
 
     async def outcome(self, outcome: Outcome, lang_of: LangOf, prev_turn: int | None = None,
                       restored: bool = False, seats: Collection[int] | None = None) -> Updates:

@@ -29,7 +29,7 @@ The initial meld (RK-41/42, C6/C7) is the same program on the rack alone with an
 objective then counts points, jokers at the tile they stand for (RK-33).
 
 Cost: states are few in practice (colours with no tile at v close every run), each tile is decided
-once, and dominated states are dropped after every colour (rules/rummikub/dominance.py); see
+once, and dominated states are dropped after every number (rules/rummikub/dominance.py); see
 bench/bench_ai.py for the figures against a MILP.
 """
 

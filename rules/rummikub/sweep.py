@@ -17,6 +17,20 @@ from typing import NamedTuple
 
 from rules.core.tiles import COLOURS, JOKER, MAX_NUMBER
 from rules.rummikub.dominance import undominated
+from rules.rummikub.keys import (
+    BOUNDARY_MASK,
+    CLOSED,
+    LINE_BITS,
+    LINE_ID,
+    LINE_MASK,
+    LINES,
+    REST_SHIFT,
+    RUNS_MASK,
+    USED_MASK,
+    USED_SHIFT,
+    Rests,
+    lines_of,
+)
 
 _NC = len(COLOURS)
 _CI = {c: i for i, c in enumerate(COLOURS)}
@@ -210,94 +224,53 @@ def _replacements(need: list[int]) -> tuple[tuple[int, ...], tuple[int, ...]]:
 
 
 def run_dp(p: Problem) -> tuple[int, Path] | None:
-    """The sweep: the best score and its decisions, or None when no table is reachable."""
+    """The sweep: the best score and its decisions, or None when no table is reachable. States are
+    packed ints (rules/rummikub/keys.py); at each colour the moves of a state depend only on its own
+    line, jokers used and rest, so they are built once per such part and shared by every state with it."""
     lean = p.mode == LEAN
-    avail = p.avail
-    floor = p.floor
-    jbound = p.joker_value_w * MAX_NUMBER  # the most a joker still to come adds in the sweep
-    rest_bonus = p.nr * max(p.joker_w, 0)  # rack jokers count when the sweep ends (placed or laid free)
+    rests = Rests()
     layers: list[tuple[str, int, int, dict]] = []
-    states: dict = {(((), (), (), ()), 0): 0}
+    states: dict[int, int] = {0: 0}  # every line empty, no joker used
     for v in range(1, MAX_NUMBER + 1):
         masks, caps = _replacements(p.need[v])
-        # Intra-layer key: (runs, jokers used, open groups of v, replacements supplied so far, kept jokers
-        # of v still to stand for a tile: their S0 masks)
-        wild = tuple(sorted(p.wild[v]))
-        cur = {(runs, used, (0, 0, 0), (0,) * len(caps), wild): s for (runs, used), s in states.items()}
+        # Rest of the key within a number: (open groups of v, replacements supplied so far, kept jokers
+        # of v still to stand for a tile: their S0 masks).
+        start = rests.id(((0, 0, 0), (0,) * len(caps), tuple(sorted(p.wild[v])))) << REST_SHIFT
+        cur = {key | start: s for key, s in states.items()}
         for ci in range(_NC):
-            m, o = p.mand[ci][v], p.opt[ci][v]
-            tile_w = p.tile_w + p.value_w * v
-            joker_gain = 0 if lean else p.joker_value_w * v
-            later = sum(1 for c in range(ci + 1, _NC) if avail[c][v])  # colours still to join groups
-            here, ahead = (v - 1) * _NC + ci + 1, min(v + 2, MAX_NUMBER) * _NC
-            near = p.rest[here] - p.rest[ahead]  # the next two numbers: jokers used here may still help
-            supplies = any(mask >> ci & 1 for mask in masks)
-            nxt: dict = {}
+            step = _Step(p, rests, v, ci, masks, caps)
+            keep = RUNS_MASK ^ (LINE_MASK << ci * LINE_BITS)  # the other colours' lines
+            moves: dict[int, list] = {}
+            nxt: dict[int, int] = {}
             back: dict = {}
-            grows: dict = {}  # (line, jokers left) -> can_grow at this colour and number
             for key, score in cur.items():
-                runs, used, groups, pc, pend = key
-                line = runs[ci]
-                jleft = p.nj - used
-                for a, npend, u in _stand_ins(pend, ci, m, o):
-                    gain = score + (u - m - a) * tile_w
-                    npc = pc
-                    if supplies:
-                        real = u - a  # a kept joker is no replacement
-                        npc = tuple(min(cap, x + real) if mask >> ci & 1 else x
-                                    for x, mask, cap in zip(pc, masks, caps, strict=True))
-                    for g, sel, ngt, low in _group_steps(groups, u, ci, p.max_groups):
-                        if low + later + jleft < 3:
-                            continue  # a group that can no longer reach 3 tiles
-                        # Full: k jokers join runs as tiles of (ci, v). Lean: k jokers go where runs need them.
-                        for k in range(min(jleft, 2) + 1):
-                            ns = gain + k * joker_gain
-                            if ns + near + p.far[jleft - k][ahead] + rest_bonus + (jleft - k) * jbound < floor:
-                                continue  # even every tile still to come cannot reach the floor
-                            kt, ks = (0, k) if lean else (k, 0)
-                            for nl, picks in p.alloc(line, u - g + kt, ks, v):
-                                ok = grows.get((nl, jleft - k))
-                                if ok is None:
-                                    ok = grows[nl, jleft - k] = can_grow(nl, avail[ci], v, jleft - k)
-                                if not ok:
-                                    continue
-                                nkey = (runs[:ci] + (nl,) + runs[ci + 1 :], used + k, ngt, npc, npend)
-                                if ns > nxt.get(nkey, -1):
-                                    nxt[nkey] = ns
-                                    back[nkey] = (key, (u, sel, kt, picks, a))
+                own = key & ~keep
+                found = moves.get(own)
+                if found is None:
+                    found = moves[own] = step.moves(own)
+                sub = key & keep
+                for need, add, delta, decision in found:
+                    if score < need:
+                        break  # the rest need more: even every tile still to come cannot reach the floor
+                    nkey = sub | add
+                    ns = score + delta
+                    if ns > nxt.get(nkey, -1):
+                        nxt[nkey] = ns
+                        back[nkey] = (key, decision)
             layers.append(("colour", v, ci, back))
-            cur = undominated(nxt, lean) if p.prune else nxt
+            cur = nxt  # dominance only between numbers: within one it costs more than it saves (measured)
             if p.budget is not None:
                 p.budget -= len(nxt)
                 if p.budget < 0:
                     raise OverBudget
-        # Close the groups of v: jokers fill them to 3..4 tiles; the retrieved jokers of v need their tiles.
-        nxt = {}
-        back = {}
-        for key, score in cur.items():
-            runs, used, groups, pc, pend = key
-            if pc != caps or pend:
-                continue
-            ranges = []
-            for size in groups:
-                top = max(0, 3 - size) if lean else min(4 - size, 2)
-                ranges.append((0,) if size == 0 else tuple(range(max(0, 3 - size), min(4 - size, top) + 1)))
-            for js in product(*ranges):
-                k = sum(js)
-                if used + k > p.nj:
-                    continue
-                nkey = (runs, used + k)
-                ns = score + (0 if lean else k * p.joker_value_w * v)
-                if ns > nxt.get(nkey, -1):
-                    nxt[nkey] = ns
-                    back[nkey] = (key, js)
+        nxt, back = _close_groups(p, rests, cur, v, caps)
         layers.append(("groups", v, -1, back))
         states = undominated(nxt, lean) if p.prune else nxt
     best_key, best = None, -1
     for key, score in states.items():
-        runs, used = key
-        if not all(x == 3 for line in runs for x in line):
+        if not all(CLOSED[i] for i in lines_of(key)):
             continue
+        used = key >> USED_SHIFT & USED_MASK
         if lean:
             placed = p.nj if p.joker_w > 0 else max(used, p.nt)  # free jokers are appended afterwards
         elif used < p.nt:
@@ -314,11 +287,105 @@ def run_dp(p: Problem) -> tuple[int, Path] | None:
     for kind, v, ci, back in reversed(layers):
         prev, decision = back[key]
         path.append((kind, v, ci, decision))
-        key = prev[:2] if ci == 0 else prev  # the first colour of v starts from a boundary state
+        key = prev & BOUNDARY_MASK if ci == 0 else prev  # the first colour of v starts from a boundary state
     path.reverse()
-    free = (p.nj if p.joker_w > 0 else max(best_key[1], p.nt)) - best_key[1] if lean else 0
+    used = best_key >> USED_SHIFT & USED_MASK
+    free = (p.nj if p.joker_w > 0 else max(used, p.nt)) - used if lean else 0
     path.append(("free", 0, -1, free))
     return best, path
+
+
+def _close_groups(p: Problem, rests: Rests, cur: dict[int, int], v: int, caps: tuple[int, ...]
+                  ) -> tuple[dict[int, int], dict]:
+    """Close the groups of v: jokers fill them to 3..4 tiles; the retrieved jokers of v need their tiles."""
+    lean = p.mode == LEAN
+    nxt: dict[int, int] = {}
+    back: dict = {}
+    fills: dict[int, list] = {}  # rest id -> [(jokers, per group, score added)]
+    for key, score in cur.items():
+        rid = key >> REST_SHIFT
+        options = fills.get(rid)
+        if options is None:
+            groups, pc, pend = rests.items[rid]
+            options = fills[rid] = []
+            if pc == caps and not pend:
+                ranges = []
+                for size in groups:
+                    top = max(0, 3 - size) if lean else min(4 - size, 2)
+                    ranges.append((0,) if size == 0 else tuple(range(max(0, 3 - size), min(4 - size, top) + 1)))
+                for js in product(*ranges):
+                    k = sum(js)
+                    options.append((k, js, 0 if lean else k * p.joker_value_w * v))
+        used = key >> USED_SHIFT & USED_MASK
+        runs = key & RUNS_MASK
+        for k, js, gain in options:
+            if used + k > p.nj:
+                continue
+            nkey = runs | (used + k) << USED_SHIFT
+            ns = score + gain
+            if ns > nxt.get(nkey, -1):
+                nxt[nkey] = ns
+                back[nkey] = (key, js)
+    return nxt, back
+
+
+class _Step:
+    """One colour at one number: the moves of a state's own part (its line, jokers used and rest)."""
+
+    def __init__(self, p: Problem, rests: Rests, v: int, ci: int, masks: tuple[int, ...],
+                 caps: tuple[int, ...]) -> None:
+        self.p, self.rests, self.v, self.ci, self.masks, self.caps = p, rests, v, ci, masks, caps
+        self.lean = p.mode == LEAN
+        self.m, self.o = p.mand[ci][v], p.opt[ci][v]
+        self.tile_w = p.tile_w + p.value_w * v
+        self.joker_gain = 0 if self.lean else p.joker_value_w * v
+        self.later = sum(1 for c in range(ci + 1, _NC) if p.avail[c][v])  # colours still to join groups
+        here, self.ahead = (v - 1) * _NC + ci + 1, min(v + 2, MAX_NUMBER) * _NC
+        near = p.rest[here] - p.rest[self.ahead]  # the next two numbers: jokers used here may still help
+        # A move keeps its state only if score + move + this (for the jokers then left) reaches the floor.
+        jbound = p.joker_value_w * MAX_NUMBER  # the most a joker still to come adds in the sweep
+        rest_bonus = p.nr * max(p.joker_w, 0)  # rack jokers count when the sweep ends (placed or laid free)
+        self.short = [p.floor - near - p.far[j][self.ahead] - rest_bonus - j * jbound for j in range(p.nj + 1)]
+        self.supplies = any(mask >> ci & 1 for mask in masks)
+        self.shift = ci * LINE_BITS
+        self.grows: dict = {}
+
+    def moves(self, own: int) -> list[tuple[int, int, int, tuple]]:
+        """[(least score that keeps the move, bits of the new own part, score added, decision)], the
+        least score first; one move per new own part (the one adding most)."""
+        p, ci, v = self.p, self.ci, self.v
+        line = LINES[own >> self.shift & LINE_MASK]
+        used = own >> USED_SHIFT & USED_MASK
+        groups, pc, pend = self.rests.items[own >> REST_SHIFT]
+        jleft = p.nj - used
+        best: dict[int, tuple[int, int, int, tuple]] = {}
+        for a, npend, u in _stand_ins(pend, ci, self.m, self.o):
+            gain = (u - self.m - a) * self.tile_w
+            npc = pc
+            if self.supplies:
+                real = u - a  # a kept joker is no replacement
+                npc = tuple(min(cap, x + real) if mask >> ci & 1 else x
+                            for x, mask, cap in zip(pc, self.masks, self.caps, strict=True))
+            for g, sel, ngt, low in _group_steps(groups, u, ci, p.max_groups):
+                if low + self.later + jleft < 3:
+                    continue  # a group that can no longer reach 3 tiles
+                rest_bits = self.rests.id((ngt, npc, npend)) << REST_SHIFT
+                # Full: k jokers join runs as tiles of (ci, v). Lean: k jokers go where runs need them.
+                for k in range(min(jleft, 2) + 1):
+                    delta = gain + k * self.joker_gain
+                    need = self.short[jleft - k] - delta
+                    kt, ks = (0, k) if self.lean else (k, 0)
+                    for nl, picks in p.alloc(line, u - g + kt, ks, v):
+                        ok = self.grows.get((nl, jleft - k))
+                        if ok is None:
+                            ok = self.grows[nl, jleft - k] = can_grow(nl, p.avail[ci], v, jleft - k)
+                        if not ok:
+                            continue
+                        add = LINE_ID[nl] << self.shift | (used + k) << USED_SHIFT | rest_bits
+                        old = best.get(add)
+                        if old is None or delta > old[2]:
+                            best[add] = (need, add, delta, (u, sel, kt, picks, a))
+        return sorted(best.values(), key=lambda mv: mv[0])
 
 
 @cache

@@ -45,13 +45,6 @@ def _cover_set(b: int) -> frozenset[int]:
     return found
 
 
-def _order(item: tuple[int, int]) -> tuple[int, int, int]:
-    key, score = item
-    b0, b1, b2, b3 = lines_of(key)
-    rank = _LINE_RANK
-    return -score, key >> USED_SHIFT & USED_MASK, -(rank[b0] + rank[b1] + rank[b2] + rank[b3])
-
-
 def undominated(states: dict[int, int], lean: bool) -> dict[int, int]:
     """The states no other state dominates: one with the same rest of the key (the open groups of this
     number and what they need) that scored at least as much, with every colour's runs covering its own
@@ -61,17 +54,22 @@ def undominated(states: dict[int, int], lean: bool) -> dict[int, int]:
     if len(states) < 2:
         return states
     # Best first, so a dominating state is kept before the ones it dominates (the rank breaks ties).
-    order = sorted(states.items(), key=_order)
+    rank, cover = _LINE_RANK, _cover_set
+    order = []
+    for key, score in states.items():
+        b0, b1, b2, b3 = lines_of(key)
+        used = key >> USED_SHIFT & USED_MASK
+        # One int orders by score (high first), then jokers used (few first), then rank (high first).
+        order.append(((-score << 16) + (used << 10) - rank[b0] - rank[b1] - rank[b2] - rank[b3],
+                      key, score, used, b0, b1, b2, b3))
+    order.sort()
     tries: dict[int, dict] = {}  # rest of the key -> the kept states' lines, colour by colour -> jokers used
     out = {}
-    cover = _cover_set
-    for key, score in order:
+    for _, key, score, used, b0, b1, b2, b3 in order:
         rest = key >> REST_SHIFT
         trie = tries.get(rest)
         if trie is None:
             trie = tries[rest] = {}
-        used = key >> USED_SHIFT & USED_MASK
-        b0, b1, b2, b3 = lines_of(key)
         if not _covered(trie, cover(b0), cover(b1), cover(b2), cover(b3), used, lean):
             leaf = trie.setdefault(b0, {}).setdefault(b1, {}).setdefault(b2, {})
             if lean:

@@ -240,11 +240,12 @@ def run_dp(p: Problem) -> tuple[int, Path] | None:
         for ci in range(_NC):
             step = _Step(p, rests, v, ci, masks, caps)
             keep = RUNS_MASK ^ (LINE_MASK << ci * LINE_BITS)  # the other colours' lines
+            own_mask = ~keep
             moves: dict[int, list] = {}
             nxt: dict[int, int] = {}
             back: dict = {}
             for key, score in cur.items():
-                own = key & ~keep
+                own = key & own_mask
                 found = moves.get(own)
                 if found is None:
                     found = moves[own] = step.moves(own)

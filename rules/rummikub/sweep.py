@@ -11,17 +11,17 @@ from __future__ import annotations
 
 from collections import Counter
 from collections.abc import Sequence
-from functools import cache
-from itertools import combinations, product
+from itertools import product
+from operator import itemgetter
 from typing import NamedTuple
 
 from rules.core.tiles import COLOURS, JOKER, MAX_NUMBER
+from rules.rummikub.colour_moves import colour_moves
 from rules.rummikub.dominance import undominated
 from rules.rummikub.keys import (
     BOUNDARY_MASK,
     CLOSED,
     LINE_BITS,
-    LINE_ID,
     LINE_MASK,
     LINES,
     REST_SHIFT,
@@ -99,7 +99,6 @@ class Problem:
         self.far = [self._suffix([[n if n and (self.mand[c][v] or _fits(have, c, v, j)) else 0
                                    for v, n in enumerate(row)] for c, row in enumerate(self.opt)])
                     for j in range(self.nj)] + [self.rest]
-        self.cache: dict = {}
         self.prune = True  # drop dominated states between numbers (off: the plain sweep, for comparison)
 
     def _have(self) -> list[list[bool]]:
@@ -125,40 +124,6 @@ class Problem:
                         self.opt[c][v] = 0
                         changed = True
 
-    def alloc(self, line: tuple[int, ...], tiles: int, jokers: int, v: int) -> list[tuple[tuple[int, ...], tuple]]:
-        """The open runs of one colour after `tiles` tiles and `jokers` jokers of number v join runs:
-        [(new runs, which states took a joker)]. Full sweep: a joker is just another tile."""
-        key = (line, tiles, jokers, v if self.mode == LEAN else 0)
-        hit = self.cache.get(key)
-        if hit is not None:
-            return hit
-        out: list[tuple[tuple[int, ...], tuple]] = []
-        if self.mode == FULL:
-            grown = _place_tiles(list(line), tiles + jokers)
-            if grown is not None:
-                out.append((grown, ()))
-        else:
-            targets = sorted(set(line) - {5}) + (["new"] if v == _RUN_START_WITH_JOKER else [])
-            for picks in _multisets(targets, jokers):
-                rest = list(line)
-                new_runs = []
-                ok = True
-                for pick in picks:
-                    if pick == "new":
-                        new_runs.append(1)
-                        continue
-                    if pick not in rest:
-                        ok = False
-                        break
-                    rest.remove(pick)
-                    new_runs.append({1: 2, 2: 3, 3: 4, 4: 5}[pick])
-                if not ok:
-                    continue
-                grown = _place_tiles(rest, tiles)
-                if grown is not None:
-                    out.append((tuple(sorted(grown + tuple(new_runs))), tuple(picks)))
-        self.cache[key] = out
-        return out
 
 
 def _fits(have: list[list[bool]], c: int, v: int, jokers: int) -> bool:
@@ -167,50 +132,6 @@ def _fits(have: list[list[bool]], c: int, v: int, jokers: int) -> bool:
         return True
     return any(sum(1 for w in range(lo, lo + 3) if not have[c][w]) <= jokers
                for lo in range(max(1, v - 2), min(v, MAX_NUMBER - 2) + 1))
-
-
-def _multisets(targets: list, k: int) -> list[tuple]:
-    out: list[tuple] = [()]
-    for _ in range(k):
-        out = [x + (t,) for x in out for t in targets if not x or targets.index(t) >= targets.index(x[-1])]
-    return out
-
-
-def _place_tiles(line: list[int], tiles: int) -> tuple[int, ...] | None:
-    """Tiles go first to runs that must grow (5, 4, 2, 1), then to runs of 3+, then start new runs;
-    a run of 3+ left without one ends. This order loses nothing: a longer open run can do all a
-    shorter one can, and a run that may end is never worse than no run."""
-    must = [x for x in line if x != 3]
-    longs = len(line) - len(must)
-    if tiles < len(must):
-        return None
-    rest = tiles - len(must)
-    grown = min(rest, longs)
-    return tuple(sorted([min(x + 1, 3) if x < 3 else 3 for x in must] + [3] * grown + [1] * (rest - grown)))
-
-
-def can_grow(line: tuple[int, ...], counts: list[int], v: int, jokers: int) -> bool:
-    """Runs that must grow need an item at v+1 (tiles or jokers; after two hole jokers a tile), and
-    length-1 runs one at v+2 too."""
-    if not line or (line[0] == 3 and line[-1] == 3):
-        return True
-    need = sum(1 for x in line if x != 3)
-    if v + 1 > MAX_NUMBER or need > counts[v + 1] + jokers or line.count(5) > counts[v + 1]:
-        return False
-    ones = line.count(1)
-    return not ones or (v + 2 <= MAX_NUMBER and ones <= counts[v + 2] + jokers)
-
-
-@cache
-def _stand_ins(pend: tuple[int, ...], ci: int, m: int, o: int) -> list[tuple[int, tuple[int, ...], int]]:
-    """The choices for colour ci at this number: how many pending kept jokers stand for its tile here,
-    the masks still pending after, and u, the items of ci laid (table tiles, those jokers, rack tiles)."""
-    ways = {(0, pend)}
-    for r in range(1, len(pend) + 1):
-        for chosen in combinations(range(len(pend)), r):
-            if all(pend[i] >> ci & 1 for i in chosen):
-                ways.add((r, tuple(x for i, x in enumerate(pend) if i not in chosen)))
-    return [(a, rest, u) for a, rest in sorted(ways) for u in range(m + a, m + a + o + 1)]
 
 
 def _replacements(need: list[int]) -> tuple[tuple[int, ...], tuple[int, ...]]:
@@ -331,77 +252,44 @@ def _close_groups(p: Problem, rests: Rests, cur: dict[int, int], v: int, caps: t
 
 
 class _Step:
-    """One colour at one number: the moves of a state's own part (its line, jokers used and rest)."""
+    """One colour at one number: the moves of a state's own part (its line, jokers used and rest),
+    from the memo of rules/rummikub/colour_moves.py, priced for this number."""
 
     def __init__(self, p: Problem, rests: Rests, v: int, ci: int, masks: tuple[int, ...],
                  caps: tuple[int, ...]) -> None:
-        self.p, self.rests, self.v, self.ci, self.masks, self.caps = p, rests, v, ci, masks, caps
+        self.p, self.rests, self.ci, self.masks, self.caps = p, rests, ci, masks, caps
         self.lean = p.mode == LEAN
         self.m, self.o = p.mand[ci][v], p.opt[ci][v]
         self.tile_w = p.tile_w + p.value_w * v
         self.joker_gain = 0 if self.lean else p.joker_value_w * v
         self.later = sum(1 for c in range(ci + 1, _NC) if p.avail[c][v])  # colours still to join groups
-        here, self.ahead = (v - 1) * _NC + ci + 1, min(v + 2, MAX_NUMBER) * _NC
-        near = p.rest[here] - p.rest[self.ahead]  # the next two numbers: jokers used here may still help
+        self.n1 = p.avail[ci][v + 1] if v + 1 <= MAX_NUMBER else -1
+        self.n2 = p.avail[ci][v + 2] if v + 2 <= MAX_NUMBER else -1
+        self.new_run = self.lean and v == _RUN_START_WITH_JOKER
+        here, ahead = (v - 1) * _NC + ci + 1, min(v + 2, MAX_NUMBER) * _NC
+        near = p.rest[here] - p.rest[ahead]  # the next two numbers: jokers used here may still help
         # A move keeps its state only if score + move + this (for the jokers then left) reaches the floor.
         jbound = p.joker_value_w * MAX_NUMBER  # the most a joker still to come adds in the sweep
         rest_bonus = p.nr * max(p.joker_w, 0)  # rack jokers count when the sweep ends (placed or laid free)
-        self.short = [p.floor - near - p.far[j][self.ahead] - rest_bonus - j * jbound for j in range(p.nj + 1)]
-        self.supplies = any(mask >> ci & 1 for mask in masks)
+        self.short = [p.floor - near - p.far[j][ahead] - rest_bonus - j * jbound for j in range(p.nj + 1)]
         self.shift = ci * LINE_BITS
-        self.grows: dict = {}
 
     def moves(self, own: int) -> list[tuple[int, int, int, tuple]]:
         """[(least score that keeps the move, bits of the new own part, score added, decision)], the
-        least score first; one move per new own part (the one adding most)."""
-        p, ci, v = self.p, self.ci, self.v
-        line = LINES[own >> self.shift & LINE_MASK]
+        least score first."""
         used = own >> USED_SHIFT & USED_MASK
+        jleft = self.p.nj - used
         groups, pc, pend = self.rests.items[own >> REST_SHIFT]
-        jleft = p.nj - used
-        best: dict[int, tuple[int, int, int, tuple]] = {}
-        for a, npend, u in _stand_ins(pend, ci, self.m, self.o):
-            gain = (u - self.m - a) * self.tile_w
-            npc = pc
-            if self.supplies:
-                real = u - a  # a kept joker is no replacement
-                npc = tuple(min(cap, x + real) if mask >> ci & 1 else x
-                            for x, mask, cap in zip(pc, self.masks, self.caps, strict=True))
-            for g, sel, ngt, low in _group_steps(groups, u, ci, p.max_groups):
-                if low + self.later + jleft < 3:
-                    continue  # a group that can no longer reach 3 tiles
-                rest_bits = self.rests.id((ngt, npc, npend)) << REST_SHIFT
-                # Full: k jokers join runs as tiles of (ci, v). Lean: k jokers go where runs need them.
-                for k in range(min(jleft, 2) + 1):
-                    delta = gain + k * self.joker_gain
-                    need = self.short[jleft - k] - delta
-                    kt, ks = (0, k) if self.lean else (k, 0)
-                    for nl, picks in p.alloc(line, u - g + kt, ks, v):
-                        ok = self.grows.get((nl, jleft - k))
-                        if ok is None:
-                            ok = self.grows[nl, jleft - k] = can_grow(nl, p.avail[ci], v, jleft - k)
-                        if not ok:
-                            continue
-                        add = LINE_ID[nl] << self.shift | (used + k) << USED_SHIFT | rest_bits
-                        old = best.get(add)
-                        if old is None or delta > old[2]:
-                            best[add] = (need, add, delta, (u, sel, kt, picks, a))
-        return sorted(best.values(), key=lambda mv: mv[0])
-
-
-@cache
-def _group_steps(groups: tuple[int, ...], u: int, ci: int, most: int) -> list:
-    """The distinct ways (copies, groups chosen, new canonical groups, smallest open group or 3) to put
-    copies of colour ci into the open groups of this number (their sizes): one per group (RK-30)."""
-    out = []
-    seen = set()
-    for g in range(min(u, most) + 1):
-        for sel in combinations(range(most), g):
-            ng = list(groups)
-            for gi in sel:
-                ng[gi] += 1
-            ngt = tuple(sorted(ng, reverse=True))
-            if (g, ngt) not in seen and all(x <= 4 for x in ngt):
-                seen.add((g, ngt))
-                out.append((g, sel, ngt, min((x for x in ngt if x), default=3)))
-    return out
+        # The colour matters only to kept jokers and replacements: without them every colour shares moves.
+        ci = self.ci if pend or self.masks else 0
+        found = colour_moves(LINES[own >> self.shift & LINE_MASK], jleft, groups, pc, pend, ci, self.m,
+                             self.o, self.later, self.n1, self.n2, self.new_run, self.lean, self.p.max_groups,
+                             self.masks, self.caps)
+        out = []
+        rest_id, short, tile_w, joker_gain, shift = self.rests.id, self.short, self.tile_w, self.joker_gain, self.shift
+        for laid, k, line_id, rest, decision in found:
+            delta = laid * tile_w + k * joker_gain
+            out.append((short[jleft - k] - delta, line_id << shift | (used + k) << USED_SHIFT | rest_id(rest) << REST_SHIFT,
+                        delta, decision))
+        out.sort(key=itemgetter(0))
+        return out

@@ -159,7 +159,9 @@ def run_dp(p: Problem) -> tuple[int, Path] | None:
         start = rests.id(((0, 0, 0), (0,) * len(caps), tuple(sorted(p.wild[v])))) << REST_SHIFT
         cur = {key | start: s for key, s in states.items()}
         for ci in range(_NC):
-            step = _Step(p, rests, v, ci, masks, caps)
+            # The last colour also closes the groups of v (one dict of states fewer per number).
+            closing = _Closing(p, rests, v, caps) if ci == _NC - 1 else None
+            step = _Step(p, rests, v, ci, masks, caps, closing)
             keep = RUNS_MASK ^ (LINE_MASK << ci * LINE_BITS)  # the other colours' lines
             own_mask = ~keep
             moves: dict[int, list] = {}
@@ -179,15 +181,13 @@ def run_dp(p: Problem) -> tuple[int, Path] | None:
                     if ns > nxt.get(nkey, -1):
                         nxt[nkey] = ns
                         back[nkey] = (key, decision)
-            layers.append(("colour", v, ci, back))
+            layers.append(("colour" if closing is None else "closing", v, ci, back))
             cur = nxt  # dominance only between numbers: within one it costs more than it saves (measured)
             if p.budget is not None:
                 p.budget -= len(nxt)
                 if p.budget < 0:
                     raise OverBudget
-        nxt, back = _close_groups(p, rests, cur, v, caps)
-        layers.append(("groups", v, -1, back))
-        states = undominated(nxt, lean) if p.prune else nxt
+        states = undominated(cur, lean) if p.prune else cur
     best_key, best = None, -1
     for key, score in states.items():
         if not all(CLOSED[i] for i in lines_of(key)):
@@ -208,7 +208,10 @@ def run_dp(p: Problem) -> tuple[int, Path] | None:
     key = best_key
     for kind, v, ci, back in reversed(layers):
         prev, decision = back[key]
-        path.append((kind, v, ci, decision))
+        if kind == "closing":
+            decision, js = decision  # type: ignore[misc]
+            path.append(("groups", v, -1, js))
+        path.append(("colour", v, ci, decision))
         key = prev & BOUNDARY_MASK if ci == 0 else prev  # the first colour of v starts from a boundary state
     path.reverse()
     used = best_key >> USED_SHIFT & USED_MASK
@@ -217,38 +220,30 @@ def run_dp(p: Problem) -> tuple[int, Path] | None:
     return best, path
 
 
-def _close_groups(p: Problem, rests: Rests, cur: dict[int, int], v: int, caps: tuple[int, ...]
-                  ) -> tuple[dict[int, int], dict]:
-    """Close the groups of v: jokers fill them to 3..4 tiles; the retrieved jokers of v need their tiles."""
-    lean = p.mode == LEAN
-    nxt: dict[int, int] = {}
-    back: dict = {}
-    fills: dict[int, list] = {}  # rest id -> [(jokers, per group, score added)]
-    for key, score in cur.items():
-        rid = key >> REST_SHIFT
-        options = fills.get(rid)
-        if options is None:
-            groups, pc, pend = rests.items[rid]
-            options = fills[rid] = []
-            if pc == caps and not pend:
-                ranges = []
-                for size in groups:
-                    top = max(0, 3 - size) if lean else min(4 - size, 2)
-                    ranges.append((0,) if size == 0 else tuple(range(max(0, 3 - size), min(4 - size, top) + 1)))
-                for js in product(*ranges):
-                    k = sum(js)
-                    options.append((k, js, 0 if lean else k * p.joker_value_w * v))
-        used = key >> USED_SHIFT & USED_MASK
-        runs = key & RUNS_MASK
-        for k, js, gain in options:
-            if used + k > p.nj:
-                continue
-            nkey = runs | (used + k) << USED_SHIFT
-            ns = score + gain
-            if ns > nxt.get(nkey, -1):
-                nxt[nkey] = ns
-                back[nkey] = (key, js)
-    return nxt, back
+class _Closing:
+    """Closing the groups of v: jokers fill them to 3..4 tiles; the retrieved jokers of v need their
+    tiles. `options(rest id)`: [(jokers, jokers per group, score added)], none when the rest fails."""
+
+    def __init__(self, p: Problem, rests: Rests, v: int, caps: tuple[int, ...]) -> None:
+        self.p, self.rests, self.v, self.caps = p, rests, v, caps
+        self.memo: dict[tuple, list[tuple[int, tuple[int, ...], int]]] = {}
+
+    def options(self, rest: tuple) -> list[tuple[int, tuple[int, ...], int]]:
+        found = self.memo.get(rest)
+        if found is not None:
+            return found
+        groups, pc, pend = rest
+        found = self.memo[rest] = []
+        if pc == self.caps and not pend:
+            lean = self.p.mode == LEAN
+            ranges = []
+            for size in groups:
+                top = max(0, 3 - size) if lean else min(4 - size, 2)
+                ranges.append((0,) if size == 0 else tuple(range(max(0, 3 - size), min(4 - size, top) + 1)))
+            for js in product(*ranges):
+                k = sum(js)
+                found.append((k, js, 0 if lean else k * self.p.joker_value_w * self.v))
+        return found
 
 
 class _Step:
@@ -256,8 +251,8 @@ class _Step:
     from the memo of rules/rummikub/colour_moves.py, priced for this number."""
 
     def __init__(self, p: Problem, rests: Rests, v: int, ci: int, masks: tuple[int, ...],
-                 caps: tuple[int, ...]) -> None:
-        self.p, self.rests, self.ci, self.masks, self.caps = p, rests, ci, masks, caps
+                 caps: tuple[int, ...], closing: _Closing | None) -> None:
+        self.p, self.rests, self.ci, self.masks, self.caps, self.closing = p, rests, ci, masks, caps, closing
         self.lean = p.mode == LEAN
         self.m, self.o = p.mand[ci][v], p.opt[ci][v]
         self.tile_w = p.tile_w + p.value_w * v
@@ -287,9 +282,30 @@ class _Step:
                              self.masks, self.caps)
         out = []
         rest_id, short, tile_w, joker_gain, shift = self.rests.id, self.short, self.tile_w, self.joker_gain, self.shift
-        for laid, k, line_id, rest, decision in found:
-            delta = laid * tile_w + k * joker_gain
-            out.append((short[jleft - k] - delta, line_id << shift | (used + k) << USED_SHIFT | rest_id(rest) << REST_SHIFT,
-                        delta, decision))
+        if self.closing is None:
+            for laid, k, line_id, rest, decision in found:
+                delta = laid * tile_w + k * joker_gain
+                out.append((short[jleft - k] - delta,
+                            line_id << shift | (used + k) << USED_SHIFT | rest_id(rest) << REST_SHIFT, delta, decision))
+        else:
+            # Moves that end on the same boundary state: the most score added, and the least floor of them
+            # (a move is only dropped when it cannot reach the floor, so the lower one is safe).
+            best: dict[int, list] = {}
+            options, nj = self.closing.options, self.p.nj
+            for laid, k, line_id, rest, decision in found:
+                delta = laid * tile_w + k * joker_gain
+                need = short[jleft - k] - delta
+                for kf, js, gain in options(rest):
+                    if used + k + kf > nj:
+                        continue
+                    add = line_id << shift | (used + k + kf) << USED_SHIFT
+                    old = best.get(add)
+                    if old is None:
+                        best[add] = [need, add, delta + gain, (decision, js)]
+                    else:
+                        old[0] = min(old[0], need)
+                        if delta + gain > old[2]:
+                            old[2], old[3] = delta + gain, (decision, js)
+            out = [tuple(mv) for mv in best.values()]  # type: ignore[misc]
         out.sort(key=itemgetter(0))
         return out

@@ -134,6 +134,35 @@ def _fits(have: list[list[bool]], c: int, v: int, jokers: int) -> bool:
                for lo in range(max(1, v - 2), min(v, MAX_NUMBER - 2) + 1))
 
 
+def _path(layers: list, key: int, score: int) -> Path:
+    """The decisions leading to `key` (its sweep score `score`), last first: at each step, a state of
+    the step's input with a move that gives exactly this key and score (any such is on a best path)."""
+    path: Path = []
+    for kind, v, ci, (cur, moves, keep) in reversed(layers):
+        sub, own = key & keep, key & ~keep
+        prev = None
+        for p_key, p_score in cur.items():
+            if p_key & keep != sub:
+                continue
+            for need, add, delta, decision in moves[p_key & ~keep]:
+                if p_score < need:
+                    break
+                if add == own and p_score + delta == score:
+                    prev = p_key, p_score, decision
+                    break
+            if prev is not None:
+                break
+        assert prev is not None, "every kept state has a predecessor"
+        key, score, decision = prev
+        if kind == "closing":
+            decision, js = decision
+            path.append(("groups", v, -1, js))
+        path.append(("colour", v, ci, decision))
+        if ci == 0:
+            key &= BOUNDARY_MASK  # the first colour of v starts from a boundary state
+    return path
+
+
 def _replacements(need: list[int]) -> tuple[tuple[int, ...], tuple[int, ...]]:
     """What the tiles laid at a number must supply for its retrieved jokers (RK-52 step 2, Hall's
     condition): counts of real tiles per colour mask, each capped at what it must reach."""
@@ -150,7 +179,7 @@ def run_dp(p: Problem) -> tuple[int, Path] | None:
     line, jokers used and rest, so they are built once per such part and shared by every state with it."""
     lean = p.mode == LEAN
     rests = Rests()
-    layers: list[tuple[str, int, int, dict]] = []
+    layers: list[tuple[str, int, int, tuple]] = []  # per step: (kind, v, colour, (input states, moves, mask))
     states: dict[int, int] = {0: 0}  # every line empty, no joker used
     for v in range(1, MAX_NUMBER + 1):
         masks, caps = _replacements(p.need[v])
@@ -166,22 +195,22 @@ def run_dp(p: Problem) -> tuple[int, Path] | None:
             own_mask = ~keep
             moves: dict[int, list] = {}
             nxt: dict[int, int] = {}
-            back: dict = {}
             for key, score in cur.items():
                 own = key & own_mask
                 found = moves.get(own)
                 if found is None:
                     found = moves[own] = step.moves(own)
                 sub = key & keep
-                for need, add, delta, decision in found:
+                for need, add, delta, _ in found:
                     if score < need:
                         break  # the rest need more: even every tile still to come cannot reach the floor
                     nkey = sub | add
                     ns = score + delta
                     if ns > nxt.get(nkey, -1):
                         nxt[nkey] = ns
-                        back[nkey] = (key, decision)
-            layers.append(("colour" if closing is None else "closing", v, ci, back))
+            # No back-pointers: storing one per improvement cost a quarter of the sweep (measured);
+            # the path is found again from these dicts once the best state is known (`_path`).
+            layers.append(("colour" if closing is None else "closing", v, ci, (cur, moves, keep)))
             cur = nxt  # dominance only between numbers: within one it costs more than it saves (measured)
             if p.budget is not None:
                 p.budget -= len(nxt)
@@ -204,15 +233,7 @@ def run_dp(p: Problem) -> tuple[int, Path] | None:
             best_key, best = key, score
     if best_key is None:
         return None
-    path: Path = []
-    key = best_key
-    for kind, v, ci, back in reversed(layers):
-        prev, decision = back[key]
-        if kind == "closing":
-            decision, js = decision  # type: ignore[misc]
-            path.append(("groups", v, -1, js))
-        path.append(("colour", v, ci, decision))
-        key = prev & BOUNDARY_MASK if ci == 0 else prev  # the first colour of v starts from a boundary state
+    path = _path(layers, best_key, states[best_key])
     path.reverse()
     used = best_key >> USED_SHIFT & USED_MASK
     free = (p.nj if p.joker_w > 0 else max(used, p.nt)) - used if lean else 0

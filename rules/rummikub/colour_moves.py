@@ -12,23 +12,24 @@ from __future__ import annotations
 from functools import cache, lru_cache
 from itertools import combinations
 
-from rules.rummikub.keys import LINE_ID
+from rules.rummikub.keys import LINE_ID, LINES, REST_ITEMS, rest_id
 
-# (rack tiles laid, jokers used, new line id, new rest of the key, decision for the rebuild)
-Move = tuple[int, int, int, tuple, tuple]
+# (rack tiles laid, jokers used, new line id, new rest id, decision for the rebuild)
+Move = tuple[int, int, int, int, tuple]
 
 
 @lru_cache(maxsize=1 << 16)
-def colour_moves(line: tuple[int, ...], jleft: int, groups: tuple[int, ...], pc: tuple[int, ...],
-                 pend: tuple[int, ...], ci: int, m: int, o: int, later: int, n1: int, n2: int,
+def colour_moves(line_id: int, jleft: int, rid: int, ci: int, m: int, o: int, later: int, n1: int, n2: int,
                  new_run: bool, lean: bool, most: int, masks: tuple[int, ...], caps: tuple[int, ...]
                  ) -> tuple[Move, ...]:
     """The moves of colour ci with `m` table and `o` rack tiles here, `later` colours still able to
     join the groups, `n1`/`n2` items there may be at the next two numbers (-1: past 13), `new_run`:
     a lean joker may start a run here; `masks`/`caps`: the replacements this number owes (RK-52).
     One move per (new line, jokers, new rest): the one laying most rack tiles."""
+    line = LINES[line_id]
+    groups, pc, pend = REST_ITEMS[rid]
     supplies = any(mask >> ci & 1 for mask in masks)
-    best: dict[tuple, Move] = {}
+    best: dict[tuple[tuple[int, ...], int, int], Move] = {}
     for a, npend, u in _stand_ins(pend, ci, m, o):
         laid = u - m - a
         npc = pc
@@ -38,7 +39,7 @@ def colour_moves(line: tuple[int, ...], jleft: int, groups: tuple[int, ...], pc:
         for g, sel, ngt, low in _group_steps(groups, u, most):
             if low + later + jleft < 3:
                 continue  # a group that can no longer reach 3 tiles
-            rest = (ngt, npc, npend)
+            rest = rest_id((ngt, npc, npend))
             # Full: k jokers join runs as tiles of (ci, v). Lean: k jokers go where runs need them.
             for k in range(min(jleft, 2) + 1):
                 kt, ks = (0, k) if lean else (k, 0)

@@ -5,7 +5,7 @@ sweep makes hundreds of thousands of them on a big rack.
 Layout: bits 0..35 the open runs of the four colours, one `LINE_BITS` field each holding the index
 of the colour's line (its sorted run lengths, see sweep.py) in `LINES`; then `USED_BITS` for the
 jokers used so far; above them the index of the rest of the key within one number (open groups,
-replacements supplied, kept jokers pending), which each sweep interns for itself (`Rests`).
+replacements supplied, kept jokers pending), interned by `rest_id`.
 """
 
 from __future__ import annotations
@@ -37,17 +37,16 @@ def pack_runs(runs: tuple[tuple[int, ...], ...]) -> int:
     return sum(LINE_ID[line] << ci * LINE_BITS for ci, line in enumerate(runs))
 
 
-class Rests:
-    """Interns the intra-number rest of a key, (open groups, replacements supplied, kept jokers
-    pending), as small ints, in the order the sweep meets them."""
+# The rests met so far, interned once for every sweep (a memo like functools.cache: a rest's id only
+# names it, nothing the sweep decides depends on its value).
+_REST_IDS: dict[tuple, int] = {}
+REST_ITEMS: list[tuple] = []
 
-    def __init__(self) -> None:
-        self.ids: dict[tuple, int] = {}
-        self.items: list[tuple] = []
 
-    def id(self, rest: tuple) -> int:
-        found = self.ids.get(rest)
-        if found is None:
-            found = self.ids[rest] = len(self.items)
-            self.items.append(rest)
-        return found
+def rest_id(rest: tuple) -> int:
+    """The id of an intra-number rest of a key, (open groups, replacements supplied, kept jokers pending)."""
+    found = _REST_IDS.get(rest)
+    if found is None:
+        found = _REST_IDS[rest] = len(REST_ITEMS)
+        REST_ITEMS.append(rest)
+    return found

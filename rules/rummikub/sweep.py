@@ -23,13 +23,13 @@ from rules.rummikub.keys import (
     CLOSED,
     LINE_BITS,
     LINE_MASK,
-    LINES,
+    REST_ITEMS,
     REST_SHIFT,
     RUNS_MASK,
     USED_MASK,
     USED_SHIFT,
-    Rests,
     lines_of,
+    rest_id,
 )
 
 _NC = len(COLOURS)
@@ -178,19 +178,18 @@ def run_dp(p: Problem) -> tuple[int, Path] | None:
     packed ints (rules/rummikub/keys.py); at each colour the moves of a state depend only on its own
     line, jokers used and rest, so they are built once per such part and shared by every state with it."""
     lean = p.mode == LEAN
-    rests = Rests()
     layers: list[tuple[str, int, int, tuple]] = []  # per step: (kind, v, colour, (input states, moves, mask))
     states: dict[int, int] = {0: 0}  # every line empty, no joker used
     for v in range(1, MAX_NUMBER + 1):
         masks, caps = _replacements(p.need[v])
         # Rest of the key within a number: (open groups of v, replacements supplied so far, kept jokers
         # of v still to stand for a tile: their S0 masks).
-        start = rests.id(((0, 0, 0), (0,) * len(caps), tuple(sorted(p.wild[v])))) << REST_SHIFT
+        start = rest_id(((0, 0, 0), (0,) * len(caps), tuple(sorted(p.wild[v])))) << REST_SHIFT
         cur = {key | start: s for key, s in states.items()}
         for ci in range(_NC):
             # The last colour also closes the groups of v (one dict of states fewer per number).
-            closing = _Closing(p, rests, v, caps) if ci == _NC - 1 else None
-            step = _Step(p, rests, v, ci, masks, caps, closing)
+            closing = _Closing(p, v, caps) if ci == _NC - 1 else None
+            step = _Step(p, v, ci, masks, caps, closing)
             keep = RUNS_MASK ^ (LINE_MASK << ci * LINE_BITS)  # the other colours' lines
             own_mask = ~keep
             moves: dict[int, list] = {}
@@ -245,16 +244,16 @@ class _Closing:
     """Closing the groups of v: jokers fill them to 3..4 tiles; the retrieved jokers of v need their
     tiles. `options(rest id)`: [(jokers, jokers per group, score added)], none when the rest fails."""
 
-    def __init__(self, p: Problem, rests: Rests, v: int, caps: tuple[int, ...]) -> None:
-        self.p, self.rests, self.v, self.caps = p, rests, v, caps
-        self.memo: dict[tuple, list[tuple[int, tuple[int, ...], int]]] = {}
+    def __init__(self, p: Problem, v: int, caps: tuple[int, ...]) -> None:
+        self.p, self.v, self.caps = p, v, caps
+        self.memo: dict[int, list[tuple[int, tuple[int, ...], int]]] = {}
 
-    def options(self, rest: tuple) -> list[tuple[int, tuple[int, ...], int]]:
-        found = self.memo.get(rest)
+    def options(self, rid: int) -> list[tuple[int, tuple[int, ...], int]]:
+        found = self.memo.get(rid)
         if found is not None:
             return found
-        groups, pc, pend = rest
-        found = self.memo[rest] = []
+        groups, pc, pend = REST_ITEMS[rid]
+        found = self.memo[rid] = []
         if pc == self.caps and not pend:
             lean = self.p.mode == LEAN
             ranges = []
@@ -271,9 +270,9 @@ class _Step:
     """One colour at one number: the moves of a state's own part (its line, jokers used and rest),
     from the memo of rules/rummikub/colour_moves.py, priced for this number."""
 
-    def __init__(self, p: Problem, rests: Rests, v: int, ci: int, masks: tuple[int, ...],
-                 caps: tuple[int, ...], closing: _Closing | None) -> None:
-        self.p, self.rests, self.ci, self.masks, self.caps, self.closing = p, rests, ci, masks, caps, closing
+    def __init__(self, p: Problem, v: int, ci: int, masks: tuple[int, ...], caps: tuple[int, ...],
+                 closing: _Closing | None) -> None:
+        self.p, self.ci, self.masks, self.caps, self.closing = p, ci, masks, caps, closing
         self.lean = p.mode == LEAN
         self.m, self.o = p.mand[ci][v], p.opt[ci][v]
         self.tile_w = p.tile_w + p.value_w * v
@@ -295,19 +294,18 @@ class _Step:
         least score first."""
         used = own >> USED_SHIFT & USED_MASK
         jleft = self.p.nj - used
-        groups, pc, pend = self.rests.items[own >> REST_SHIFT]
+        rid = own >> REST_SHIFT
         # The colour matters only to kept jokers and replacements: without them every colour shares moves.
-        ci = self.ci if pend or self.masks else 0
-        found = colour_moves(LINES[own >> self.shift & LINE_MASK], jleft, groups, pc, pend, ci, self.m,
-                             self.o, self.later, self.n1, self.n2, self.new_run, self.lean, self.p.max_groups,
-                             self.masks, self.caps)
+        ci = self.ci if self.masks or REST_ITEMS[rid][2] else 0
+        found = colour_moves(own >> self.shift & LINE_MASK, jleft, rid, ci, self.m, self.o, self.later, self.n1,
+                             self.n2, self.new_run, self.lean, self.p.max_groups, self.masks, self.caps)
         out = []
-        rest_id, short, tile_w, joker_gain, shift = self.rests.id, self.short, self.tile_w, self.joker_gain, self.shift
+        short, tile_w, joker_gain, shift = self.short, self.tile_w, self.joker_gain, self.shift
         if self.closing is None:
             for laid, k, line_id, rest, decision in found:
                 delta = laid * tile_w + k * joker_gain
                 out.append((short[jleft - k] - delta,
-                            line_id << shift | (used + k) << USED_SHIFT | rest_id(rest) << REST_SHIFT, delta, decision))
+                            line_id << shift | (used + k) << USED_SHIFT | rest << REST_SHIFT, delta, decision))
         else:
             # Moves that end on the same boundary state: the most score added, and the least floor of them
             # (a move is only dropped when it cannot reach the floor, so the lower one is safe).

@@ -33,10 +33,6 @@ def lines_of(key: int) -> tuple[int, int, int, int]:
     return key & LINE_MASK, key >> LINE_BITS & LINE_MASK, key >> 2 * LINE_BITS & LINE_MASK, key >> 3 * LINE_BITS & LINE_MASK
 
 
-def pack_runs(runs: tuple[tuple[int, ...], ...]) -> int:
-    return sum(LINE_ID[line] << ci * LINE_BITS for ci, line in enumerate(runs))
-
-
 # The rests met so far, interned once for every sweep (a memo like functools.cache: a rest's id only
 # names it, nothing the sweep decides depends on its value).
 _REST_IDS: dict[tuple, int] = {}

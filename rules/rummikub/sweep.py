@@ -5,6 +5,8 @@ State between numbers: per colour the sorted lengths of its open runs, and the j
 tile here, a retrieved one a free joker whose replacement is counted at its number).
 Run lengths: 1 and 2 must grow, 3 means "3 or more, may end"; in a lean sweep 4 and 5 mean a run of 3+
 whose last one or two items are jokers standing in a hole, so the next item must come (5: a tile).
+Within a number the key also holds its rest: the open groups of v, the replacements supplied so far
+and the kept jokers still to stand for a tile. Keys are packed ints (rules/rummikub/keys.py).
 """
 
 from __future__ import annotations
@@ -277,7 +279,8 @@ class _Step:
         self.m, self.o = p.mand[ci][v], p.opt[ci][v]
         self.tile_w = p.tile_w + p.value_w * v
         self.joker_gain = 0 if self.lean else p.joker_value_w * v
-        self.later = sum(1 for c in range(ci + 1, _NC) if p.avail[c][v])  # colours still to join groups
+        # Colours still to join groups (two are as good as three: an open group already holds a tile).
+        self.later = min(2, sum(1 for c in range(ci + 1, _NC) if p.avail[c][v]))
         self.n1 = p.avail[ci][v + 1] if v + 1 <= MAX_NUMBER else -1
         self.n2 = p.avail[ci][v + 2] if v + 2 <= MAX_NUMBER else -1
         self.new_run = self.lean and v == _RUN_START_WITH_JOKER

@@ -54,7 +54,7 @@ def undominated(states: dict[int, int], lean: bool) -> dict[int, int]:
     if len(states) < 2:
         return states
     # Best first, so a dominating state is kept before the ones it dominates (the rank breaks ties).
-    rank, cover = _LINE_RANK, _cover_set
+    rank, cover, sets = _LINE_RANK, _cover_set, _COVER_SETS
     order = []
     for key, score in states.items():
         b0, b1, b2, b3 = lines_of(key)
@@ -70,7 +70,8 @@ def undominated(states: dict[int, int], lean: bool) -> dict[int, int]:
         trie = tries.get(rest)
         if trie is None:
             trie = tries[rest] = {}
-        if not _covered(trie, cover(b0), cover(b1), cover(b2), cover(b3), used, lean):
+        if not _covered(trie, sets[b0] or cover(b0), sets[b1] or cover(b1), sets[b2] or cover(b2),
+                        sets[b3] or cover(b3), used, lean):
             leaf = trie.setdefault(b0, {}).setdefault(b1, {}).setdefault(b2, {})
             if lean:
                 leaf[b3] = min(leaf.get(b3, used), used)

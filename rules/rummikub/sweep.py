@@ -154,7 +154,8 @@ def _path(layers: list, key: int, score: int) -> Path:
                     break
             if prev is not None:
                 break
-        assert prev is not None, "every kept state has a predecessor"
+        if prev is None:
+            raise RuntimeError("a kept state of the sweep has no predecessor")  # a bug, never a position
         key, score, decision = prev
         if kind == "closing":
             decision, js = decision

@@ -15,11 +15,11 @@ from bot.console.seats import seat_levels
 from bot.core.hints import table_hint
 from bot.core.i18n import t
 from bot.core.models import Outcome, Player, ServiceError
+from bot.core.presenter.games import Event, IllegalAction, canonical, view_of
 from bot.core.render import render_error, render_events, render_hand, render_help, render_table
 from bot.core.service import TableService
 from bot.core.stats import StatsError, parse_board_args
 from bot.core.text import clean
-from rules import Event, IllegalAction, get_engine
 from storage import TableRecord
 
 PLATFORM = "console"
@@ -82,7 +82,7 @@ class ConsoleTable:
         if existing is not None:
             if new or existing.status == "lobby":
                 await self.service.end_table(existing.id, user, is_admin=True)
-            elif existing.game != get_engine(game).name:
+            elif existing.game != canonical(game):
                 self.write(t("console.other_game", self.lang, game=t(f"game.{existing.game}", self.lang),
                              name=existing.game))
                 return None
@@ -241,7 +241,7 @@ class ConsoleTable:
             return None
         if outcome is not None and seat in outcome.private_views:
             return outcome.private_views[seat]  # built once by the service for this very table
-        return get_engine(rec.game).view(rec.state, seat)
+        return view_of(rec, seat)
 
     def _said_by_hand(self, event: Event, drawn: str | None) -> bool:
         """A private "you drew X" that the hand shown right after names anyway ("You drew X.")."""
@@ -262,7 +262,7 @@ class ConsoleTable:
     def show_final(self, rec: TableRecord, user: Player = YOU) -> None:
         """The table as the match ended (the end menu's `table`)."""
         if rec.state is not None:
-            view = get_engine(rec.game).view(rec.state, None)
+            view = view_of(rec, None)
             self.write(render_table(rec, view, self.lang, now=self.service.clock.now(),
                                     viewer=self.service.seat_of(rec, user)))
 
@@ -274,7 +274,7 @@ class ConsoleTable:
             return
         seat = self.service.seat_of(rec, user)
         public = outcome.public_view if outcome is not None else None
-        public = public if public is not None else get_engine(rec.game).view(rec.state, None)
+        public = public if public is not None else view_of(rec, None)
         self.write(render_table(rec, public, self.lang, now=self.service.clock.now(), viewer=seat))
         view = self._private_view(rec, seat, outcome)
         if view is None:

@@ -10,10 +10,11 @@ from pathlib import Path
 
 import pytest
 
-from bot.console.app import CHAT_ID, PLATFORM, ConsoleTable, sort_key
+from bot.console.app import CHAT_ID, PLATFORM, ConsoleTable
 from bot.console.seats import seats_error
 from bot.console.session import Request, Session
 from bot.core.clock import FakeClock
+from bot.core.presenter import HandUIs
 from bot.core.render import render_hand
 from bot.core.service import TableService
 from rules import get_engine
@@ -166,7 +167,7 @@ async def test_another_game_asks_too_and_a_bad_option_is_refused_first(store: Sq
 async def test_the_rack_order_is_kept_with_the_seat_across_resume_and_rematch(store: SqliteStore) -> None:
     await session(store, ["sort", "quit"], Request("rummikub", ai=1, seed=5))
     rec = await active(store)
-    assert (await store.table_refs(rec.id))[sort_key(0)] is True
+    assert (await HandUIs(store).get(rec.id, 0)).by_number is True  # the hand screen every platform keeps
     engine = get_engine("rummikub")
     assert rec.state is not None
     view = engine.view(rec.state, 0)

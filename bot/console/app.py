@@ -17,7 +17,8 @@ from bot.core.hints import table_hint
 from bot.core.i18n import t
 from bot.core.models import Outcome, Player, ServiceError
 from bot.core.presenter import HandUIs, Presenter, TablePanel, Updates
-from bot.core.presenter.games import Event, IllegalAction, canonical, view_of
+from bot.core.presenter.games import Event, IllegalAction, canonical, moves_of, view_of
+from bot.core.presenter.prompt import prompt_line, typed_moves
 from bot.core.render import render_error, render_help
 from bot.core.service import TableService
 from bot.core.stats import StatsError, parse_board_args
@@ -30,6 +31,7 @@ YOU = Player(PLATFORM, "you", "You")
 
 Reader = Callable[[], Awaitable[str | None]]
 Writer = Callable[[str], None]
+Prompt = Callable[[str], None]  # the legal moves to show with the next prompt ("" for none)
 
 QUIT_WORDS = frozenset({"quit", "exit", "q"})
 HELP_WORDS = frozenset({"help", "?"})
@@ -44,9 +46,11 @@ def first_word(line: str) -> str:
 
 
 class ConsoleTable:
-    def __init__(self, service: TableService, read: Reader, write: Writer, lang: str = "en") -> None:
+    def __init__(self, service: TableService, read: Reader, write: Writer, lang: str = "en",
+                 prompt: Prompt | None = None) -> None:
         self.service = service
-        self.read = read
+        self._read = read
+        self._prompt = prompt
         # Everything shown passes through clean(): an error quoting what was typed must not carry
         # escape sequences that move the cursor, retitle or clear the terminal.
         self.write: Writer = lambda text: write(clean(text, newlines=True))
@@ -56,6 +60,31 @@ class ConsoleTable:
         self.by_number = False  # the rack order of this session, carried to every new table
         self.welcomed = False
         self._drawn_shown: str | None = None  # the drawn card the hand has already named this turn
+        self._view: tuple[str, int, dict[str, Any]] | None = None  # (table, version, your view) last shown
+
+    async def read(self) -> str | None:
+        """One line at a question (the picker, the menu): the prompt shows no moves there."""
+        return await self._read()
+
+    async def read_move(self, rec: TableRecord, user: Player) -> str | None:
+        """One line at the table: the prompt shows the moves you can type now."""
+        if self._prompt is None:
+            return await self._read()
+        self._prompt(clean(self.moves_line(rec, user)))
+        try:
+            return await self._read()
+        finally:
+            self._prompt("")
+
+    def moves_line(self, rec: TableRecord, user: Player = YOU) -> str:
+        """Your legal moves as one short line (bot/core/presenter/prompt.py); "" off your turn."""
+        seat = self.service.seat_of(rec, user)
+        if rec.state is None or rec.status != "playing" or seat is None:
+            return ""
+        view = self._view[2] if self._view is not None and self._view[:2] == (rec.id, rec.version) else None
+        view = view if view is not None else view_of(rec, seat)
+        moves = typed_moves(rec.game, view, seat, moves_of(rec, view), self.lang, hints=bool(rec.options.get("hints")))
+        return prompt_line(moves)
 
     def welcome(self) -> None:
         """The first line of a session, before anything the table says (AI opening moves included)."""
@@ -133,7 +162,7 @@ class ConsoleTable:
         await self._load_sort(rec, user)
         await self._show(rec, user)
         while rec.status == "playing":
-            line = await self.read()
+            line = await self.read_move(rec, user)
             command = (line or "").strip()
             word = first_word(command)
             if line is None or word in QUIT_WORDS and len(command.split()) == 1:
@@ -289,6 +318,7 @@ class ConsoleTable:
         view = self._private_view(rec, seat, outcome)
         if view is None or seat is None:
             return
+        self._view = (rec.id, rec.version, view)  # the prompt's moves read the same view
         drawn = view.get("drawn") if isinstance(view.get("drawn"), str) else None
         if drawn is not None and drawn == self._drawn_shown and not again:
             view = {**view, "drawn": None}

@@ -13,6 +13,7 @@ from typing import Any
 from bot.console.app import CHAT_ID, HELP_WORDS, PLATFORM, QUIT_WORDS, STATS_WORDS, YOU, ConsoleTable, first_word
 from bot.console.guide import guide_reply
 from bot.console.seats import default_opponents, opponents_hint, opponents_range, seat_levels
+from bot.core.ai_seats import DEFAULT_LEVEL, LEVELS
 from bot.core.i18n import t
 from bot.core.models import Player, ServiceError
 from bot.core.presenter.games import games as game_names
@@ -166,7 +167,10 @@ class Session:
         ai = await self.ask_opponents(game)
         if ai is None:
             return None
-        return await self.table.open_new(game, ai, {"turn_timer_s": 0}, None, self.user)
+        level = await self.ask_level(game)
+        if level is None:
+            return None
+        return await self.table.open_new(game, ai, {"turn_timer_s": 0}, None, self.user, [level])
 
     async def pick_game(self) -> str | TableRecord | None:
         games = game_names()
@@ -208,6 +212,28 @@ class Session:
             if answer.isdigit() and lo <= int(answer) <= hi:
                 return int(answer)
             self.write(t("console.opponents_bad", self.lang, got=answer, lo=lo, hi=hi, default=default))
+
+    async def ask_level(self, game: str) -> str | None:
+        """How the AI opponents play (`--ai-level` of `rummyclub play`): a level by number, by its
+        name in either language, or Enter for the default. None: you quit."""
+        names = [(level, t(f"level.{level}", self.lang)) for level in LEVELS]
+        listed = ", ".join(f"{i + 1}. {name}" for i, (_, name) in enumerate(names))
+        default = t(f"level.{DEFAULT_LEVEL}", self.lang)
+        self.write(t("console.level", self.lang, levels=listed, default=default))
+        while True:
+            answer = await self.ask(lambda: t("console.level_help", self.lang, levels=listed, default=default),
+                                    game=game)
+            if answer is None:
+                return None
+            word = answer.casefold()
+            if not word:
+                return DEFAULT_LEVEL
+            if word.isdigit() and 1 <= int(word) <= len(LEVELS):
+                return LEVELS[int(word) - 1]
+            for level, name in names:
+                if word in (level, name.casefold()):
+                    return level
+            self.write(t("console.level_bad", self.lang, got=answer, levels=listed, default=default))
 
     # ---- the match's end -------------------------------------------------------------------------
 

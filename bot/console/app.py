@@ -17,7 +17,7 @@ from bot.core.hints import table_hint
 from bot.core.i18n import t
 from bot.core.models import Outcome, Player, ServiceError
 from bot.core.presenter import HandUIs, Presenter, TablePanel, Updates
-from bot.core.presenter.games import Event, IllegalAction, canonical, moves_of, view_of
+from bot.core.presenter.games import Event, IllegalAction, MoveTemplate, canonical, moves_of, view_of
 from bot.core.presenter.prompt import prompt_line, typed_moves
 from bot.core.render import render_error, render_help
 from bot.core.service import TableService
@@ -60,7 +60,8 @@ class ConsoleTable:
         self.by_number = False  # the rack order of this session, carried to every new table
         self.welcomed = False
         self._drawn_shown: str | None = None  # the drawn card the hand has already named this turn
-        self._view: tuple[str, int, dict[str, Any]] | None = None  # (table, version, your view) last shown
+        # (table, version, your view, its legal moves) last shown: the prompt's moves come from them.
+        self._view: tuple[str, int, dict[str, Any], list[MoveTemplate]] | None = None
 
     async def read(self) -> str | None:
         """One line at a question (the picker, the menu): the prompt shows no moves there."""
@@ -81,9 +82,12 @@ class ConsoleTable:
         seat = self.service.seat_of(rec, user)
         if rec.state is None or rec.status != "playing" or seat is None:
             return ""
-        view = self._view[2] if self._view is not None and self._view[:2] == (rec.id, rec.version) else None
-        view = view if view is not None else view_of(rec, seat)
-        moves = typed_moves(rec.game, view, seat, moves_of(rec, view), self.lang, hints=bool(rec.options.get("hints")))
+        if self._view is not None and self._view[:2] == (rec.id, rec.version):
+            view, templates = self._view[2], self._view[3]
+        else:
+            view = view_of(rec, seat)
+            templates = moves_of(rec, view)
+        moves = typed_moves(rec.game, view, seat, templates, self.lang, hints=bool(rec.options.get("hints")))
         return prompt_line(moves)
 
     def welcome(self) -> None:
@@ -318,11 +322,12 @@ class ConsoleTable:
         view = self._private_view(rec, seat, outcome)
         if view is None or seat is None:
             return
-        self._view = (rec.id, rec.version, view)  # the prompt's moves read the same view
+        templates = moves_of(rec, view)
+        self._view = (rec.id, rec.version, view, templates)  # the prompt's moves read the same ones
         drawn = view.get("drawn") if isinstance(view.get("drawn"), str) else None
         if drawn is not None and drawn == self._drawn_shown and not again:
             view = {**view, "drawn": None}
         self._drawn_shown = drawn
-        hand = await self.presenter.hand(rec, seat, self.lang, view)
+        hand = await self.presenter.hand(rec, seat, self.lang, view, templates=templates)
         if hand is not None:
             self.write(hand.body)

@@ -68,5 +68,5 @@ def moves_of(rec: TableRecord, view: dict[str, Any]) -> list[MoveTemplate]:
     return get_engine(rec.game).moves(view)
 
 
-__all__ = ["Event", "IllegalAction", "SetupError", "canonical", "dealt_view", "games", "max_seats", "moves_of",
+__all__ = ["Event", "IllegalAction", "MoveTemplate", "SetupError", "canonical", "dealt_view", "games", "max_seats", "moves_of",
            "options_model", "read_options", "seat_range", "turn_of", "view_of"]

@@ -17,6 +17,7 @@ from bot.core.presenter.games import view_of
 from bot.core.presenter.hand_ui import HandUI, HandUIs
 from bot.core.render import render_events, render_hand, render_table, renderer
 from bot.core.render.common import names
+from rules.core.moves import MoveTemplate
 from storage import TableRecord
 
 # Events whose lines are announced in the group as messages of their own (they stay there after the
@@ -121,16 +122,18 @@ class Presenter:
         return TablePanel(rec, lang, title, body, tuple((lines or [])[-TABLE_LINES:]), turn, deadline, restored, note)
 
     async def hand(self, rec: TableRecord, seat: int, lang: str, view: dict[str, Any] | None = None,
-                   events: list[str] | None = None, note: str | None = None) -> HandPanel | None:
-        """The seat's hand; `view` is its view when the caller has it (an outcome's). None for a seat
-        that is not a human's or a table without a game."""
+                   events: list[str] | None = None, note: str | None = None,
+                   templates: list[MoveTemplate] | None = None) -> HandPanel | None:
+        """The seat's hand; `view` is its view when the caller has it (an outcome's), `templates` its
+        legal moves when the caller needs them too (the terminal's prompt). None for a seat that is
+        not a human's or a table without a game."""
         s = rec.seats[seat]
         if s.kind != "human" or s.user_id is None or rec.state is None:
             return None
         view = view if view is not None else view_of(rec, seat)
         ui = await self.uis.get(rec.id, seat)
         items = hand_items(view)
-        controls = hand_controls(rec.game, view, seat, ui, lang, rec.status == "playing")
+        controls = hand_controls(rec.game, view, seat, ui, lang, rec.status == "playing", templates)
         if note is None and rec.status == "finished":
             note = t("tg.match_over", lang)
         return HandPanel(rec, seat, s.user_id, lang, t(f"game.{rec.game}", lang),

@@ -263,6 +263,8 @@ class ConsoleTable:
     async def _save_sort(self, rec: TableRecord, user: Player) -> None:
         seat = self.service.seat_of(rec, user)
         if seat is not None:
+            # Read afresh: the seat's browser page (`--web`) keeps its picks in the same screen.
+            self.uis.forget(rec.id)
             await self.uis.update(rec.id, seat, by_number=self.by_number)
 
     # ---- showing: the presenter's panels and lines, laid out one after another ------------------------

@@ -288,7 +288,7 @@ class ConsoleTable:
 
     async def _updates(self, outcome: Outcome, user: Player) -> Updates:
         """The presenter's updates for your seat: the table as yours, every line you may see (less a
-        "you drew X" the rack repeats); your hand is built by `_show_hand`, which knows what it said."""
+        "you drew X" the rack repeats); your rack is built by `_show`, which knows what it has said."""
         seat = self.service.seat_of(outcome.table, user)
         view = self._private_view(outcome.table, seat, outcome)
         drawn = view.get("drawn") if view else None

@@ -147,7 +147,9 @@ async def _session(db: str, lang: str, request: Request | None, web: Settings | 
             await served.enter_async_context(
                 serve_terminal(service, store, web, lambda url: _write(t("web.link", lang, url=url)), lang, YOU))
         # Colour goes on after ConsoleTable's clean(): only our own escapes reach the terminal.
-        session = Session(service, ConsoleTable(service, reader, coloured(_write, colour_wanted()), lang))
+        colour = colour_wanted()
+        session = Session(service, ConsoleTable(service, reader, coloured(_write, colour), lang,
+                                                prompt=coloured(reader.show_moves, colour)))
         try:
             return await session.run(request)
         except asyncio.CancelledError:

@@ -10,9 +10,9 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 
+from bot.core.ai_seats import DEFAULT_LEVEL
 from bot.core.i18n import t
-from rules import get_engine
-from rules.core.levels import DEFAULT_LEVEL
+from bot.core.presenter.games import dealt_view, seat_range
 
 DEFAULT_OPPONENTS = {"rummikub": 3, "rummy101": 2, "rummy500": 2, "canasta": 3, "three_thirteen": 3}
 # Games whose picker explains its default: the view key holding the stock left after the deal.
@@ -20,8 +20,8 @@ STOCK_HINT = {"rummy101": "stock"}
 
 
 def opponents_range(game: str) -> tuple[int, int]:
-    engine = get_engine(game)
-    return engine.min_seats - 1, engine.max_seats - 1
+    lo, hi = seat_range(game)
+    return lo - 1, hi - 1
 
 
 def default_opponents(game: str) -> int:
@@ -30,9 +30,7 @@ def default_opponents(game: str) -> int:
 
 
 def stock_after_deal(game: str, players: int) -> int:
-    engine = get_engine(game)
-    view = engine.view(engine.new_game(players, seed=0), None)
-    return int(view[STOCK_HINT[game]])
+    return int(dealt_view(game, players)[STOCK_HINT[game]])
 
 
 def opponents_hint(game: str, lang: str) -> str | None:

@@ -13,12 +13,13 @@ from typing import Any
 from bot.console.app import CHAT_ID, HELP_WORDS, PLATFORM, QUIT_WORDS, STATS_WORDS, YOU, ConsoleTable, first_word
 from bot.console.guide import guide_reply
 from bot.console.seats import default_opponents, opponents_hint, opponents_range, seat_levels
+from bot.core.ai_seats import DEFAULT_LEVEL, LEVELS
 from bot.core.i18n import t
 from bot.core.models import Player, ServiceError
-from bot.core.options_text import bad_option
+from bot.core.presenter.games import games as game_names
+from bot.core.presenter.games import read_options
 from bot.core.render import render_error
 from bot.core.service import TableService
-from rules import SetupError, engine_names, get_engine
 from storage import TableRecord
 
 MENU = ("rematch", "game", "standings", "quit")
@@ -102,13 +103,9 @@ class Session:
     async def open(self, request: Request, existing: TableRecord | None) -> TableRecord | None:
         """The table `rummyclub play` asked for: the unfinished one when it matches (or you choose
         to resume it), else a new one. None: you quit at the question."""
-        engine = get_engine(request.game)
         # The terminal has no one to wait for: the turn timer is off unless asked for.
         options = {"turn_timer_s": 0, **request.options}
-        try:
-            engine.options_model.parse_options(options)
-        except SetupError as err:
-            raise bad_option(err, engine) from None
+        read_options(request.game, options)  # a bad option is refused before anything is asked
         ai = default_opponents(request.game) if request.ai is None else request.ai
         if existing is not None and not request.new:
             question = self._differences(existing, request)
@@ -136,10 +133,9 @@ class Session:
         new_name = t(f"game.{request.game}", self.lang)
         if existing.game != request.game:
             return t("console.resume_other", self.lang, old=old_name, new=new_name)
-        engine = get_engine(request.game)
         # Read through the model, so an option added since the game began (hints) is its default, not a change.
-        current = engine.options_model.parse_options(existing.options).model_dump()
-        wanted = engine.options_model.parse_options({**existing.options, **request.options}).model_dump()
+        current = read_options(request.game, existing.options)
+        wanted = read_options(request.game, {**existing.options, **request.options})
         changes = [t("console.change_option", self.lang, option=key, old=_shown(current.get(key)),
                      new=_shown(value))
                    for key, value in wanted.items() if current.get(key) != value]
@@ -171,10 +167,13 @@ class Session:
         ai = await self.ask_opponents(game)
         if ai is None:
             return None
-        return await self.table.open_new(game, ai, {"turn_timer_s": 0}, None, self.user)
+        level = await self.ask_level(game)
+        if level is None:
+            return None
+        return await self.table.open_new(game, ai, {"turn_timer_s": 0}, None, self.user, [level])
 
     async def pick_game(self) -> str | TableRecord | None:
-        games = engine_names()
+        games = game_names()
         listed = ", ".join(f"{i + 1}. {t(f'game.{g}', self.lang)} ({g})" for i, g in enumerate(games))
         self.write(t("console.pick_game", self.lang, games=listed))
         while True:
@@ -213,6 +212,28 @@ class Session:
             if answer.isdigit() and lo <= int(answer) <= hi:
                 return int(answer)
             self.write(t("console.opponents_bad", self.lang, got=answer, lo=lo, hi=hi, default=default))
+
+    async def ask_level(self, game: str) -> str | None:
+        """How the AI opponents play (`--ai-level` of `rummyclub play`): a level by number, by its
+        name in either language, or Enter for the default. None: you quit."""
+        names = [(level, t(f"level.{level}", self.lang)) for level in LEVELS]
+        listed = ", ".join(f"{i + 1}. {name}" for i, (_, name) in enumerate(names))
+        default = t(f"level.{DEFAULT_LEVEL}", self.lang)
+        self.write(t("console.level", self.lang, levels=listed, default=default))
+        while True:
+            answer = await self.ask(lambda: t("console.level_help", self.lang, levels=listed, default=default),
+                                    game=game)
+            if answer is None:
+                return None
+            word = answer.casefold()
+            if not word:
+                return DEFAULT_LEVEL
+            if word.isdigit() and 1 <= int(word) <= len(LEVELS):
+                return LEVELS[int(word) - 1]
+            for level, name in names:
+                if word in (level, name.casefold()):
+                    return level
+            self.write(t("console.level_bad", self.lang, got=answer, levels=listed, default=default))
 
     # ---- the match's end -------------------------------------------------------------------------
 

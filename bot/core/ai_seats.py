@@ -17,6 +17,8 @@ from rules import SetupError
 from rules.core.levels import DEFAULT_LEVEL, LEVELS, Level, check_level
 from storage import SeatRecord
 
+__all__ = ["DEFAULT_LEVEL", "LEVELS", "Level", "ai_level", "ai_name", "button_level", "level_labels", "seat_name"]
+
 _STORED = re.compile(r"AI ([1-9][0-9]{0,2})")
 
 

@@ -7,10 +7,14 @@ the table edit, pings and summaries; median, max, mean), how many of them go to 
 max), the picture bytes uploaded with them (the table's and the hand's PNG ride on the same calls),
 the channel messages left at match end (the table message and the results, ideally), interaction-to-response latency (the
 INTERACTION_CREATE sent on the gateway until the callback reaches the fake: p50, p95) and
-interaction-to-done latency (until every request the move caused is sent).
+interaction-to-done latency (until every request the move caused is sent). With `--dc-hints on`
+the tables have the `hints` option on and, before each human move, the hand's Hint button is pressed
+(not counted as a move): REST requests per hint press (one: the hand answers it in place) and its
+interaction-to-response latency.
 
-`python -m bench.bench_discord [--dc-games N] [--dc-ai N] [--dc-seed S] [--dc-game G] [--dc-look pictures,text]`
-(`--dc-look pictures,text` runs every game both ways in one run: the pictures' cost side by side)
+`python -m bench.bench_discord [--dc-games N] [--dc-ai N] [--dc-seed S] [--dc-game G] [--dc-look pictures,text]
+[--dc-hints off,on]` (`--dc-look pictures,text` runs every game both ways in one run: the pictures'
+cost side by side; `--dc-hints off,on` the same for hints)
 """
 
 from __future__ import annotations
@@ -50,11 +54,25 @@ async def _move(h: Harness, payload: dict, per_turn: list[int], channel: list[in
     uploaded.append(sum(len(data) for r in new for data in r.files.values()))
 
 
+async def _hint(h: Harness, hand: dict, user: dict, hints: list[tuple[int, float]]) -> None:
+    """Press the hand's Hint button: (requests it caused, interaction-to-response seconds)."""
+    button = next(c for c in components(hand) if "custom_id" in c and decode(c["custom_id"]).verb == "hint")
+    payload = h.fake.click(button["custom_id"], hand, user=user)
+    n = len(h.fake.requests)
+    started = time.perf_counter()
+    await h.fake.send_interaction(payload)
+    await h.bot.wait_processed(int(payload["id"]))
+    new = h.fake.requests[n:]
+    callback = next(r for r in new if r.path.endswith("/callback") and payload["id"] in r.path)
+    hints.append((len(new), callback.t - started))
+
+
 async def _match(h: Harness, game: str, ai: int, per_turn: list[int], channel: list[int], first: list[float],
-                 done: list[float], uploaded: list[int]) -> tuple[int, int]:
-    await h.open_lobby(game, users=(h.bob,))
+                 done: list[float], uploaded: list[int], hints: list[tuple[int, float]] | None) -> tuple[int, int]:
+    await h.slash("new", h.alice, game=game, options="hints=on" if hints is not None else "")
+    await h.press(await h.table_message(), h.bob, "join")
     for _ in range(min(get_engine(game).max_seats - 2, max(ai, get_engine(game).min_seats - 2))):
-        await h.press(await h.table_message(), h.alice, "addai")
+        await h.press(await h.table_message(), h.alice, "addai", "normal")
     await h.press(await h.table_message(), h.alice, "start")
     hands = {u["id"]: await h.hand(u) for u in (h.alice, h.bob)}
     turns = buttons = 0
@@ -65,6 +83,9 @@ async def _match(h: Harness, game: str, ai: int, per_turn: list[int], channel: l
         hand = hands[user["id"]]
         await h.press(hand, user, "hand", str(seat))
         hand = h.fake.messages[int(hand["id"])]
+        if hints is not None:
+            await _hint(h, hand, user, hints)
+            hand = h.fake.messages[int(hand["id"])]
         plain = [c for c in components(hand) if c.get("label") == move and decode(c["custom_id"]).verb == "cmd"]
         if plain:
             payload = h.fake.click(plain[0]["custom_id"], hand, user=user)
@@ -83,13 +104,14 @@ def _left_in_channel(h: Harness) -> int:
                and not m.get("webhook_id"))  # interaction replies (ephemeral or not) are not the bot's posts
 
 
-async def _run(game: str, games: int, ai: int, seed: int, look: str) -> None:
+async def _run(game: str, games: int, ai: int, seed: int, look: str, with_hints: bool) -> None:
     per_turn: list[int] = []
     channel: list[int] = []
     first: list[float] = []
     done: list[float] = []
     uploaded: list[int] = []
     left: list[int] = []
+    hints: list[tuple[int, float]] | None = [] if with_hints else None
     turns = buttons = 0
     started = time.perf_counter()
     for g in range(games):
@@ -101,14 +123,14 @@ async def _run(game: str, games: int, ai: int, seed: int, look: str) -> None:
             await h.start()
             await h.bot.set_look(str(fake.channel_id), look == "pictures")
             try:
-                t, b = await _match(h, game, ai, per_turn, channel, first, done, uploaded)
+                t, b = await _match(h, game, ai, per_turn, channel, first, done, uploaded, hints)
                 turns, buttons = turns + t, buttons + b
                 left.append(_left_in_channel(h))
             finally:
                 await h.stop()
                 await fake.stop()
     seconds = time.perf_counter() - started
-    print(f"== bench_discord {game} ({look}): {games} match(es), 2 members + AI, {turns} human moves ({buttons} by button) "
+    print(f"== bench_discord {game} ({look}, hints {'on' if with_hints else 'off'}): {games} match(es), 2 members + AI, {turns} human moves ({buttons} by button) "
           f"in {seconds:.1f} s")
     print(f"   REST requests per human move: median {statistics.median(per_turn):.0f}, max {max(per_turn)}, "
           f"mean {statistics.mean(per_turn):.2f}")
@@ -120,6 +142,11 @@ async def _run(game: str, games: int, ai: int, seed: int, look: str) -> None:
           f"p95 {percentile(first, 0.95) * 1000:.1f} ms, max {max(first) * 1000:.1f} ms")
     print(f"   interaction-to-done: p50 {percentile(done, 0.5) * 1000:.1f} ms, "
           f"p95 {percentile(done, 0.95) * 1000:.1f} ms, max {max(done) * 1000:.1f} ms")
+    if hints:
+        calls, waits = [c for c, _ in hints], [w for _, w in hints]
+        print(f"   hint presses: {len(hints)}, REST requests each: median {statistics.median(calls):.0f}, "
+              f"max {max(calls)}; interaction-to-response: p50 {percentile(waits, 0.5) * 1000:.1f} ms, "
+              f"p95 {percentile(waits, 0.95) * 1000:.1f} ms, max {max(waits) * 1000:.1f} ms")
 
 
 def main(argv: list[str]) -> None:
@@ -129,12 +156,14 @@ def main(argv: list[str]) -> None:
     parser.add_argument("--dc-seed", type=int, default=1)
     parser.add_argument("--dc-game", choices=engine_names(), action="append")
     parser.add_argument("--dc-look", default="pictures", help="pictures, text, or both: pictures,text")
+    parser.add_argument("--dc-hints", default="off", help="off, on, or both: off,on")
     args, _ = parser.parse_known_args(argv)
     print("== bench_discord: discord.py 2 against the fake Discord REST + gateway on 127.0.0.1, SQLite file store")
     print(f"   machine: {machine()}")
     for game in args.dc_game or engine_names():
         for look in args.dc_look.split(","):
-            asyncio.run(_run(game, args.dc_games, args.dc_ai, args.dc_seed, look))
+            for hints in args.dc_hints.split(","):
+                asyncio.run(_run(game, args.dc_games, args.dc_ai, args.dc_seed, look, hints == "on"))
 
 
 if __name__ == "__main__":

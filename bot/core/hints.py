@@ -9,6 +9,7 @@ the game's own grammar (what `engine.parse` reads back) with its reason worded p
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from dataclasses import dataclass
 from importlib import import_module
 from typing import Protocol
@@ -35,9 +36,10 @@ class TableHint:
     command: str  # in the game's grammar: typing it makes the hinted move
     hint: Hint
 
-    def render(self, lang: str = "en") -> str:
+    def render(self, lang: str = "en", quote: Callable[[str], str] = str) -> str:
+        """The hint as a sentence; `quote` marks the command up the platform's way (a code span)."""
         reason = t(f"hint.{self.game}.{self.hint.reason}", lang, **self.hint.params)
-        return t("hint.line", lang, command=self.command, reason=reason)
+        return t("hint.line", lang, command=quote(self.command), reason=reason)
 
 
 async def table_hint(service: _Tables, table_id: str, user: Player) -> TableHint:

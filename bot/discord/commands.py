@@ -22,6 +22,7 @@ from bot.core.stats import StatsError
 from bot.discord import answer
 from bot.discord import views as ui
 from bot.discord.base import PLATFORM, interaction_key, player_of
+from bot.discord.hints import hint_line
 from bot.discord.limits import CONTENT_MAX, fit_content
 from bot.discord.lobby import Lobby
 from bot.discord.safe import NOBODY
@@ -68,6 +69,10 @@ class Commands(Lobby):
         @simple("hand", "Show my hand (only you see it)")
         async def hand(interaction: discord.Interaction) -> None:
             await self.cmd_hand(interaction)
+
+        @simple("hint", "The best move for your hand (when the table's hints are on)")
+        async def hint(interaction: discord.Interaction) -> None:
+            await self.cmd_hint(interaction)
 
         @group.command(name=ls("play", "dc.cmd.play.name"), description=ls("Make a move", "dc.cmd.play.desc"))
         @app_commands.rename(text=ls("text", "dc.opt.text.name"))
@@ -211,6 +216,13 @@ class Commands(Lobby):
             await answer.say(interaction, t("dc.dm_sent", lang))
             return
         await answer.say(interaction, embed=embed, view=view, **self.attached(data))
+
+    async def cmd_hint(self, interaction: discord.Interaction) -> None:
+        async def work() -> None:
+            rec = await self._need_table(interaction)
+            await answer.say(interaction, await hint_line(self.service, rec.id, player_of(interaction.user),
+                                                          self._ulang(interaction)))
+        await self._guarded(interaction, work(), direct=True)  # one call: the hint or why there is none
 
     async def cmd_play(self, interaction: discord.Interaction, text: str) -> None:
         if (request := rules_request(text)) is not None:  # `help rules` typed as a move: the guide

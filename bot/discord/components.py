@@ -21,6 +21,7 @@ from bot.discord import answer
 from bot.discord import views as ui
 from bot.discord.base import PLATFORM, error_text, interaction_key, player_of
 from bot.discord.commands import Commands
+from bot.discord.hints import hint_line
 from bot.discord.lobby import LOBBY_VERBS, OPTION_VERBS
 from bot.discord.safe import plain
 from storage import TableRecord
@@ -28,7 +29,7 @@ from storage import TableRecord
 log = logging.getLogger(__name__)
 
 # A hand's presses answered with the new hand screen (their first argument is the seat).
-DIRECT_VERBS = ("sort", "page", "pick", "mvt", "back", "cmd", "mv")
+DIRECT_VERBS = ("sort", "page", "hint", "pick", "mvt", "back", "cmd", "mv")
 SEAT_VERBS = ("hand", *DIRECT_VERBS)
 
 
@@ -107,7 +108,7 @@ class Components(Commands):
         interaction.extras["game"] = rec.game
         verb = data.verb
         if verb in LOBBY_VERBS:
-            await self._lobby_action(interaction, rec, verb, from_button=True)
+            await self._lobby_action(interaction, rec, verb, data.args, from_button=True)
             return
         if verb in OPTION_VERBS:
             await self._options_action(interaction, rec, data, values, lang)
@@ -140,6 +141,13 @@ class Components(Commands):
             elif verb == "page":
                 await self.uis.update(rec.id, seat, page=_ints(args, 1)[0])
             await self.show_hand_here(interaction, rec, seat, lang)
+            return
+        if verb == "hint":  # version 0 too: the hand answers with the hint (or why none) as its note
+            try:
+                note = await hint_line(self.service, rec.id, me, lang)
+            except ServiceError as err:
+                note = error_text(err, lang, rec.game)
+            await self.show_hand_here(interaction, await self.service.get(rec.id), seat, lang, content=note)
             return
         if data.version != rec.version:
             await self.show_hand_here(interaction, rec, seat, lang, content=error_text(ServiceError("E_STALE"), lang))

@@ -3,8 +3,11 @@ commands (join, leave, AI seats, start, cancel), the host's option screens, and 
 
 from __future__ import annotations
 
+from collections.abc import Sequence
+
 import discord
 
+from bot.core.ai_seats import button_level
 from bot.core.codec import ButtonData, CodecError
 from bot.core.i18n import t
 from bot.core.models import ServiceError
@@ -47,11 +50,11 @@ class Lobby(Rendering):
     async def cmd_lobby(self, interaction: discord.Interaction, verb: str) -> None:
         async def work() -> None:
             rec = await self._need_table(interaction)
-            await self._lobby_action(interaction, rec, verb, from_button=False)
+            await self._lobby_action(interaction, rec, verb, (), from_button=False)
         await self._guarded(interaction, work())
 
     async def _lobby_action(self, interaction: discord.Interaction, rec: TableRecord, verb: str,
-                            from_button: bool) -> None:
+                            args: Sequence[str], from_button: bool) -> None:
         me = player_of(interaction.user)
         lang = self._ulang(interaction)
         if rec.status != "lobby":
@@ -65,7 +68,7 @@ class Lobby(Rendering):
             rec = await self.service.leave(rec.id, me, key=key)
             note = t("dc.left", lang)
         elif verb == "addai":
-            rec = await self.service.add_ai(rec.id, me, key=key)
+            rec = await self.service.add_ai(rec.id, me, level=button_level(args), key=key)
         elif verb == "rmai":
             rec = await self.service.remove_ai(rec.id, me, key=key)
         elif verb == "cancel":

@@ -14,6 +14,7 @@ from typing import Any
 
 import discord
 
+from bot.core.ai_seats import level_labels
 from bot.core.codec import DISCORD_MAX_CHARS, encode, mask_of
 from bot.core.i18n import t
 from bot.core.options_ui import option_choices, option_line, option_name, show_value
@@ -21,6 +22,7 @@ from bot.core.presenter import HandControls, HandPanel, TablePanel
 from bot.core.presenter.games import max_seats, options_model
 from bot.core.render import render_lobby
 from bot.core.text import fit
+from bot.discord.hints import offers_hint
 from bot.discord.limits import EMBED_DESC_MAX, EMBED_TITLE_MAX, FIELD_MAX
 from bot.discord.safe import plain
 from storage import TableRecord
@@ -114,15 +116,18 @@ def png(name: str, data: bytes) -> discord.File:
 
 
 def lobby_view(rec: TableRecord, lang: str) -> discord.ui.View:
+    """Three rows: seats for players, AI seats (one Add button per level, so a level is one press,
+    and Remove), then the host's Options, Start and Cancel."""
     v = rec.version
+    add_ai = [button(label, cid(rec.id, v, "addai", level), row=1) for level, label in level_labels(lang)]
     return new_view([
         button(t("tg.btn.join", lang), cid(rec.id, v, "join"), discord.ButtonStyle.success, row=0),
         button(t("tg.btn.leave", lang), cid(rec.id, v, "leave"), row=0),
-        button(t("tg.btn.add_ai", lang), cid(rec.id, v, "addai"), row=0),
-        button(t("tg.btn.remove_ai", lang), cid(rec.id, v, "rmai"), row=0),
-        button(t("tg.btn.options", lang), cid(rec.id, v, "options"), row=1),
-        button(t("tg.btn.start", lang), cid(rec.id, v, "start"), discord.ButtonStyle.primary, row=1),
-        button(t("tg.btn.cancel", lang), cid(rec.id, v, "cancel"), discord.ButtonStyle.danger, row=1),
+        *add_ai,
+        button(t("tg.btn.remove_ai", lang), cid(rec.id, v, "rmai"), row=1),
+        button(t("tg.btn.options", lang), cid(rec.id, v, "options"), row=2),
+        button(t("tg.btn.start", lang), cid(rec.id, v, "start"), discord.ButtonStyle.primary, row=2),
+        button(t("tg.btn.cancel", lang), cid(rec.id, v, "cancel"), discord.ButtonStyle.danger, row=2),
     ])
 
 
@@ -250,8 +255,9 @@ def _paged(rows: list[list[CodecItem]]) -> list[list[list[CodecItem]]]:
 def hand_view(rec: TableRecord, seat: int, controls: HandControls, lang: str, page: int = 0,
               web: str | None = None) -> discord.ui.View:
     """The hand's controls in Discord's five rows: a page of four rows of controls and a last row
-    with Refresh, Sort, when the controls need more than one page a button to the next page, and
-    with the web table on the seat's private link (this message is seen by its owner only)."""
+    with Refresh, Sort, when the controls need more than one page a button to the next page, Hint
+    when the table's hints are on and it is the seat's turn, and with the web table on the seat's
+    private link (this message is seen by its owner only): five buttons at most."""
     pages = hand_pages(rec, seat, controls, lang)
     page = min(page, len(pages) - 1)
     items: list[CodecItem] = []
@@ -264,6 +270,8 @@ def hand_view(rec: TableRecord, seat: int, controls: HandControls, lang: str, pa
     if len(pages) > 1:
         tail.append(button(t("dc.btn.page", lang, page=page + 1, pages=len(pages)),
                            cid(rec.id, 0, "page", seat, (page + 1) % len(pages)), row=CONTROL_ROWS))
+    if offers_hint(rec, seat):  # version 0: the hint is of the table as it is when pressed
+        tail.append(button(t("dc.btn.hint", lang), cid(rec.id, 0, "hint", seat), row=CONTROL_ROWS))
     extra: list[discord.ui.Item[Any]] = [link(t("dc.btn.web_hand", lang), web, CONTROL_ROWS)] if web else []
     return new_view([*items, *tail, *extra])
 

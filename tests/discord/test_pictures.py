@@ -30,7 +30,7 @@ def _image(message: JSON) -> str:
 async def test_a_whole_match_with_pictures_on_each_hand_its_own_seats(h: Harness) -> None:
     await h.slash("new", h.alice, game="rummy101", options="match_rounds=1")
     await h.press(await h.table_message(), h.bob, "join")
-    await h.press(await h.table_message(), h.alice, "addai")
+    await h.press(await h.table_message(), h.alice, "addai", "normal")
     await h.press(await h.table_message(), h.alice, "start")
     hands = {u["id"]: await h.hand(u) for u in (h.alice, h.bob)}
     pressed = typed = 0

@@ -30,6 +30,7 @@ from pathlib import Path
 from random import Random
 
 from bench.bench_rummikub import machine, percentile
+from bot.core.heap import freeze_startup_heap
 from bot.core.models import Player
 from bot.core.service import TableService
 from rules import get_engine
@@ -213,6 +214,7 @@ async def _bench(n_tables: int, seconds: float, folder: Path, seed: int) -> None
     for t in tables:
         assert t.rec is not None
         mix[t.rec.game] = mix.get(t.rec.game, 0) + 1
+    freeze_startup_heap()  # what a bot does once its tables are resumed (Scheduler.start)
     print(f"-- {n_tables} tables ({', '.join(f'{g} {c}' for g, c in sorted(mix.items()))}; "
           f"opened and dealt in {setup:.1f} s)")
 

@@ -11,8 +11,11 @@ the same press again — after a crash right after the COMMIT, or to a second pr
 moment — it is answered with the first application (`Outcome.repeated`) and never applied twice.
 The lobby half (seats, options, opening and ending tables) is in `lobby.py`.
 
-Several processes on one database: a table's clock work (a passed deadline, AI turns) is done by
-the one process that claimed the table in storage (`Store.claim_due`, a lease of `claim_lease_s`,
+The AI moves (and those of away players) that follow a move are stored in that move's own
+transaction (bot/core/autoplay.py): one commit per player's move.
+
+Several processes on one database: a table's clock work (a passed deadline, a long AI run) is done
+by the one process that claimed the table in storage (`Store.claim_due`, a lease of `claim_lease_s`,
 `owner` = this process). A process that dies mid-turn leaves its claim behind; when the lease runs
 out another process's tick takes the table over (`claim_stale`) and finishes the turn. The table
 lock and the version guard stay as the last safety: a turn is never applied twice even if two
@@ -30,13 +33,13 @@ import uuid
 from collections.abc import Callable
 from typing import Any
 
+from bot.core.autoplay import Autoplay
 from bot.core.clock import Clock, SystemClock
 from bot.core.lobby import Lobby
 from bot.core.models import Outcome, Player, ServiceError
 from bot.core.options_text import bad_option
 from bot.core.stats import Standings
-from rules import Action, Engine, Event, IllegalAction, RoundResult, SetupError, State, get_engine
-from rules.core.deck import rng_for
+from rules import Action, Engine, Event, RoundResult, SetupError, State, get_engine
 from storage import (
     ActionKeyRecord,
     LogEntry,
@@ -48,7 +51,6 @@ from storage import (
 
 log = logging.getLogger(__name__)
 
-MAX_AI_STEPS = 20_000  # a safety net: no legal game runs this long between two human turns
 DEFAULT_LOBBY_TTL_S = 3600.0
 KEY_MEMORY_S = 7 * 24 * 3600.0  # platforms redeliver within a day (Telegram keeps updates 24 h)
 # How long a claim keeps other processes off a table. Long enough for any turn's work (an AI run
@@ -66,7 +68,7 @@ def _new_table_id() -> str:
     return uuid.uuid4().hex[:12]
 
 
-class TableService(Lobby):
+class TableService(Lobby, Autoplay):
     def __init__(
         self,
         store: Store,
@@ -111,8 +113,8 @@ class TableService(Lobby):
             state = self._deal(rec, by)
             rec.status = "playing"
             entry = self._entry(rec, "start", None, "start", offset=0)
-            rec = await self._commit(rec, state, [entry], acted_seat=None, prev_turn=None, key=key)
-            return await self._run_automatic(rec, state, Outcome(table=rec))
+            return await self._commit_with_automatic(rec, state, [entry], Outcome(table=rec), acted_seat=None,
+                                                     prev_turn=None, key=key)
 
         return await self._keyed(table_id, key, attempt, self._repeat)
 
@@ -191,9 +193,8 @@ class TableService(Lobby):
         # What a repeat of this press is answered with: this application's own events and results.
         reply = {"command": command, "events": [e.to_json() for e in outcome.events],
                  "results": [r.model_dump(mode="json") for r in outcome.results]}
-        rec = await self._commit(rec, state, entries, acted_seat=seat, prev_turn=prev_turn, key=key, reply=reply)
-        outcome.table = rec
-        return await self._run_automatic(rec, state, outcome)
+        return await self._commit_with_automatic(rec, state, entries, outcome, acted_seat=seat, prev_turn=prev_turn,
+                                                 key=key, reply=reply)
 
     async def _repeat(self, done: ActionKeyRecord) -> Outcome:
         """The answer to a redelivered action: its first application's events, today's table."""
@@ -261,9 +262,8 @@ class TableService(Lobby):
         outcome = Outcome(table=rec, events=list(events))
         entries = [self._entry(rec, "timeout", seat, engine.format(action), offset=0)]
         state, entries = self._maybe_next_round(engine, rec, state, entries, outcome)
-        rec = await self._commit(rec, state, entries, acted_seat=seat, prev_turn=seat, force_new_deadline=True)
-        outcome.table = rec
-        return await self._run_automatic(rec, state, outcome)
+        return await self._commit_with_automatic(rec, state, entries, outcome, acted_seat=seat, prev_turn=seat,
+                                                 force_new_deadline=True)
 
     async def resume(self, table_id: str) -> Outcome:
         """Continue a table after a restart: play the AI moves a crash may have cut short (unless
@@ -310,65 +310,6 @@ class TableService(Lobby):
         entries.append(self._entry(rec, "next_round", None, "next_round", offset=len(entries)))
         outcome.events.append(Event("NextRound", {"round": state.get("round"), "seat": engine.current_seat(state)}))
         return state, entries
-
-    def _automatic_seat(self, rec: TableRecord, engine: Engine, state: State) -> int | None:
-        seat = engine.current_seat(state)
-        if seat is None or rec.status != "playing":
-            return None
-        s = rec.seats[seat]
-        return seat if s.kind == "ai" or s.away else None
-
-    async def _run_automatic(self, rec: TableRecord, state: State, outcome: Outcome) -> Outcome:
-        """Play AI seats (and seats whose player is away) until a present human is on turn.
-
-        Each move is its own commit, so a crash loses at most the move being computed; its RNG
-        comes from the seed and the log position, so a replay makes the same choices."""
-        engine = self.engine_for(rec)
-        if self._automatic_seat(rec, engine, state) is None:
-            return self._with_views(outcome)  # a present human is on turn: no claim needed
-        if not await self._claim(rec.id):
-            return self._with_views(outcome)  # another live process is playing these turns
-        claimed_at = self.clock.now()
-        try:
-            rec, state = await self._play_automatic(engine, rec, state, outcome, claimed_at)
-        finally:
-            # Not reached when the process dies: the claim is left for claim_stale to find.
-            await self.store.release_claim(rec.id, self.owner)
-        outcome.table = rec
-        return self._with_views(outcome)
-
-    async def _claim(self, table_id: str) -> bool:
-        return await self.store.claim_table(table_id, self.owner, self.clock.now(), self.claim_lease_s)
-
-    async def _play_automatic(
-        self, engine: Engine, rec: TableRecord, state: State, outcome: Outcome, claimed_at: float
-    ) -> tuple[TableRecord, State]:
-        for _ in range(MAX_AI_STEPS):
-            seat = self._automatic_seat(rec, engine, state)
-            if seat is None:
-                break
-            if self.clock.now() - claimed_at > self.claim_lease_s / 2:
-                # A long run renews its lease before it can run out; a lost claim ends the run.
-                if not await self._claim(rec.id):
-                    break
-                claimed_at = self.clock.now()
-            rng = rng_for(rec.seed, "ai", rec.log_seq)
-            try:
-                if rec.seats[seat].kind == "ai":
-                    action = engine.ai_action(state, seat, rng)
-                else:  # a player who is away: the game's stand-in (AI or the spec's auto-play)
-                    action = engine.stand_in_action(state, seat, rng)
-                state, events = engine.apply(state, seat, action)
-            except IllegalAction:
-                # An AI bug must not stall the table: the timeout rule is always legal.
-                action = engine.timeout_action(state)
-                state, events = engine.apply(state, seat, action)
-            outcome.events.extend(events)
-            entries = [self._entry(rec, "ai", seat, engine.format(action), offset=0)]
-            state, entries = self._maybe_next_round(engine, rec, state, entries, outcome)
-            rec = await self._commit(rec, state, entries, acted_seat=seat, prev_turn=seat, force_new_deadline=True)
-            outcome.table = rec
-        return rec, state
 
     async def _commit(
         self,

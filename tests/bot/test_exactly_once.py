@@ -162,7 +162,7 @@ async def test_a_crash_at_any_step_then_redelivery_applies_the_action_once(tmp_p
     await handle_draw(counter, clock, table)  # type: ignore[arg-type]
     await probe.close()
     steps = counter.calls
-    assert steps >= 4  # the key check, the read, the action's commit, the AI's commit at least
+    assert steps >= 3  # the key check, the read, one commit of the action and the AI's answer
 
     for at in range(1, steps + 1):
         path = str(tmp_path / f"crash-{at}.db")

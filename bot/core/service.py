@@ -30,7 +30,7 @@ import os
 import secrets
 import socket
 import uuid
-from collections.abc import Callable
+from collections.abc import Awaitable, Callable
 from typing import Any
 
 from bot.core.autoplay import Autoplay
@@ -56,7 +56,7 @@ KEY_MEMORY_S = 7 * 24 * 3600.0  # platforms redeliver within a day (Telegram kee
 # How long a claim keeps other processes off a table. Long enough for any turn's work (an AI run
 # renews it as it goes), short because a dead process's tables wait this long for a new owner.
 CLAIM_LEASE_S = 30.0
-CLAIM_BATCH = 100  # due tables claimed per tick; the rest wait for the next tick
+CLAIM_BATCH = 250  # due tables claimed (and handled together) per tick; the rest wait for the next tick
 
 
 def process_owner() -> str:
@@ -66,6 +66,17 @@ def process_owner() -> str:
 
 def _new_table_id() -> str:
     return uuid.uuid4().hex[:12]
+
+
+async def _each(table_ids: list[str], work: Callable[[str], Awaitable[Outcome | None]]) -> list[Outcome]:
+    """`work` for every table at once (each under its own lock); the outcomes in `table_ids` order.
+    Every table's work runs to its end even when another's fails; then the first failure is raised
+    (a store gone away is the whole process's problem, as it was table by table)."""
+    done = await asyncio.gather(*(work(t) for t in table_ids), return_exceptions=True)
+    for result in done:
+        if isinstance(result, BaseException):
+            raise result
+    return [r for r in done if isinstance(r, Outcome)]
 
 
 class TableService(Lobby, Autoplay):
@@ -218,28 +229,18 @@ class TableService(Lobby, Autoplay):
         return outcome
 
     async def tick(self, now: float | None = None) -> list[Outcome]:
-        """Apply every passed deadline (the game's timeout rule) and expire old lobbies."""
+        """Apply every passed deadline (the game's timeout rule) and expire old lobbies.
+
+        The due tables are handled together, not one after the other: their commits (and claim
+        releases) reach the store at the same moment and share its group commits, so a tick that
+        finds hundreds of passed deadlines costs a few transactions, not hundreds of round trips."""
         now = self.clock.now() if now is None else now
-        outcomes = []
         # Only the tables this process claimed: another process ticking now gets the others.
-        for table_id in await self.store.claim_due(now, self.owner, self.claim_lease_s, CLAIM_BATCH):
-            try:
-                async with self._lock(table_id):
-                    rec = await self.get(table_id)
-                    if rec.status != "playing" or rec.deadline is None or rec.deadline > now:
-                        continue  # someone acted in time after all
-                    try:
-                        outcomes.append(await self._timeout(rec))
-                    except VersionConflict:
-                        continue  # a move (or, despite the claim, another process) came first
-            finally:
-                await self.store.release_claim(table_id, self.owner)
+        due = await self.store.claim_due(now, self.owner, self.claim_lease_s, CLAIM_BATCH)
+        outcomes = await _each(due, lambda table_id: self._tick_due(table_id, now))
         # Tables whose claim outlived its owner: a process died mid-turn; finish what it left.
-        for table_id in await self.store.claim_stale(now, self.owner, self.claim_lease_s, CLAIM_BATCH):
-            try:
-                outcomes.append(await self.resume(table_id))
-            finally:
-                await self.store.release_claim(table_id, self.owner)
+        stale = await self.store.claim_stale(now, self.owner, self.claim_lease_s, CLAIM_BATCH)
+        outcomes += await _each(stale, self._take_over)
         for rec in await self.store.list_tables(["lobby"]):
             if rec.meta.get("lobby_expires", float("inf")) <= now:
                 async with self._lock(rec.id):
@@ -251,6 +252,26 @@ class TableService(Lobby, Autoplay):
                         except VersionConflict:
                             continue  # someone joined or started it this very moment
         return outcomes
+
+    async def _tick_due(self, table_id: str, now: float) -> Outcome | None:
+        """A claimed table whose deadline passed: its timeout move, then its claim released."""
+        try:
+            async with self._lock(table_id):
+                rec = await self.get(table_id)
+                if rec.status != "playing" or rec.deadline is None or rec.deadline > now:
+                    return None  # someone acted in time after all
+                try:
+                    return await self._timeout(rec)
+                except VersionConflict:
+                    return None  # a move (or, despite the claim, another process) came first
+        finally:
+            await self.store.release_claim(table_id, self.owner)
+
+    async def _take_over(self, table_id: str) -> Outcome:
+        try:
+            return await self.resume(table_id)
+        finally:
+            await self.store.release_claim(table_id, self.owner)
 
     async def _timeout(self, rec: TableRecord) -> Outcome:
         engine = self.engine_for(rec)
@@ -281,7 +302,17 @@ class TableService(Lobby, Autoplay):
         """On start: resume every table in play, so adapters can re-render them ("game restored"),
         and forget idempotency keys old enough that no platform redelivers them any more."""
         await self.store.prune_action_keys(self.clock.now() - KEY_MEMORY_S)
-        return [await self.resume(rec.id) for rec in await self.store.list_tables(["playing"])]
+        listed = {rec.id: rec for rec in await self.store.list_tables(["playing"])}
+        # One read for all of them; the tables with automatic moves left over play them together
+        # (their commits share group commits).
+        return await _each(list(listed), lambda table_id: self._resume_listed(listed[table_id]))
+
+    async def _resume_listed(self, rec: TableRecord) -> Outcome:
+        """`resume` of a record just read by resume_all: a table with a present human on turn (all
+        of them but those a crash cut short) is rendered from it, without reading it again."""
+        if self._automatic_seat(rec, self.engine_for(rec), self._state(rec)) is not None:
+            return await self.resume(rec.id)
+        return self._with_views(Outcome(table=rec))
 
     # ---- internals ---------------------------------------------------------------------------
 

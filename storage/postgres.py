@@ -1,6 +1,8 @@
 """The Store on PostgreSQL (asyncpg, a connection pool), for deployments that outgrow one machine:
 any number of bot processes share one database. Same contract as SqliteStore and MemoryStore
-(tests/storage/); numbered migrations of its own in storage/migrations_pg/.
+(tests/storage/); numbered migrations of its own in storage/migrations_pg/. Table writes (new
+tables, commits) that arrive together share one transaction, a savepoint each
+(storage/postgres_writer.py).
 
 Where SQLite serialises writers with BEGIN IMMEDIATE, this store locks the rows a change depends on
 (`SELECT … FOR UPDATE`) and lets unique indexes settle races (one active table per chat, one result
@@ -11,10 +13,10 @@ from __future__ import annotations
 
 import json
 import time
-from collections.abc import AsyncIterator, Callable, Sequence
+from collections.abc import AsyncIterator, Awaitable, Callable, Sequence
 from contextlib import asynccontextmanager
 from pathlib import Path
-from typing import Any
+from typing import Any, TypeVar
 from urllib.parse import urlsplit
 
 import asyncpg
@@ -38,8 +40,11 @@ from storage.models import (
 )
 from storage.ports import RateFn
 from storage.postgres_claims import PostgresClaims
+from storage.postgres_writer import PgGroupWriter
 from storage.sqlite import DatabaseUnusable
 from storage.sqlite_files import board_query
+
+T = TypeVar("T")
 
 MIGRATIONS_DIR = Path(__file__).parent / "migrations_pg"
 # Any constant would do: it only has to be the same in every process migrating this database.
@@ -119,6 +124,7 @@ class PostgresStore(PostgresClaims):
         self.url = url
         self._clock = clock
         self._pool: asyncpg.Pool | None = None
+        self.writer: PgGroupWriter | None = None
 
     def __repr__(self) -> str:  # never the password
         return f"PostgresStore({display_url(self.url)!r})"
@@ -140,8 +146,13 @@ class PostgresStore(PostgresClaims):
             await pool.close()
             raise
         self._pool = pool
+        self.writer = PgGroupWriter(pool)
+        self.writer.open()
 
     async def close(self) -> None:
+        if self.writer is not None:
+            writer, self.writer = self.writer, None
+            await writer.close()  # the writes already queued are made first
         if self._pool is not None:
             pool, self._pool = self._pool, None
             await pool.close()
@@ -200,16 +211,25 @@ class PostgresStore(PostgresClaims):
         async with self._conn() as db, db.transaction():
             yield db
 
+    async def _grouped(self, work: Callable[[asyncpg.Connection], Awaitable[T]]) -> T:
+        """`work` in the next shared transaction (its own savepoint), answered after COMMIT."""
+        if self.writer is None:
+            raise RuntimeError("PostgresStore is not open; await store.open() first")
+        return await self.writer.write(work)
+
     # ---- tables ----------------------------------------------------------------------------------
 
     async def create_table(self, rec: TableRecord, key: str | None = None,
                            reply: dict[str, Any] | None = None) -> None:
         row = _to_row(rec.model_dump(mode="json"), _TABLE_JSON)
+
+        async def work(db: asyncpg.Connection) -> None:
+            await self._check_key(db, key)
+            await db.execute(_insert_sql("game_tables", row), *row.values())
+            await self._record_key(db, key, rec, rec.version, reply)
+
         try:
-            async with self._write() as db:
-                await self._check_key(db, key)
-                await db.execute(_insert_sql("game_tables", row), *row.values())
-                await self._record_key(db, key, rec, rec.version, reply)
+            await self._grouped(work)
         except asyncpg.UniqueViolationError as err:
             raise await self._clash(err, rec, key) from None
 
@@ -288,33 +308,39 @@ class PostgresStore(PostgresClaims):
         key: str | None = None,
         reply: dict[str, Any] | None = None,
     ) -> TableRecord:
+        async def work(db: asyncpg.Connection) -> dict[str, Any]:
+            # The row lock first: a concurrent writer of this table (or of this key) has then
+            # committed or rolled back, so the checks below see what it wrote.
+            found = await db.fetchrow(
+                "SELECT version, log_seq, created_at FROM game_tables WHERE id = $1 FOR UPDATE", rec.id)
+            await self._check_key(db, key)  # before the version: a repeat is not a stale writer
+            if found is None:
+                raise TableNotFound(rec.id)
+            if found["version"] != expected_version:
+                raise VersionConflict(rec.id, expected_version, found["version"])
+            stored = rec.model_copy(update={
+                "version": expected_version + 1, "created_at": found["created_at"],
+                "log_seq": next_log_seq(rec.id, found["log_seq"], entries)})
+            if entries:
+                await db.executemany("INSERT INTO table_log VALUES ($1, $2, $3, $4, $5, $6)",
+                                     [(e.table_id, e.seq, e.kind, e.seat, e.text, e.at) for e in entries])
+            row = _to_row(stored.model_dump(mode="json"), _TABLE_JSON)
+            names = [k for k in row if k != "id"]
+            assignments = ", ".join(f"{k} = ${i}" for i, k in enumerate(names, start=2))
+            await db.execute(f"UPDATE game_tables SET {assignments} WHERE id = $1", rec.id, *(row[k] for k in names))
+            if result is not None:
+                await self._insert_result(db, result)
+            await self._record_key(db, key, rec, stored.version, reply)
+            return row
+
         try:
-            async with self._write() as db:
-                # The row lock first: a concurrent writer of this table (or of this key) has then
-                # committed or rolled back, so the checks below see what it wrote.
-                found = await db.fetchrow(
-                    "SELECT version, log_seq, created_at FROM game_tables WHERE id = $1 FOR UPDATE", rec.id)
-                await self._check_key(db, key)  # before the version: a repeat is not a stale writer
-                if found is None:
-                    raise TableNotFound(rec.id)
-                if found["version"] != expected_version:
-                    raise VersionConflict(rec.id, expected_version, found["version"])
-                stored = rec.model_copy(update={
-                    "version": expected_version + 1, "created_at": found["created_at"],
-                    "log_seq": next_log_seq(rec.id, found["log_seq"], entries)})
-                if entries:
-                    await db.executemany("INSERT INTO table_log VALUES ($1, $2, $3, $4, $5, $6)",
-                                         [(e.table_id, e.seq, e.kind, e.seat, e.text, e.at) for e in entries])
-                row = _to_row(stored.model_dump(mode="json"), _TABLE_JSON)
-                names = [k for k in row if k != "id"]
-                assignments = ", ".join(f"{k} = ${i}" for i, k in enumerate(names, start=2))
-                await db.execute(f"UPDATE game_tables SET {assignments} WHERE id = $1",
-                                 rec.id, *(row[k] for k in names))
-                if result is not None:
-                    await self._insert_result(db, result)
-                await self._record_key(db, key, rec, stored.version, reply)
+            row = await self._grouped(work)
         except asyncpg.UniqueViolationError as err:
             raise await self._clash(err, rec, key) from None
+        except asyncpg.DeadlockDetectedError:
+            # Our batch and another process's locked the same tables in opposite orders, and this
+            # write was the one rolled back: a lost race like any other, answered by a retry.
+            raise VersionConflict(rec.id, expected_version, -1) from None
         # Rebuilt from the JSON as written, so the caller holds what get_table would return.
         return TableRecord.model_validate({k: json.loads(v) if k in _TABLE_JSON and v is not None else v
                                            for k, v in row.items()})

@@ -330,31 +330,35 @@ async def _bench(n_tables: int, seconds: float, backend: Backend, seed: int, two
     print(f"-- {backend.name}, {n_tables} tables ({', '.join(f'{g} {c}' for g, c in sorted(mix.items()))}; "
           f"opened and dealt in {setup:.1f} s)")
 
-    await _saturate(tables, min(1.0, seconds / 4), Counters())  # warm-up: caches, first deals
-    full = await _phase(backend, _saturate(tables, seconds, counters := Counters()), counters)
-    print(full.line("saturation"))
-    rate = max(full.acts / full.seconds / 2, 1.0)
-    rng = Random(seed)
-    half = await _phase(backend, _open_loop(tables, seconds, rate, counters := Counters(), rng), counters)
-    print(half.line("half load "))
-    if (line := _writer_line(store)) is not None:
-        print(line)
-    if two and isinstance(backend, PostgresBackend):
-        await _two_processes(backend, tables, n_tables, seconds, seed, full)
-    await store.close()
+    try:  # closed on any error too: the writer's thread would otherwise keep the process from exiting
+        await _saturate(tables, min(1.0, seconds / 4), Counters())  # warm-up: caches, first deals
+        full = await _phase(backend, _saturate(tables, seconds, counters := Counters()), counters)
+        print(full.line("saturation"))
+        rate = max(full.acts / full.seconds / 2, 1.0)
+        rng = Random(seed)
+        half = await _phase(backend, _open_loop(tables, seconds, rate, counters := Counters(), rng), counters)
+        print(half.line("half load "))
+        if (line := _writer_line(store)) is not None:
+            print(line)
+        if two and isinstance(backend, PostgresBackend):
+            await _two_processes(backend, tables, n_tables, seconds, seed, full)
+    finally:
+        await store.close()
 
     # A restart: a new store and service over the same database.
     store = backend.store(clock)
     started = time.perf_counter()
     await store.open()
     service = TableService(store, clock)
-    resumed = await service.resume_all()
-    resume = time.perf_counter() - started
-    clock.shift += 10 * OPTIONS["turn_timer_s"]
-    started = time.perf_counter()
-    timeouts = await service.tick()
-    overdue = time.perf_counter() - started
-    await store.close()
+    try:
+        resumed = await service.resume_all()
+        resume = time.perf_counter() - started
+        clock.shift += 10 * OPTIONS["turn_timer_s"]
+        started = time.perf_counter()
+        timeouts = await service.tick()
+        overdue = time.perf_counter() - started
+    finally:
+        await store.close()
     print(f"   resume: {len(resumed)} tables in {resume * 1000:.0f} ms (open + resume_all); "
           f"{len(timeouts)} overdue timeouts in {overdue * 1000:.0f} ms (one tick)")
 

@@ -2,7 +2,8 @@
 any number of bot processes share one database. Same contract as SqliteStore and MemoryStore
 (tests/storage/); numbered migrations of its own in storage/migrations_pg/. Table writes (new
 tables, commits) that arrive together share one transaction, a savepoint each
-(storage/postgres_writer.py).
+(storage/postgres_writer.py), and the last committed record of each table in play is kept and
+served while its stored version is unchanged (storage/record_cache.py), as SqliteStore does.
 
 Where SQLite serialises writers with BEGIN IMMEDIATE, this store locks the rows a change depends on
 (`SELECT … FOR UPDATE`) and lets unique indexes settle races (one active table per chat, one result
@@ -37,10 +38,12 @@ from storage.models import (
     VersionConflict,
     chat_key,
     next_log_seq,
+    table_row,
 )
 from storage.ports import RateFn
 from storage.postgres_claims import PostgresClaims
 from storage.postgres_writer import PgGroupWriter
+from storage.record_cache import RecordCache
 from storage.sqlite import DatabaseUnusable
 from storage.sqlite_files import board_query
 
@@ -125,6 +128,7 @@ class PostgresStore(PostgresClaims):
         self._clock = clock
         self._pool: asyncpg.Pool | None = None
         self.writer: PgGroupWriter | None = None
+        self.cache = RecordCache()
 
     def __repr__(self) -> str:  # never the password
         return f"PostgresStore({display_url(self.url)!r})"
@@ -156,6 +160,7 @@ class PostgresStore(PostgresClaims):
         if self._pool is not None:
             pool, self._pool = self._pool, None
             await pool.close()
+        self.cache = RecordCache()
 
     async def _migrate(self, pool: asyncpg.Pool) -> None:
         # One transaction under an advisory lock: two processes starting together apply each
@@ -221,7 +226,7 @@ class PostgresStore(PostgresClaims):
 
     async def create_table(self, rec: TableRecord, key: str | None = None,
                            reply: dict[str, Any] | None = None) -> None:
-        row = _to_row(rec.model_dump(mode="json"), _TABLE_JSON)
+        row = table_row(rec)
 
         async def work(db: asyncpg.Connection) -> None:
             await self._check_key(db, key)
@@ -232,6 +237,7 @@ class PostgresStore(PostgresClaims):
             await self._grouped(work)
         except asyncpg.UniqueViolationError as err:
             raise await self._clash(err, rec, key) from None
+        self.cache.put(rec)
 
     async def _clash(self, err: asyncpg.UniqueViolationError, rec: TableRecord, key: str | None) -> Exception:
         """What a unique index refused, as the contract names it. Read after the rollback: the
@@ -275,8 +281,17 @@ class PostgresStore(PostgresClaims):
 
     async def get_table(self, table_id: str) -> TableRecord | None:
         async with self._conn() as db:
+            if self.cache.version(table_id) is not None:
+                # The version guard: one indexed lookup instead of reading and decoding the row.
+                version = await db.fetchval("SELECT version FROM game_tables WHERE id = $1", table_id)
+                if version is not None and (hit := self.cache.get(table_id, version)) is not None:
+                    return hit
             row = await db.fetchrow("SELECT * FROM game_tables WHERE id = $1", table_id)
-        return _table(row) if row else None
+        if row is None:
+            return None
+        rec = _table(row)
+        self.cache.put(rec)  # the cache keeps its text, so the caller may keep the object
+        return rec
 
     async def active_table_for_chat(
         self, platform: str, chat_id: str, topic_id: str | None = None
@@ -291,7 +306,10 @@ class PostgresStore(PostgresClaims):
         async with self._conn() as db:
             rows = await db.fetch("SELECT * FROM game_tables WHERE status = ANY($1::text[]) ORDER BY created_at, id",
                                   list(statuses))
-        return [_table(r) for r in rows]
+        records = [_table(r) for r in rows]
+        for rec in records:
+            self.cache.put(rec)  # kept as read: a resume reads every one of them again right after
+        return records
 
     async def due_tables(self, now: float) -> list[str]:
         async with self._conn() as db:
@@ -308,7 +326,7 @@ class PostgresStore(PostgresClaims):
         key: str | None = None,
         reply: dict[str, Any] | None = None,
     ) -> TableRecord:
-        async def work(db: asyncpg.Connection) -> dict[str, Any]:
+        async def work(db: asyncpg.Connection) -> TableRecord:
             # The row lock first: a concurrent writer of this table (or of this key) has then
             # committed or rolled back, so the checks below see what it wrote.
             found = await db.fetchrow(
@@ -324,26 +342,25 @@ class PostgresStore(PostgresClaims):
             if entries:
                 await db.executemany("INSERT INTO table_log VALUES ($1, $2, $3, $4, $5, $6)",
                                      [(e.table_id, e.seq, e.kind, e.seat, e.text, e.at) for e in entries])
-            row = _to_row(stored.model_dump(mode="json"), _TABLE_JSON)
+            row = table_row(stored)
             names = [k for k in row if k != "id"]
             assignments = ", ".join(f"{k} = ${i}" for i, k in enumerate(names, start=2))
             await db.execute(f"UPDATE game_tables SET {assignments} WHERE id = $1", rec.id, *(row[k] for k in names))
             if result is not None:
                 await self._insert_result(db, result)
             await self._record_key(db, key, rec, stored.version, reply)
-            return row
+            return stored
 
         try:
-            row = await self._grouped(work)
+            stored = await self._grouped(work)
         except asyncpg.UniqueViolationError as err:
             raise await self._clash(err, rec, key) from None
         except asyncpg.DeadlockDetectedError:
             # Our batch and another process's locked the same tables in opposite orders, and this
             # write was the one rolled back: a lost race like any other, answered by a retry.
             raise VersionConflict(rec.id, expected_version, -1) from None
-        # Rebuilt from the JSON as written, so the caller holds what get_table would return.
-        return TableRecord.model_validate({k: json.loads(v) if k in _TABLE_JSON and v is not None else v
-                                           for k, v in row.items()})
+        # The record as written, parsed once from its JSON text: what get_table would return.
+        return TableRecord.model_validate_json(self.cache.put(stored))
 
     async def log(self, table_id: str, after_seq: int = 0) -> list[LogEntry]:
         async with self._conn() as db:

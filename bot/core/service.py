@@ -42,6 +42,7 @@ from bot.core.stats import Standings
 from rules import Action, Engine, Event, RoundResult, SetupError, State, get_engine
 from storage import (
     ActionKeyRecord,
+    DuplicateAction,
     LogEntry,
     MatchResultRecord,
     Store,
@@ -191,6 +192,8 @@ class TableService(Lobby, Autoplay):
         if parsed.service_only:
             raise ServiceError("E_SERVICE_ONLY", command=engine.format(parsed))
         if rec.seats[seat].away:
+            if key is not None and (done := await self._done(key)) is not None:
+                raise DuplicateAction(done)  # a redelivery must not take the seat back either
             # Any action takes the seat back, even one the rules then refuse.
             rec.seats[seat].away = False
             rec = await self._save_seats(rec)

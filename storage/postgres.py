@@ -12,6 +12,7 @@ per table, one change per idempotency key), so concurrent writers on other table
 
 from __future__ import annotations
 
+import functools
 import json
 import time
 from collections.abc import AsyncIterator, Awaitable, Callable, Sequence
@@ -115,6 +116,20 @@ def _result(row: asyncpg.Record) -> MatchResultRecord:
 def _insert_sql(table: str, row: dict[str, Any]) -> str:
     marks = ", ".join(f"${i}" for i in range(1, len(row) + 1))
     return f"INSERT INTO {table} ({', '.join(row)}) VALUES ({marks})"
+
+
+@functools.cache
+def _commit_sql(names: tuple[str, ...]) -> str:
+    """A commit's writes as one statement: the log entries (arrays, unnested), the idempotency key
+    (when there is one) and the row update. $1 is the id, then the row's columns `names`, then the
+    six log columns, then key, version, reply and time of the key."""
+    assignments = ", ".join(f"{k} = ${i}" for i, k in enumerate(names, start=2))
+    n = len(names) + 2
+    return (f"WITH log AS (INSERT INTO table_log SELECT * FROM unnest(${n}::text[], ${n + 1}::int[], "
+            f"${n + 2}::text[], ${n + 3}::int[], ${n + 4}::text[], ${n + 5}::float8[])), "
+            f"keyed AS (INSERT INTO action_keys SELECT ${n + 6}::text, $1, ${n + 7}::int, ${n + 8}::json, "
+            f"${n + 9}::float8 WHERE ${n + 6}::text IS NOT NULL) "
+            f"UPDATE game_tables SET {assignments} WHERE id = $1")
 
 
 def _count(status: str) -> int:
@@ -339,16 +354,15 @@ class PostgresStore(PostgresClaims):
             stored = rec.model_copy(update={
                 "version": expected_version + 1, "created_at": found["created_at"],
                 "log_seq": next_log_seq(rec.id, found["log_seq"], entries)})
-            if entries:
-                await db.executemany("INSERT INTO table_log VALUES ($1, $2, $3, $4, $5, $6)",
-                                     [(e.table_id, e.seq, e.kind, e.seat, e.text, e.at) for e in entries])
             row = table_row(stored)
             names = [k for k in row if k != "id"]
-            assignments = ", ".join(f"{k} = ${i}" for i, k in enumerate(names, start=2))
-            await db.execute(f"UPDATE game_tables SET {assignments} WHERE id = $1", rec.id, *(row[k] for k in names))
+            # The log entries, the row and the key in one statement: one round trip, not three.
+            await db.execute(_commit_sql(tuple(names)), rec.id, *(row[k] for k in names),
+                             [e.table_id for e in entries], [e.seq for e in entries], [e.kind for e in entries],
+                             [e.seat for e in entries], [e.text for e in entries], [e.at for e in entries],
+                             key, stored.version, json.dumps(reply or {}, ensure_ascii=False), rec.updated_at)
             if result is not None:
                 await self._insert_result(db, result)
-            await self._record_key(db, key, rec, stored.version, reply)
             return stored
 
         try:

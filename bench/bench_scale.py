@@ -17,9 +17,10 @@ and backend:
 - resume: a fresh store and service on the same database, `resume_all()` over every table in play;
   then every turn deadline passed at once and one `tick()`;
 - PostgreSQL only: the server's CPU per action (its processes share the two cores), bytes written
-  counting the server's; and two processes (a second bench process with as many tables of its own,
-  both at saturation at once): each one's durable actions/s against one process alone, and each
-  one's and the server's CPU share, which says where the rest of the machine goes.
+  counting the server's WAL (pg_stat_wal); and two processes (this one and a second bench process,
+  each with as many new tables of its own, both at saturation at once): their durable actions/s
+  against this process alone, and each one's and the server's CPU share, which says where the rest
+  of the machine goes.
 
 The game mix is seeded: each table draws a game, 2–4 seats (Canasta always 4) and 1..seats humans,
 the other seats AI, a 120 s turn timer. Figures only, never assertions.
@@ -218,8 +219,8 @@ class Backend:
         """Committed log entries over every table whose id starts with `prefix` (the durable actions)."""
         raise NotImplementedError
 
-    def server_usage(self) -> tuple[float, int]:
-        """CPU seconds and bytes handed to write() so far by a database server of its own (none for SQLite)."""
+    async def server_usage(self) -> tuple[float, int]:
+        """CPU seconds and bytes written so far by a database server of its own (none for SQLite)."""
         return 0.0, 0
 
 
@@ -260,32 +261,38 @@ class PostgresBackend(Backend):
         finally:
             await db.close()
 
-    def server_usage(self) -> tuple[float, int]:
-        cpu, written = 0.0, 0
+    async def server_usage(self) -> tuple[float, int]:
+        """The server's CPU (the postmaster, its live children, and those it has reaped) and the
+        WAL it wrote (pg_stat_wal: every change's bytes, the data-file writes that follow not counted)."""
         if self.server is None:
-            return cpu, written
-        root = self.server.process.pid
+            return 0.0, 0
+        cpu, root = 0.0, self.server.process.pid
         for proc in Path("/proc").iterdir():
             if not proc.name.isdigit():
                 continue
             try:
                 stat = (proc / "stat").read_text().rsplit(")", 1)[1].split()
-                if int(proc.name) != root and int(stat[1]) != root:  # the postmaster and its children
-                    continue
-                cpu += (int(stat[11]) + int(stat[12])) / os.sysconf("SC_CLK_TCK")
-                written += _io_written(proc / "io")
+                if int(proc.name) == root:
+                    cpu += sum(int(x) for x in stat[11:15]) / os.sysconf("SC_CLK_TCK")  # with reaped children
+                elif int(stat[1]) == root:
+                    cpu += (int(stat[11]) + int(stat[12])) / os.sysconf("SC_CLK_TCK")
             except (OSError, IndexError, ValueError):
                 continue  # a backend that just ended
-        return cpu, written
+        db = await asyncpg.connect(self.url)
+        try:
+            wal = int(await db.fetchval("SELECT wal_bytes FROM pg_stat_wal"))
+        finally:
+            await db.close()
+        return cpu, wal
 
 
 async def _phase(backend: Backend, run: Awaitable[int | None], counters: Counters, prefix: str = "t") -> Phase:
     before = await backend.durable(prefix)
-    server_cpu, server_written = backend.server_usage()
+    server_cpu, server_written = await backend.server_usage()
     cpu, written, wall = time.process_time(), _io_written(), time.perf_counter()
     skipped = await run
     wall, cpu, written = time.perf_counter() - wall, time.process_time() - cpu, _io_written() - written
-    server = backend.server_usage()
+    server = await backend.server_usage()
     durable = await backend.durable(prefix) - before
     return Phase(wall, durable, counters.acts, cpu - counters.choose_cpu, written, counters.latencies,
                  counters.replaced, counters.choose_cpu, skipped or 0, server[0] - server_cpu, server[1] - server_written)
@@ -340,8 +347,6 @@ async def _bench(n_tables: int, seconds: float, backend: Backend, seed: int, two
         print(half.line("half load "))
         if (line := _writer_line(store)) is not None:
             print(line)
-        if two and isinstance(backend, PostgresBackend):
-            await _two_processes(backend, tables, n_tables, seconds, seed, full)
     finally:
         await store.close()
 
@@ -361,24 +366,31 @@ async def _bench(n_tables: int, seconds: float, backend: Backend, seed: int, two
         await store.close()
     print(f"   resume: {len(resumed)} tables in {resume * 1000:.0f} ms (open + resume_all); "
           f"{len(timeouts)} overdue timeouts in {overdue * 1000:.0f} ms (one tick)")
+    if two and isinstance(backend, PostgresBackend):
+        await _two_processes(backend, n_tables, seconds, seed, full)
 
 
-async def _two_processes(backend: PostgresBackend, tables: list[Table], n_tables: int, seconds: float,
-                         seed: int, alone: Phase) -> None:
-    """A second bench process with tables of its own on the same database, both at saturation."""
+async def _two_processes(backend: PostgresBackend, n_tables: int, seconds: float, seed: int, alone: Phase) -> None:
+    """Two processes on the same database, each with `n_tables` new tables of its own, both at
+    saturation; against this process alone with as many tables (`alone`, its saturation row)."""
     worker = subprocess.Popen(
         [sys.executable, "-m", "bench.bench_scale", "--worker", backend.url, "--tables", str(n_tables),
          "--seconds", str(seconds), "--seed", str(seed + 1)],
         stdin=subprocess.PIPE, stdout=subprocess.PIPE, text=True)
     assert worker.stdin is not None and worker.stdout is not None
     loop = asyncio.get_running_loop()
+    store, _, tables = await _open_tables(backend, n_tables, seed + 2, "u")
+    await _saturate(tables, min(1.0, seconds / 4), Counters())
     ready = await loop.run_in_executor(None, worker.stdout.readline)
     if ready.strip() != "ready":
         worker.kill()
         raise RuntimeError(f"the second bench process did not start: {ready!r}")
     worker.stdin.write("go\n")
     worker.stdin.flush()
-    first = await _phase(backend, _saturate(tables, seconds, counters := Counters()), counters)
+    try:
+        first = await _phase(backend, _saturate(tables, seconds, counters := Counters()), counters, prefix="u")
+    finally:
+        await store.close()
     second = json.loads(await loop.run_in_executor(None, worker.stdout.readline))
     worker.wait()
     rate1, rate2 = first.durable / first.seconds, second["durable"] / second["seconds"]

@@ -103,6 +103,7 @@ class TableService(Lobby, Autoplay):
         # The old way, kept for bench/bench_views.py to compare against: `engine.view` per seat.
         self._fresh_views = fresh_views
         self._locks: dict[str, asyncio.Lock] = {}
+        self._engines: dict[str, Engine] = {}
         self.standings = Standings(store, self.clock)
 
     # ---- helpers -----------------------------------------------------------------------------
@@ -116,9 +117,13 @@ class TableService(Lobby, Autoplay):
             raise ServiceError("E_NO_TABLE", table=table_id)
         return rec
 
-    @staticmethod
-    def engine_for(rec: TableRecord) -> Engine:
-        return get_engine(rec.game)
+    def engine_for(self, rec: TableRecord) -> Engine:
+        # Kept per service: get_engine goes through importlib on every call, and an action asks
+        # for its table's engine several times.
+        engine = self._engines.get(rec.game)
+        if engine is None:
+            engine = self._engines[rec.game] = get_engine(rec.game)
+        return engine
 
     async def start(self, table_id: str, by: Player, *, key: str | None = None) -> Outcome:
         async def attempt(rec: TableRecord) -> Outcome:

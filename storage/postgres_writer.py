@@ -8,8 +8,10 @@ rolled back alone — its row locks with it — and raised to its own caller, wh
 commit. Nobody is answered before the COMMIT: when the COMMIT itself fails every caller of the
 batch gets that error, never a success for something not stored.
 
-A write waits for the batch in flight, so under light load it costs one batch's time more than
-going straight to the pool; in exchange a busy process makes one COMMIT (one WAL flush) per batch.
+Up to `IN_FLIGHT` batches run at once, each on a connection of its own: a batch spends most of its
+time waiting for the server's answers to its statements one after the other, and one batch at a
+time left the process idle meanwhile (measured: 76 % of a core at saturation). Batches in flight
+together never hold the same table: the table service commits a table one change at a time.
 A deadlock with another process's batch (two batches locking the same tables in opposite orders)
 fails only the savepoint PostgreSQL picked, and only its caller (the store turns it into a
 `VersionConflict`, which every caller already answers by reading the table again and retrying).
@@ -28,6 +30,7 @@ T = TypeVar("T")
 Work = Callable[[asyncpg.Connection], Awaitable[T]]
 
 MAX_BATCH = 256  # writes per transaction: bounds how long one batch holds its row locks
+IN_FLIGHT = 3  # batches at once, a pool connection each (the pool holds POOL_MAX)
 
 
 @dataclass
@@ -59,6 +62,8 @@ class PgGroupWriter:
         self._wake = asyncio.Event()
         self._task: asyncio.Task[None] | None = None
         self._closing = False
+        self._slots = asyncio.Semaphore(IN_FLIGHT)
+        self._running: set[asyncio.Task[None]] = set()
 
     def open(self) -> None:
         self._task = asyncio.create_task(self._run(), name="postgres-group-commit")
@@ -85,10 +90,21 @@ class PgGroupWriter:
             await self._wake.wait()
             self._wake.clear()
             while self._queue:
+                await self._slots.acquire()  # meanwhile the queue fills: the next batch is larger
                 batch = [j for j in self._queue[:MAX_BATCH] if not j.future.cancelled()]
                 del self._queue[:MAX_BATCH]
-                if batch:
-                    await self._batch(batch)
+                if not batch:
+                    self._slots.release()
+                    continue
+                task = asyncio.create_task(self._batch(batch))
+                self._running.add(task)
+                task.add_done_callback(self._finished)
+        if self._running:
+            await asyncio.gather(*self._running)
+
+    def _finished(self, task: asyncio.Task[None]) -> None:
+        self._running.discard(task)
+        self._slots.release()
 
     async def _batch(self, batch: list[_Job[Any]]) -> None:
         outcomes: list[tuple[bool, Any]] = []

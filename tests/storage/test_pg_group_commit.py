@@ -149,3 +149,23 @@ async def test_a_commit_rolled_back_by_a_deadlock_is_a_version_conflict(store: P
         await store.commit(*moved(0), make_entries("t0", 1, 1))
     store.writer.write = real  # type: ignore[method-assign]
     assert (await store.commit(*moved(0), make_entries("t0", 1, 1))).version == 1  # a retry goes through
+
+
+async def test_a_batch_in_flight_does_not_hold_up_the_next(store: PostgresStore) -> None:
+    # Batches wait mostly for the server; the next one runs meanwhile, on a connection of its own.
+    assert store.writer is not None
+    first_at_commit, release = asyncio.Event(), asyncio.Event()
+
+    async def hold_the_first(db: asyncpg.Connection) -> None:
+        if not first_at_commit.is_set():
+            first_at_commit.set()
+            await release.wait()
+
+    store.writer.before_commit = hold_the_first
+    first = asyncio.create_task(store.commit(*moved(0), make_entries("t0", 1, 1)))
+    await first_at_commit.wait()
+    assert (await store.commit(*moved(1), make_entries("t1", 1, 1))).version == 1  # done while t0 waits
+    assert not first.done()
+    release.set()
+    assert (await first).version == 1
+    assert await stored(store.url) == {**{f"t{i}": (0, 0) for i in range(2, N)}, "t0": (1, 1), "t1": (1, 1)}

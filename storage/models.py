@@ -22,6 +22,9 @@ class SeatRecord(BaseModel):
     user_id: str | None
     name: str
     away: bool = False
+    # How an AI seat plays (rules/core/levels.py; human seats keep the default). Records stored
+    # before levels existed have no such key and load as the AI they always were.
+    level: Literal["easy", "normal", "strong"] = "normal"
 
 
 class TableRecord(BaseModel):

@@ -53,3 +53,10 @@ def test_core_knows_no_platform(path: Path) -> None:
     tops = {n.split(".")[0] for n in imports_of(path)}
     assert not tops & {"telegram", "discord"}, path
     assert not any(n.startswith("bot.console") for n in imports_of(path)), path
+
+
+@pytest.mark.parametrize("path", files("bot/discord"), ids=lambda p: str(p.relative_to(ROOT)))
+def test_the_discord_adapter_knows_no_rules(path: Path) -> None:
+    """Issue 13: an adapter renders the presenter's updates; what it needs of the games comes
+    through bot.core.presenter.games, never from rules/ itself."""
+    assert "rules" not in {n.split(".")[0] for n in imports_of(path)}, path

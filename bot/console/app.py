@@ -7,10 +7,12 @@ one table; `session.py` around it picks games, asks questions and offers the mat
 
 from __future__ import annotations
 
-from collections.abc import Awaitable, Callable
+from collections.abc import Awaitable, Callable, Sequence
 from typing import Any
 
 from bot.console.guide import guide_reply
+from bot.console.seats import seat_levels
+from bot.core.hints import table_hint
 from bot.core.i18n import t
 from bot.core.models import Outcome, Player, ServiceError
 from bot.core.render import render_error, render_events, render_hand, render_help, render_table
@@ -95,10 +97,11 @@ class ConsoleTable:
         return outcome.table
 
     async def open_new(self, game: str, ai: int, options: dict[str, Any] | None = None, seed: int | None = None,
-                       user: Player = YOU) -> TableRecord:
+                       user: Player = YOU, levels: Sequence[str] = ()) -> TableRecord:
+        """A new table: you and `ai` AI seats at `levels` (bot/console/seats.seat_levels), started."""
         rec = await self.service.open_table(game, PLATFORM, CHAT_ID, user, options=options, seed=seed)
-        for _ in range(ai):
-            rec = await self.service.add_ai(rec.id, user)
+        for level in seat_levels(ai, levels):
+            rec = await self.service.add_ai(rec.id, user, level=level)
         outcome = await self.service.start(rec.id, user)
         await self._save_sort(outcome.table, user)  # the rack order you chose carries over
         self._show_events(outcome, user)
@@ -154,6 +157,8 @@ class ConsoleTable:
                 self._show(rec, user, again=True)
             elif word == "rematch":
                 self.write(t("console.rematch_in_play", self.lang))
+            elif command.lower() == "hint":
+                await self._hint(rec, user)
             elif word in STATS_WORDS:
                 await self.stats_command(command, user, game=rec.game)
             else:
@@ -177,6 +182,13 @@ class ConsoleTable:
         if outcome.table.status == "playing" and not draft_step:
             self._show(outcome.table, user, outcome=outcome)
         return outcome.table
+
+    async def _hint(self, rec: TableRecord, user: Player) -> None:
+        """`hint`: the best move as a command to type (bot/core/hints.py), or why there is none."""
+        try:
+            self.write((await table_hint(self.service, rec.id, user)).render(self.lang))
+        except ServiceError as err:
+            self.write(render_error(err, self.lang, rec.game))
 
     # ---- standings -------------------------------------------------------------------------------
 

@@ -12,7 +12,7 @@ from typing import Any
 
 from bot.console.app import CHAT_ID, HELP_WORDS, PLATFORM, QUIT_WORDS, STATS_WORDS, YOU, ConsoleTable, first_word
 from bot.console.guide import guide_reply
-from bot.console.seats import default_opponents, opponents_hint, opponents_range
+from bot.console.seats import default_opponents, opponents_hint, opponents_range, seat_levels
 from bot.core.i18n import t
 from bot.core.models import Player, ServiceError
 from bot.core.options_text import bad_option
@@ -37,6 +37,7 @@ class Request:
     options: dict[str, Any] = field(default_factory=dict)
     seed: int | None = None
     new: bool = False
+    ai_levels: list[str] = field(default_factory=list)  # `--ai-level`, checked (bot/console/seats.py)
 
 
 class Session:
@@ -127,7 +128,7 @@ class Session:
         if existing is not None:
             await self.service.end_table(existing.id, self.user, is_admin=True)
             self.write(t("console.replaced", self.lang, game=t(f"game.{existing.game}", self.lang)))
-        return await self.table.open_new(request.game, ai, options, request.seed, self.user)
+        return await self.table.open_new(request.game, ai, options, request.seed, self.user, request.ai_levels)
 
     def _differences(self, existing: TableRecord, request: Request) -> str | None:
         """The question to ask before resuming, or None when the unfinished game is what was asked."""
@@ -136,16 +137,27 @@ class Session:
         if existing.game != request.game:
             return t("console.resume_other", self.lang, old=old_name, new=new_name)
         engine = get_engine(request.game)
+        # Read through the model, so an option added since the game began (hints) is its default, not a change.
+        current = engine.options_model.parse_options(existing.options).model_dump()
         wanted = engine.options_model.parse_options({**existing.options, **request.options}).model_dump()
-        changes = [t("console.change_option", self.lang, option=key, old=_shown(existing.options.get(key)),
+        changes = [t("console.change_option", self.lang, option=key, old=_shown(current.get(key)),
                      new=_shown(value))
-                   for key, value in wanted.items() if existing.options.get(key) != value]
-        ai_seats = sum(1 for s in existing.seats if s.kind == "ai")
-        if request.ai is not None and request.ai != ai_seats:
-            changes.append(t("console.change_ai", self.lang, old=ai_seats, new=request.ai))
+                   for key, value in wanted.items() if current.get(key) != value]
+        ai_seats = [s for s in existing.seats if s.kind == "ai"]
+        if request.ai is not None and request.ai != len(ai_seats):
+            changes.append(t("console.change_ai", self.lang, old=len(ai_seats), new=request.ai))
+        elif request.ai_levels:
+            old_levels = [s.level for s in ai_seats]
+            new_levels = seat_levels(len(ai_seats), request.ai_levels)
+            if old_levels != new_levels:
+                changes.append(t("console.change_levels", self.lang, old=self._levels_text(old_levels),
+                                 new=self._levels_text(new_levels)))
         if not changes:
             return None
         return t("console.resume_changed", self.lang, game=new_name, changes="; ".join(changes))
+
+    def _levels_text(self, levels: list[str]) -> str:
+        return ", ".join(t(f"level.{level}", self.lang) for level in levels)
 
     # ---- picking a game --------------------------------------------------------------------------
 

@@ -75,7 +75,7 @@ class Autoplay:
             rng = rng_for(rec.seed, "ai", rec.log_seq + len(entries))
             try:
                 if rec.seats[seat].kind == "ai":
-                    action = engine.ai_action(state, seat, rng)
+                    action = engine.ai_action(state, seat, rng, rec.seats[seat].level)
                 else:  # a player who is away: the game's stand-in (AI or the spec's auto-play)
                     action = engine.stand_in_action(state, seat, rng)
                 state, events = engine.apply(state, seat, action)

@@ -104,6 +104,8 @@ class TableService(Lobby, Autoplay):
         self._fresh_views = fresh_views
         self._locks: dict[str, asyncio.Lock] = {}
         self._engines: dict[str, Engine] = {}
+        # Told of every committed move (the web pages' push); a listener must not block or raise.
+        self.commit_listeners: list[Callable[[TableRecord], None]] = []
         self.standings = Standings(store, self.clock)
 
     # ---- helpers -----------------------------------------------------------------------------
@@ -377,11 +379,23 @@ class TableService(Lobby, Autoplay):
         # The commit that finishes the match carries its result: one transaction, so a crash can
         # neither lose the result nor store it for a match that did not end.
         if rec.status != "finished":
-            return await self.store.commit(rec, expected_version=rec.version, entries=stamped, key=key, reply=reply)
-        saved = await self.store.commit(rec, expected_version=rec.version, entries=stamped,
-                                        result=self._result_record(rec, state), key=key, reply=reply)
-        await self._rate()
+            saved = await self.store.commit(rec, expected_version=rec.version, entries=stamped, key=key, reply=reply)
+        else:
+            saved = await self.store.commit(rec, expected_version=rec.version, entries=stamped,
+                                            result=self._result_record(rec, state), key=key, reply=reply)
+            await self._rate()
+        self._tell(saved)
         return saved
+
+    async def _save_seats(self, rec: TableRecord, key: str | None = None) -> TableRecord:
+        # Seat and status changes (away, back, a table ended) reach the listeners too.
+        saved = await super()._save_seats(rec, key)
+        self._tell(saved)
+        return saved
+
+    def _tell(self, rec: TableRecord) -> None:
+        for listener in self.commit_listeners:
+            listener(rec)
 
     def _result_record(self, rec: TableRecord, state: State | None) -> MatchResultRecord:
         data: dict[str, Any] = {}

@@ -14,9 +14,18 @@ Message limits are enforced as Discord does (400, code 50035 "Invalid Form Body"
 the bot sends or edits (interaction responses, follow-ups, webhook edits, channel messages): content
 ≤ 2000, ≤ 10 embeds, embed title ≤ 256, description ≤ 4096, ≤ 25 fields, field name ≤ 256 and
 value ≤ 1024, footer ≤ 2048, author ≤ 256, all embed text together ≤ 6000; button labels ≤ 80,
-custom ids ≤ 100, ≤ 25 select options with labels and values ≤ 100, placeholders ≤ 150;
-autocomplete ≤ 25 choices, name and value ≤ 100. Each refusal is kept in `rejected` so the harness
-fails a test in which the bot sent what Discord drops. Inbound, a string option holds ≤ 6000.
+custom ids ≤ 100, link urls ≤ 512, ≤ 5 action rows, ≤ 5 buttons in a row or one select alone, ≤ 25 select options
+with labels and values ≤ 100, placeholders ≤ 150; autocomplete ≤ 25 choices, name and value ≤ 100;
+≤ 10 attachments a message (50035) and ≤ 25 MiB each (413, 40005 "Request entity too large").
+Attachments are kept on their messages (see fake_attachments): their bytes in `files` by attachment
+id, and an embed image naming no attachment of its message in `missing_images`.
+Each refusal is kept in `rejected` so the harness fails a test in which the bot sent what Discord
+drops. Inbound, a string option holds ≤ 6000.
+
+Time limits, on the injectable `clock`: the initial response to an interaction within 3 s (else
+404 10062 "Unknown interaction"); follow-ups and edits or deletes of its messages through the
+interaction token within 15 minutes (else 401 50027 "Invalid Webhook Token"). Both kinds of lateness
+are kept in `expired`.
 
 REST quirk: discord.py only JSON-decodes a body when the Content-Type header is
 exactly "application/json" (aiohttp's web.json_response adds "; charset=utf-8",
@@ -37,6 +46,8 @@ from typing import Any
 
 from aiohttp import WSMsgType, web
 
+from tests.discord.fake_attachments import attach, attachment_errors, too_large
+
 JSON = dict[str, Any]
 DISCORD_EPOCH_MS = 1420070400000
 EPHEMERAL = 1 << 6
@@ -56,6 +67,8 @@ class Req:
     json: Any
     files: dict[str, bytes] = field(default_factory=dict)
     t: float = field(default_factory=time.perf_counter)
+    at: float = 0.0  # the fake's clock when the request came
+    status: int = 200  # what the fake answered
 
 
 def _json(data: Any, status: int = 200, headers: dict[str, str] | None = None) -> web.Response:
@@ -92,12 +105,15 @@ class FakeDiscord:
         self.dm_closed: set[str] = set()
         self.threads: list[int] = []
         self.rejected: list[tuple[str, JSON]] = []           # (path, errors) of every limit refusal
+        self.files: dict[str, bytes] = {}                   # attachment id -> the uploaded bytes
+        self.missing_images: list[tuple[str, str]] = []      # (message id, url) of embeds showing no attachment
         self.failures: list[tuple[str, str, int, float]] = []  # (method, path regex, status, retry_after)                    # user ids whose DMs refuse the bot
         self.locale = "en-US"
         # Interactions expire 3 s after they are created unless answered (10062 "Unknown interaction").
         # The clock is injectable (the harness passes its FakeClock) so a test makes time pass without sleeping.
         self.clock: Callable[[], float] = time.monotonic
         self.answer_within_s = 3.0
+        self.token_valid_s = 15 * 60.0  # an interaction token works for follow-ups this long
         self.created_at: dict[str, float] = {}              # token -> clock() when the interaction was sent
         self.expired: list[str] = []                         # tokens answered too late (refused with 10062)
         self.deferred: dict[str, int] = {}                  # token -> callback type, for type 5's first follow-up
@@ -239,6 +255,10 @@ class FakeDiscord:
         await self.dispatch("INTERACTION_CREATE", payload)
         return payload
 
+    def token_expired(self, token: str) -> bool:
+        """True once an interaction token is older than its 15 minutes."""
+        return token in self.created_at and self.clock() - self.created_at[token] > self.token_valid_s
+
     def expire(self, token: str) -> None:
         """Declare an interaction older than Discord's 3 s: its callback is refused from now on."""
         self.created_at[token] = self.clock() - self.answer_within_s - 1
@@ -289,10 +309,16 @@ class FakeDiscord:
     async def _rest(self, request: web.Request) -> web.Response:
         path = "/" + request.match_info["path"]
         body, files = await self._parse(request)
-        req = Req(request.method, path, dict(request.query), body, files)
+        req = Req(request.method, path, dict(request.query), body, files, at=self.clock())
         async with self._changed:
             self.requests.append(req)
             self._changed.notify_all()
+        response = self._answer(request, req)
+        req.status = response.status
+        return response
+
+    def _answer(self, request: web.Request, req: Req) -> web.Response:
+        path = req.path
         for failure in self.failures:
             method, pattern, status, retry_after = failure
             if method == request.method and re.fullmatch(pattern, path):
@@ -404,11 +430,23 @@ def message_errors(body: JSON | None) -> JSON:
         total += sum(len(x) for x in texts if isinstance(x, str))
     if total > EMBED_TOTAL_MAX:
         errors["embeds"] = {"_errors": [{"code": "MAX_EMBED_SIZE_EXCEEDED", "message": "Embed size exceeds maximum size of 6000"}]}
-    for r, row in enumerate(d.get("components") or []):
-        for c, comp in enumerate(row.get("components") or []):
+    rows = d.get("components") or []
+    if len(rows) > 5:
+        errors["components"] = {"_errors": [{"code": "BASE_TYPE_MAX_LENGTH", "message": "Must be 5 or fewer in length."}]}
+    for r, row in enumerate(rows):
+        inner = row.get("components") or []
+        if row.get("type") != 1:
+            errors[f"components.{r}"] = {"_errors": [{"code": "UNION_TYPE_CHOICES",
+                                                      "message": "Value of field \"type\" must be one of (1,)."}]}
+        elif len(inner) > 5 or (len(inner) > 1 and any(c.get("type") != 2 for c in inner)):
+            # a row holds up to five buttons, or one select menu alone
+            errors[f"components.{r}.components"] = {"_errors": [{"code": "BASE_TYPE_MAX_LENGTH",
+                                                                 "message": "Must be 5 or fewer in length."}]}
+        for c, comp in enumerate(inner):
             where = f"components.{r}.components.{c}"
             _too_long(errors, f"{where}.label", comp.get("label"), 80)
             _too_long(errors, f"{where}.custom_id", comp.get("custom_id"), 100)
+            _too_long(errors, f"{where}.url", comp.get("url"), 512)  # a link button's address
             _too_long(errors, f"{where}.placeholder", comp.get("placeholder"), 150)
             options = comp.get("options") or []
             if len(options) > 25:
@@ -436,6 +474,23 @@ def _refuse(f: FakeDiscord, r: Req, errors: JSON) -> web.Response | None:
         return None
     f.rejected.append((r.path, errors))
     return _json({"message": "Invalid Form Body", "code": 50035, "errors": errors}, 400)
+
+
+def _body_refusal(f: FakeDiscord, r: Req, d: JSON | None) -> web.Response | None:
+    refused = _refuse(f, r, message_errors(d))
+    if refused is not None:  # (a Response is falsy: no `or`)
+        return refused
+    too_many = attachment_errors(d, r.files)
+    if too_many:
+        return _refuse(f, r, too_many)
+    if too_large(r.files):
+        f.rejected.append((r.path, {"files": "Request entity too large"}))
+        return _json({"message": "Request entity too large", "code": 40005}, 413)
+    return None
+
+
+def _attach(f: FakeDiscord, r: Req, msg: JSON, d: JSON | None) -> None:
+    attach(f.files, lambda: str(f.snowflake()), msg, d, r.files, f.missing_images)
 
 
 # ------------------------------------------------------------------ REST handlers
@@ -478,6 +533,8 @@ def _callback(f: FakeDiscord, r: Req, iid: str, token: str) -> JSON:
     rtype = r.json["type"]
     data = r.json.get("data") or {}
     refused = _refuse(f, r, _choice_errors(data) if rtype == 8 else message_errors(data))
+    if refused is None and rtype in (4, 7):
+        refused = _body_refusal(f, r, data)
     if refused is not None:
         return refused
     flags = data.get("flags", 0)
@@ -493,11 +550,13 @@ def _callback(f: FakeDiscord, r: Req, iid: str, token: str) -> JSON:
                                               "user": (inter.get("member") or {}).get("user")
                                               or inter.get("user")})
         f.original[token] = int(msg["id"])
+        _attach(f, r, msg, data)
     elif rtype in (6, 7) and "message" in inter:   # DEFERRED_UPDATE / UPDATE_MESSAGE
         msg = f.messages.get(int(inter["message"]["id"]), inter["message"])
         if rtype == 7:
             msg.update({k: v for k, v in data.items() if k in ("content", "components", "embeds")},
                        edited_timestamp=_now_iso())
+            _attach(f, r, msg, data)
         f.original[token] = int(msg["id"])
     f.deferred[token] = rtype
     if msg is not None:
@@ -506,9 +565,18 @@ def _callback(f: FakeDiscord, r: Req, iid: str, token: str) -> JSON:
     return resp
 
 
+def _invalid_token(f: FakeDiscord, token: str) -> web.Response | None:
+    if not f.token_expired(token):
+        return None
+    f.expired.append(token)
+    return _json({"message": "Invalid Webhook Token", "code": 50027}, 401)
+
+
 def _followup(f: FakeDiscord, r: Req, app_id: str, token: str) -> Any:
+    if (late := _invalid_token(f, token)) is not None:
+        return late
     d = r.json or {}
-    if (refused := _refuse(f, r, message_errors(d))) is not None:
+    if (refused := _body_refusal(f, r, d)) is not None:
         return refused
     if f.deferred.get(token) == 5 and token in f.original:
         # As Discord does: the first follow-up after a "thinking" defer replaces the loading message
@@ -518,28 +586,36 @@ def _followup(f: FakeDiscord, r: Req, app_id: str, token: str) -> Any:
         msg.update({k: v for k, v in d.items() if k in ("content", "components", "embeds")},
                    edited_timestamp=_now_iso())
         msg["flags"] = msg.get("flags", 0) & ~128
+        _attach(f, r, msg, d)
         return msg
-    return f.message(content=d.get("content") or "", flags=d.get("flags", 0),
-                     components=d.get("components"), embeds=d.get("embeds"),
-                     webhook_id=app_id, application_id=app_id)
+    msg = f.message(content=d.get("content") or "", flags=d.get("flags", 0),
+                    components=d.get("components"), embeds=d.get("embeds"),
+                    webhook_id=app_id, application_id=app_id)
+    _attach(f, r, msg, d)
+    return msg
 
 
 def _webhook_msg(f: FakeDiscord, r: Req, app_id: str, token: str, mid: str) -> Any:
+    if (late := _invalid_token(f, token)) is not None:
+        return late
     msg_id = f.original.get(token) if mid == "@original" else int(mid)
     msg = f.messages.get(msg_id) if msg_id else None
     if msg is None:
         msg = f.message(webhook_id=app_id)
     if r.method == "PATCH":
         d = r.json or {}
-        if (refused := _refuse(f, r, message_errors(d))) is not None:
+        if (refused := _body_refusal(f, r, d)) is not None:
             return refused
         msg.update({k: v for k, v in d.items() if k in ("content", "components", "embeds")},
                    edited_timestamp=_now_iso())
         msg["flags"] = msg.get("flags", 0) & ~128       # no longer "loading"
+        _attach(f, r, msg, d)
     return msg
 
 
 def _delete_webhook_msg(f: FakeDiscord, r: Req, app_id: str, token: str, mid: str) -> web.Response:
+    if (late := _invalid_token(f, token)) is not None:
+        return late
     msg_id = f.original.get(token) if mid == "@original" else int(mid)
     if mid == "@original":
         f.original.pop(token, None)
@@ -552,10 +628,12 @@ def _channel_msg(f: FakeDiscord, r: Req, channel_id: str) -> Any:
     d = r.json or {}
     if int(channel_id) in f.dm_channels and f.dm_channels[int(channel_id)] in f.dm_closed:
         return _json({"message": "Cannot send messages to this user", "code": 50007}, 403)
-    if (refused := _refuse(f, r, message_errors(d))) is not None:
+    if (refused := _body_refusal(f, r, d)) is not None:
         return refused
-    return f.message(content=d.get("content") or "", components=d.get("components"),
-                     embeds=d.get("embeds"), channel_id=int(channel_id))
+    msg = f.message(content=d.get("content") or "", components=d.get("components"),
+                    embeds=d.get("embeds"), channel_id=int(channel_id))
+    _attach(f, r, msg, d)
+    return msg
 
 
 def _edit_channel_msg(f: FakeDiscord, r: Req, channel_id: str, mid: str) -> Any:
@@ -565,10 +643,19 @@ def _edit_channel_msg(f: FakeDiscord, r: Req, channel_id: str, mid: str) -> Any:
     if msg is None:
         return _json({"message": "Unknown Message", "code": 10008}, 404)
     d = r.json or {}
-    if (refused := _refuse(f, r, message_errors(d))) is not None:
+    if (refused := _body_refusal(f, r, d)) is not None:
         return refused
     msg.update({k: v for k, v in d.items() if k in ("content", "components", "embeds")}, edited_timestamp=_now_iso())
+    _attach(f, r, msg, d)
     return msg
+
+
+def _delete_channel_msg(f: FakeDiscord, r: Req, channel_id: str, mid: str) -> web.Response:
+    msg = f.messages.get(int(mid))
+    if msg is None or msg.get("channel_id") != channel_id:
+        return _json({"message": "Unknown Message", "code": 10008}, 404)
+    del f.messages[int(mid)]
+    return web.Response(status=204)
 
 
 def _dm_channel(f: FakeDiscord, r: Req) -> JSON:
@@ -605,6 +692,7 @@ _ROUTES: dict[tuple[str, str], Callable[..., Any]] = {
     ("DELETE", r"/webhooks/(\d+)/([^/]+)/messages/([^/]+)"): _delete_webhook_msg,
     ("POST", r"/channels/(\d+)/messages"): _channel_msg,
     ("PATCH", r"/channels/(\d+)/messages/(\d+)"): _edit_channel_msg,
+    ("DELETE", r"/channels/(\d+)/messages/(\d+)"): _delete_channel_msg,
     ("POST", r"/users/@me/channels"): _dm_channel,
     ("POST", r"/channels/(\d+)/threads"): _thread,
 }

@@ -31,6 +31,11 @@ class Harness:
         self.db_path = db_path
         self.clock = clock
         self.sleeps: list[float] = []
+        # The fake's flood window runs on the test's clock plus every second the bot slept (the outbox
+        # obeying a 429): a RetryAfter then passes without a wall-clock wait, deterministically.
+        self.slept = 0.0
+        fake.clock = lambda: self.clock.now() + self.slept
+        self.real_sleep = False  # True: the bot's waits also pass on the wall clock (a bench's latency)
         self.group = fake.group(GROUP_ID, "Friends")
         self.alice = fake.user(101, "Alice")
         self.bob = fake.user(202, "Bob")
@@ -54,6 +59,9 @@ class Harness:
 
         async def fake_sleep(seconds: float) -> None:
             self.sleeps.append(seconds)
+            self.slept += seconds
+            if self.real_sleep:
+                await asyncio.sleep(seconds)
 
         self.app, self.tg = build_application(
             TOKEN, self.service, self.store, config=TelegramConfig(run_scheduler=False), base_url=self.fake.base_url,
@@ -71,6 +79,7 @@ class Harness:
         assert_no_hand_in_group(self)
         # Every text the bot sent fitted Telegram's limits and parsed: a refused one is a lost reply.
         assert not self.fake.rejected, self.fake.rejected
+        assert_flood_obeyed(self)
         await self.app.updater.stop()
         await self.app.stop()
         await self.tg.shutdown()
@@ -82,6 +91,10 @@ class Harness:
     async def settle(self, update: JSON) -> JSON:
         await self.tg.wait_processed(update["update_id"])
         return update
+
+    async def idle(self) -> None:
+        """Until everything the bot queued for any chat has been sent."""
+        await self.tg.idle()
 
     async def say(self, text: str, user: JSON, chat: JSON | None = None) -> JSON:
         return await self.settle(self.fake.push_text(text, user=user, chat=chat))
@@ -176,6 +189,19 @@ class Harness:
             if c.method in ("sendMessage", "editMessageText") and c.chat_id == GROUP_ID:
                 out.append(c.params["text"])
         return out
+
+
+def assert_flood_obeyed(h: Harness) -> None:
+    """An edit the group's flood limit refused is followed by a later edit (or the delete) of that
+    message that went through: the group ends up showing the newest state. (A refused new message
+    is not checked: a turn notice that went stale while waiting may rightly be dropped.)"""
+    calls = h.fake.calls
+    for i, c in enumerate(calls):
+        if c.flooded and c.method.lower().startswith("editmessage"):
+            target = (c.chat_id, c.params.get("message_id"))
+            later = (d for d in calls[i + 1:] if d.status == 200 and (d.chat_id, d.params.get("message_id")) == target
+                     and (d.method.lower().startswith("editmessage") or d.method.lower() == "deletemessage"))
+            assert next(later, None) is not None, ("an edit lost to the flood limit", c.method, c.params)
 
 
 def assert_no_hand_in_group(h: Harness) -> None:

@@ -2,13 +2,26 @@
 python-telegram-bot. Adapted from shared/reference/botlab; it adds what the Rummy Club adapter
 needs: private chats that only work once the user has started the bot (403 otherwise, as on
 Telegram), chat admins for getChatMember, explicit update ids (to replay a duplicate update),
-message threads, and injected failures (429 with retry_after, 400).
+message threads, injected failures (429 with retry_after, 400), photos (sendPhoto,
+editMessageCaption), editMessageReplyMarkup and deleteMessage (the message is gone from `messages`;
+deleting it again is 400). Every call is kept in `calls` with the fake's clock (`at`) and the status
+it was answered with, so a bench can count what reached a chat.
 
-Limits are enforced as Telegram does (400 Bad Request): sendMessage and editMessageText text at most
+Limits are enforced as Telegram does (400 Bad Request; the checks are in bot_api_rules.py): sendMessage and editMessageText text at most
 4096 UTF-16 units after the HTML entities are parsed (and, on the safe side the adapter keeps, at most
 4096 characters raw), markup that parses (known tags, closed in order, `<`/`&` only as tags and
-entities); answerCallbackQuery text at most 200. Each such refusal is also kept in `rejected`, so
-the harness can fail any test in which the bot sent something Telegram would drop.
+entities); photo captions at most 1024 after parsing; callback data of an inline button 1-64 bytes
+(BUTTON_DATA_INVALID); answerCallbackQuery text at most 200. Each such refusal is also kept in
+`rejected`, so the harness can fail any test in which the bot sent something Telegram would drop.
+
+Flood control: the Bot FAQ says a bot "will not be able to send more than 20 messages per minute to
+the same group". The fake counts every call that puts or changes a message in a group chat (negative
+chat id): the send* methods, copy/forwardMessage and the editMessage* methods (Telegram's flood
+control is known to count edits as well; deleteMessage, answerCallbackQuery, sendChatAction and
+getChatMember are not counted). Over a sliding window of `GROUP_WINDOW_S` on the fake's `clock`, the
+21st such call answers 429 with `retry_after` = the whole seconds until the oldest leaves the window;
+a refused call is not counted. Each 429 is kept in `throttled`. `clock` is injectable (the harness
+passes its fake time), `group_limit = None` turns the rule off.
 
 Wire format (what PTB sends): POST /bot{token}/{method}, form-urlencoded; non-string values are
 JSON inside the form field, so ids arrive as strings. Replies are {"ok": true, "result": ...}.
@@ -18,10 +31,9 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
-import html
 import itertools
 import json
-import re
+import math
 import time
 from collections.abc import Callable
 from dataclasses import dataclass, field
@@ -29,49 +41,24 @@ from typing import Any
 
 from aiohttp import web
 
-JSON = dict[str, Any]
-TEXT_MAX = 4096
-CALLBACK_TEXT_MAX = 200
-# The tags the Bot API's HTML parse mode knows; anything else is "unsupported start tag".
-HTML_TAGS = {"b", "strong", "i", "em", "u", "ins", "s", "strike", "del", "span", "tg-spoiler", "a", "tg-emoji",
-             "code", "pre", "blockquote"}
-_HTML_TOKEN = re.compile(r"<(/?)([a-zA-Z][a-zA-Z0-9-]*)((?:\s[^<>]*)?)>|&(#[0-9]+|#x[0-9a-fA-F]+|lt|gt|amp|quot);|[<>&]")
+from tests.telegram.bot_api_rules import (
+    CALLBACK_TEXT_MAX,
+    JSON,
+    caption_error,
+    markup_error,
+    parse_html,
+    text_error,
+    utf16_len,
+)
 
-
-def parse_html(text: str) -> str:
-    """The plain text Telegram would show for an HTML message; ValueError where Telegram answers
-    "can't parse entities"."""
-    out: list[str] = []
-    stack: list[str] = []
-    pos = 0
-    for m in _HTML_TOKEN.finditer(text):
-        out.append(text[pos:m.start()])
-        pos = m.end()
-        closing, tag, entity = m.group(1), m.group(2), m.group(4)
-        if tag is not None:
-            tag = tag.lower()
-            if tag not in HTML_TAGS:
-                raise ValueError(f"unsupported start tag \"{tag}\" at byte offset {m.start()}")
-            if not closing:
-                stack.append(tag)
-            elif not stack or stack[-1] != tag:
-                raise ValueError(f"unmatched end tag at byte offset {m.start()}, expected \"</{stack[-1] if stack else ''}>\"")
-            else:
-                stack.pop()
-        elif entity is not None:
-            out.append(html.unescape(m.group(0)))
-        elif m.group(0) == ">":
-            out.append(">")  # Telegram lets a bare ">" through
-        else:
-            raise ValueError(f"unsupported start tag or entity at byte offset {m.start()}")
-    if stack:
-        raise ValueError(f"can't find end tag corresponding to start tag \"{stack[-1]}\"")
-    out.append(text[pos:])
-    return "".join(out)
-
-
-def utf16_len(text: str) -> int:
-    return len(text.encode("utf-16-le")) // 2
+__all__ = ["JSON", "FakeTelegramBotAPI", "parse_html"]
+GROUP_LIMIT = 20  # messages to one group ...
+GROUP_WINDOW_S = 60.0  # ... in any 60 s
+# Calls that put or change a message in a chat: what the group flood limit counts.
+_MESSAGE_METHODS = {m.lower() for m in (
+    "sendMessage", "sendPhoto", "sendDocument", "sendAnimation", "sendVideo", "sendAudio", "sendVoice",
+    "sendSticker", "sendMediaGroup", "sendPoll", "sendDice", "sendLocation", "sendContact", "copyMessage",
+    "forwardMessage", "editMessageText", "editMessageCaption", "editMessageMedia", "editMessageReplyMarkup")}
 
 
 @dataclass
@@ -79,6 +66,9 @@ class Call:
     method: str
     params: JSON
     t: float = field(default_factory=time.perf_counter)
+    at: float = 0.0  # the fake's clock when the call came (the flood window's time)
+    status: int = 200  # what the fake answered: 200, or the error code (429, 400, 403)
+    flooded: bool = False  # refused by the group flood limit (not by an injected failure)
 
     @property
     def chat_id(self) -> int | None:
@@ -100,6 +90,12 @@ class FakeTelegramBotAPI:
         self.dm_open: set[int] = set()  # users who started the bot: only they can get DMs
         self.admins: dict[int, set[int]] = {}  # chat id -> admin user ids
         self._fail_next: dict[str, list[tuple[int, str, JSON | None, int | None]]] = {}
+        # Flood control (see the module doc): the clock the window is measured on, and what it let through.
+        self.clock: Callable[[], float] = time.monotonic
+        self.group_limit: int | None = GROUP_LIMIT
+        self.group_window_s = GROUP_WINDOW_S
+        self.group_sent: dict[int, list[float]] = {}  # group chat id -> clock() of each counted call
+        self.throttled: list[tuple[str, int, int]] = []  # (method, chat id, retry_after) of every 429
         self._update_ids = itertools.count(1)
         self._msg_ids = itertools.count(1000)
         self._cbq_ids = itertools.count(1)
@@ -180,6 +176,10 @@ class FakeTelegramBotAPI:
         """The next call of `method` (to `chat_id` only, when given) fails with this error."""
         self._fail_next.setdefault(method.lower(), []).append((status, description, parameters, chat_id))
 
+    def clear_failures(self) -> None:
+        """Drop injected failures that no call has met yet."""
+        self._fail_next.clear()
+
     def _injected(self, method: str, params: JSON) -> tuple[int, str, JSON | None] | None:
         pending = self._fail_next.get(method, [])
         chat = params.get("chat_id")
@@ -188,6 +188,29 @@ class FakeTelegramBotAPI:
                 del pending[i]
                 return status, description, parameters
         return None
+
+    def _flood_chat(self, method: str, params: JSON) -> int | None:
+        """The group a call counts against under the flood limit, or None when it does not count."""
+        raw = params.get("chat_id")
+        if self.group_limit is None or method.lower() not in _MESSAGE_METHODS or raw is None:
+            return None
+        try:
+            chat_id = int(raw)
+        except ValueError:
+            return None  # an @username: not a group id the fake knows
+        return chat_id if chat_id < 0 else None
+
+    def _flooded(self, method: str, chat_id: int) -> web.Response | None:
+        """429 for the 21st message to one group within the sliding window."""
+        assert self.group_limit is not None
+        now = self.clock()
+        sent = [t for t in self.group_sent.get(chat_id, []) if now - t < self.group_window_s]
+        self.group_sent[chat_id] = sent
+        if len(sent) < self.group_limit:
+            return None
+        wait = max(1, math.ceil(sent[-self.group_limit] + self.group_window_s - now))
+        self.throttled.append((method, chat_id, wait))
+        return self._err(429, f"Too Many Requests: retry after {wait}", {"retry_after": wait})
 
     # ---- inspecting -----------------------------------------------------------------------------
 
@@ -239,12 +262,24 @@ class FakeTelegramBotAPI:
                 with contextlib.suppress(ValueError):
                     params[k] = json.loads(v)
         m = method.lower()
-        if m != "getupdates":
-            async with self._new_call:
-                self.calls.append(Call(method, params))
-                self._new_call.notify_all()
+        if m == "getupdates":  # polls are not calls the bot makes of its own accord: not recorded
+            return await self._answer(method, params)
+        call = Call(method, params, at=self.clock())
+        async with self._new_call:
+            self.calls.append(call)
+            self._new_call.notify_all()
+        throttled = len(self.throttled)
+        response = await self._answer(method, params)
+        call.status, call.flooded = response.status, len(self.throttled) > throttled
+        return response
+
+    async def _answer(self, method: str, params: JSON) -> web.Response:
+        m = method.lower()
         if (failure := self._injected(m, params)) is not None:
             return self._err(*failure)
+        group = self._flood_chat(m, params)
+        if group is not None and (flooded := self._flooded(method, group)) is not None:
+            return flooded
         handler = getattr(self, f"_m_{m}", None)
         if handler is None:
             if m in _TRUE_METHODS:
@@ -253,7 +288,11 @@ class FakeTelegramBotAPI:
         result = handler(params)
         if asyncio.iscoroutine(result):
             result = await result
-        return result if isinstance(result, web.Response) else self._ok(result)
+        if isinstance(result, web.Response):
+            return result  # a refused call: Telegram does not count it against the group
+        if group is not None:
+            self.group_sent[group].append(self.clock())
+        return self._ok(result)
 
     def _m_getme(self, p: JSON) -> JSON:
         return self.bot_user
@@ -286,7 +325,7 @@ class FakeTelegramBotAPI:
             return self._err(403, "Forbidden: bot can't initiate conversation with a user")
         if not p.get("text"):
             return self._err(400, "Bad Request: message text is empty")
-        if (refused := self._check_text("sendMessage", p)) is not None:
+        if (refused := self._check("sendMessage", text_error(p) or markup_error(p))) is not None:
             return refused
         msg: JSON = {"message_id": next(self._msg_ids), "date": int(time.time()), "chat": self._chat(chat_id),
                      "from": self.bot_user, "text": p["text"]}
@@ -302,13 +341,11 @@ class FakeTelegramBotAPI:
         self.dm_open.discard(user_id)
 
     def _m_editmessagetext(self, p: JSON) -> Any:
-        key = (int(p["chat_id"]), int(p["message_id"]))
-        if key[0] > 0 and key[0] not in self.dm_open:
-            return self._err(403, "Forbidden: bot was blocked by the user")
-        msg = self.messages.get(key)
-        if msg is None:
-            return self._err(400, "Bad Request: message to edit not found")
-        if (refused := self._check_text("editMessageText", p)) is not None:
+        found = self._edit_target(p)
+        if isinstance(found, web.Response):
+            return found
+        key, msg = found
+        if (refused := self._check("editMessageText", text_error(p) or markup_error(p))) is not None:
             return refused
         if msg.get("text") == p["text"] and msg.get("reply_markup") == p.get("reply_markup"):
             return self._err(400, "Bad Request: message is not modified")
@@ -319,29 +356,80 @@ class FakeTelegramBotAPI:
         self.messages[key] = msg
         return msg
 
+    def _m_sendphoto(self, p: JSON) -> Any:
+        chat_id = int(p["chat_id"])
+        if chat_id > 0 and chat_id not in self.dm_open:
+            return self._err(403, "Forbidden: bot can't initiate conversation with a user")
+        if (refused := self._check("sendPhoto", caption_error(p) or markup_error(p))) is not None:
+            return refused
+        mid = next(self._msg_ids)
+        msg: JSON = {"message_id": mid, "date": int(time.time()), "chat": self._chat(chat_id), "from": self.bot_user,
+                     "photo": [{"file_id": f"photo{mid}", "file_unique_id": f"p{mid}", "width": 800, "height": 600}]}
+        if p.get("caption"):
+            msg["caption"] = p["caption"]
+        if isinstance(p.get("reply_markup"), dict) and "inline_keyboard" in p["reply_markup"]:
+            msg["reply_markup"] = p["reply_markup"]
+        self.messages[(chat_id, mid)] = msg
+        return msg
+
+    def _edit_target(self, p: JSON) -> tuple[tuple[int, int], JSON] | web.Response:
+        key = (int(p["chat_id"]), int(p["message_id"]))
+        if key[0] > 0 and key[0] not in self.dm_open:
+            return self._err(403, "Forbidden: bot was blocked by the user")
+        msg = self.messages.get(key)
+        if msg is None:
+            return self._err(400, "Bad Request: message to edit not found")
+        return key, msg
+
+    def _m_editmessagecaption(self, p: JSON) -> Any:
+        found = self._edit_target(p)
+        if isinstance(found, web.Response):
+            return found
+        key, msg = found
+        if (refused := self._check("editMessageCaption", caption_error(p) or markup_error(p))) is not None:
+            return refused
+        if msg.get("caption") == p.get("caption") and msg.get("reply_markup") == p.get("reply_markup"):
+            return self._err(400, "Bad Request: message is not modified")
+        msg = {**msg, "caption": p.get("caption") or "", "edit_date": int(time.time())}
+        msg.pop("reply_markup", None)
+        if isinstance(p.get("reply_markup"), dict):
+            msg["reply_markup"] = p["reply_markup"]
+        self.messages[key] = msg
+        return msg
+
+    def _m_editmessagereplymarkup(self, p: JSON) -> Any:
+        found = self._edit_target(p)
+        if isinstance(found, web.Response):
+            return found
+        key, msg = found
+        if (refused := self._check("editMessageReplyMarkup", markup_error(p))) is not None:
+            return refused
+        if msg.get("reply_markup") == p.get("reply_markup"):
+            return self._err(400, "Bad Request: message is not modified")
+        msg = {**msg, "edit_date": int(time.time())}
+        msg.pop("reply_markup", None)
+        if isinstance(p.get("reply_markup"), dict):
+            msg["reply_markup"] = p["reply_markup"]
+        self.messages[key] = msg
+        return msg
+
+    def _m_deletemessage(self, p: JSON) -> Any:
+        key = (int(p["chat_id"]), int(p["message_id"]))
+        if self.messages.pop(key, None) is None:
+            return self._err(400, "Bad Request: message to delete not found")
+        return True
+
     def _m_answercallbackquery(self, p: JSON) -> Any:
         if utf16_len(p.get("text") or "") > CALLBACK_TEXT_MAX:
             return self._refuse("answerCallbackQuery", "Bad Request: MESSAGE_TOO_LONG")
         return True
 
+    def _check(self, method: str, error: str | None) -> web.Response | None:
+        return None if error is None else self._refuse(method, error)
+
     def _refuse(self, method: str, description: str) -> web.Response:
         self.rejected.append((method, description))
         return self._err(400, description)
-
-    def _check_text(self, method: str, p: JSON) -> web.Response | None:
-        """Telegram's checks on a message text: markup that parses, then the length after parsing."""
-        text = str(p["text"])
-        shown = text
-        if str(p.get("parse_mode") or "").upper() == "HTML":
-            try:
-                shown = parse_html(text)
-            except ValueError as err:
-                return self._refuse(method, f"Bad Request: can't parse entities: {err}")
-        if not shown.strip():
-            return self._refuse(method, "Bad Request: message text is empty")
-        if utf16_len(shown) > TEXT_MAX or len(text) > TEXT_MAX:
-            return self._refuse(method, "Bad Request: message is too long")
-        return None
 
     def _m_getchatmember(self, p: JSON) -> JSON:
         chat_id, user_id = int(p["chat_id"]), int(p["user_id"])
@@ -356,5 +444,5 @@ class FakeTelegramBotAPI:
 
 
 _TRUE_METHODS = {m.lower() for m in (
-    "deleteWebhook", "setWebhook", "setMyCommands", "deleteMyCommands", "deleteMessage", "sendChatAction",
+    "deleteWebhook", "setWebhook", "setMyCommands", "deleteMyCommands", "sendChatAction",
     "setChatMenuButton", "close", "logOut")}

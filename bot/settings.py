@@ -9,9 +9,10 @@ from pydantic import Field, SecretStr, ValidationInfo, field_validator
 from pydantic_settings import BaseSettings, SettingsConfigDict
 
 LOG_LEVELS = ("DEBUG", "INFO", "WARNING", "ERROR", "CRITICAL")
-SECRET_FIELDS = ("telegram_token", "discord_token", "telegram_webhook_secret")
+SECRET_FIELDS = ("telegram_token", "discord_token", "telegram_webhook_secret", "web_secret")
 URL_SCHEMES = {"telegram_api_url": ("http", "https"), "telegram_webhook_url": ("http", "https"),
-               "discord_api_url": ("http", "https"), "discord_gateway_url": ("ws", "wss")}
+               "discord_api_url": ("http", "https"), "discord_gateway_url": ("ws", "wss"),
+               "web_url": ("http", "https")}
 
 
 class Settings(BaseSettings):
@@ -43,6 +44,14 @@ class Settings(BaseSettings):
                                        description="defer a Discord interaction whose work takes longer than this")
     discord_api_url: str | None = Field(None, description="another Discord REST base, e.g. a proxy (…/api/v10)")
     discord_gateway_url: str | None = Field(None, description="another Discord gateway URL (ws://…)")
+    web_url: str | None = Field(None, description="public address of the table in a browser (the Mini App URL)")
+    web_listen: str = Field("127.0.0.1", description="address the web table server binds")
+    web_port: int | None = Field(None, ge=1, le=65535, description="port of the web table server; unset: no server")
+    web_secret: SecretStr | None = Field(None, description="key that signs the per-seat web links")
+    web_link_ttl_s: float = Field(24 * 3600.0, gt=0, allow_inf_nan=False,
+                                  description="a per-seat web link stops working after this many seconds")
+    web_init_max_age_s: float = Field(24 * 3600.0, gt=0, allow_inf_nan=False,
+                                      description="Telegram Mini App sign-ins older than this are refused")
 
     @field_validator(*SECRET_FIELDS, mode="before")
     @classmethod

@@ -1,6 +1,9 @@
 """The Store on PostgreSQL (asyncpg, a connection pool), for deployments that outgrow one machine:
 any number of bot processes share one database. Same contract as SqliteStore and MemoryStore
-(tests/storage/); numbered migrations of its own in storage/migrations_pg/.
+(tests/storage/); numbered migrations of its own in storage/migrations_pg/. Table writes (new
+tables, commits) that arrive together share one transaction, a savepoint each
+(storage/postgres_writer.py), and the last committed record of each table in play is kept and
+served while its stored version is unchanged (storage/record_cache.py), as SqliteStore does.
 
 Where SQLite serialises writers with BEGIN IMMEDIATE, this store locks the rows a change depends on
 (`SELECT … FOR UPDATE`) and lets unique indexes settle races (one active table per chat, one result
@@ -9,37 +12,38 @@ per table, one change per idempotency key), so concurrent writers on other table
 
 from __future__ import annotations
 
+import functools
 import json
 import time
-from collections.abc import AsyncIterator, Callable, Sequence
+from collections.abc import AsyncIterator, Awaitable, Callable, Sequence
 from contextlib import asynccontextmanager
 from pathlib import Path
-from typing import Any
+from typing import Any, TypeVar
 from urllib.parse import urlsplit
 
 import asyncpg
 
 from storage.models import (
     ActionKeyRecord,
-    BoardRow,
     DuplicateAction,
     LogEntry,
-    MatchPlayerRecord,
     MatchResultRecord,
     PlayerRecord,
-    RatingKey,
-    RatingRecord,
     TableExists,
     TableNotFound,
     TableRecord,
     VersionConflict,
     chat_key,
     next_log_seq,
+    table_row,
 )
-from storage.ports import RateFn
 from storage.postgres_claims import PostgresClaims
+from storage.postgres_side import PostgresSideTables, count, insert_sql, result_from_row
+from storage.postgres_writer import PgGroupWriter
+from storage.record_cache import RecordCache
 from storage.sqlite import DatabaseUnusable
-from storage.sqlite_files import board_query
+
+T = TypeVar("T")
 
 MIGRATIONS_DIR = Path(__file__).parent / "migrations_pg"
 # Any constant would do: it only has to be the same in every process migrating this database.
@@ -91,34 +95,38 @@ def _to_row(data: dict[str, Any], json_fields: Sequence[str]) -> dict[str, Any]:
             for k, v in data.items()}
 
 
-def _from_row(row: asyncpg.Record, json_fields: Sequence[str], skip: Sequence[str] = ()) -> dict[str, Any]:
-    return {k: json.loads(v) if k in json_fields and v is not None else v
-            for k, v in row.items() if k not in skip}
+def _from_row(row: asyncpg.Record, json_fields: Sequence[str]) -> dict[str, Any]:
+    return {k: json.loads(v) if k in json_fields and v is not None else v for k, v in row.items()}
 
 
 def _table(row: asyncpg.Record) -> TableRecord:
     return TableRecord.model_validate(_from_row(row, _TABLE_JSON))
 
 
-def _result(row: asyncpg.Record) -> MatchResultRecord:
-    return MatchResultRecord.model_validate(_from_row(row, _RESULT_JSON, skip=("recorded", "rated")))
 
 
-def _insert_sql(table: str, row: dict[str, Any]) -> str:
-    marks = ", ".join(f"${i}" for i in range(1, len(row) + 1))
-    return f"INSERT INTO {table} ({', '.join(row)}) VALUES ({marks})"
+@functools.cache
+def _commit_sql(names: tuple[str, ...]) -> str:
+    """A commit's writes as one statement: the log entries (arrays, unnested), the idempotency key
+    (when there is one) and the row update. $1 is the id, then the row's columns `names`, then the
+    six log columns, then key, version, reply and time of the key."""
+    assignments = ", ".join(f"{k} = ${i}" for i, k in enumerate(names, start=2))
+    n = len(names) + 2
+    return (f"WITH log AS (INSERT INTO table_log SELECT * FROM unnest(${n}::text[], ${n + 1}::int[], "
+            f"${n + 2}::text[], ${n + 3}::int[], ${n + 4}::text[], ${n + 5}::float8[])), "
+            f"keyed AS (INSERT INTO action_keys SELECT ${n + 6}::text, $1, ${n + 7}::int, ${n + 8}::json, "
+            f"${n + 9}::float8 WHERE ${n + 6}::text IS NOT NULL) "
+            f"UPDATE game_tables SET {assignments} WHERE id = $1")
 
 
-def _count(status: str) -> int:
-    """Rows touched, from a command tag such as "INSERT 0 1" or "DELETE 3"."""
-    return int(status.rsplit(" ", 1)[-1])
 
-
-class PostgresStore(PostgresClaims):
+class PostgresStore(PostgresSideTables, PostgresClaims):
     def __init__(self, url: str, clock: Callable[[], float] = time.time) -> None:
         self.url = url
         self._clock = clock
         self._pool: asyncpg.Pool | None = None
+        self.writer: PgGroupWriter | None = None
+        self.cache = RecordCache()
 
     def __repr__(self) -> str:  # never the password
         return f"PostgresStore({display_url(self.url)!r})"
@@ -140,11 +148,17 @@ class PostgresStore(PostgresClaims):
             await pool.close()
             raise
         self._pool = pool
+        self.writer = PgGroupWriter(pool)
+        self.writer.open()
 
     async def close(self) -> None:
+        if self.writer is not None:
+            writer, self.writer = self.writer, None
+            await writer.close()  # the writes already queued are made first
         if self._pool is not None:
             pool, self._pool = self._pool, None
             await pool.close()
+        self.cache = RecordCache()
 
     async def _migrate(self, pool: asyncpg.Pool) -> None:
         # One transaction under an advisory lock: two processes starting together apply each
@@ -200,18 +214,28 @@ class PostgresStore(PostgresClaims):
         async with self._conn() as db, db.transaction():
             yield db
 
+    async def _grouped(self, work: Callable[[asyncpg.Connection], Awaitable[T]]) -> T:
+        """`work` in the next shared transaction (its own savepoint), answered after COMMIT."""
+        if self.writer is None:
+            raise RuntimeError("PostgresStore is not open; await store.open() first")
+        return await self.writer.write(work)
+
     # ---- tables ----------------------------------------------------------------------------------
 
     async def create_table(self, rec: TableRecord, key: str | None = None,
                            reply: dict[str, Any] | None = None) -> None:
-        row = _to_row(rec.model_dump(mode="json"), _TABLE_JSON)
+        row = table_row(rec)
+
+        async def work(db: asyncpg.Connection) -> None:
+            await self._check_key(db, key)
+            await db.execute(insert_sql("game_tables", row), *row.values())
+            await self._record_key(db, key, rec, rec.version, reply)
+
         try:
-            async with self._write() as db:
-                await self._check_key(db, key)
-                await db.execute(_insert_sql("game_tables", row), *row.values())
-                await self._record_key(db, key, rec, rec.version, reply)
+            await self._grouped(work)
         except asyncpg.UniqueViolationError as err:
             raise await self._clash(err, rec, key) from None
+        self.cache.put(rec)
 
     async def _clash(self, err: asyncpg.UniqueViolationError, rec: TableRecord, key: str | None) -> Exception:
         """What a unique index refused, as the contract names it. Read after the rollback: the
@@ -251,12 +275,21 @@ class PostgresStore(PostgresClaims):
 
     async def prune_action_keys(self, before: float) -> int:
         async with self._conn() as db:
-            return _count(await db.execute("DELETE FROM action_keys WHERE at < $1", before))
+            return count(await db.execute("DELETE FROM action_keys WHERE at < $1", before))
 
     async def get_table(self, table_id: str) -> TableRecord | None:
         async with self._conn() as db:
+            if self.cache.version(table_id) is not None:
+                # The version guard: one indexed lookup instead of reading and decoding the row.
+                version = await db.fetchval("SELECT version FROM game_tables WHERE id = $1", table_id)
+                if version is not None and (hit := self.cache.get(table_id, version)) is not None:
+                    return hit
             row = await db.fetchrow("SELECT * FROM game_tables WHERE id = $1", table_id)
-        return _table(row) if row else None
+        if row is None:
+            return None
+        rec = _table(row)
+        self.cache.put(rec)  # the cache keeps its text, so the caller may keep the object
+        return rec
 
     async def active_table_for_chat(
         self, platform: str, chat_id: str, topic_id: str | None = None
@@ -271,7 +304,10 @@ class PostgresStore(PostgresClaims):
         async with self._conn() as db:
             rows = await db.fetch("SELECT * FROM game_tables WHERE status = ANY($1::text[]) ORDER BY created_at, id",
                                   list(statuses))
-        return [_table(r) for r in rows]
+        records = [_table(r) for r in rows]
+        for rec in records:
+            self.cache.put(rec)  # kept as read: a resume reads every one of them again right after
+        return records
 
     async def due_tables(self, now: float) -> list[str]:
         async with self._conn() as db:
@@ -288,36 +324,40 @@ class PostgresStore(PostgresClaims):
         key: str | None = None,
         reply: dict[str, Any] | None = None,
     ) -> TableRecord:
+        async def work(db: asyncpg.Connection) -> TableRecord:
+            # The row lock first: a concurrent writer of this table (or of this key) has then
+            # committed or rolled back, so the checks below see what it wrote.
+            found = await db.fetchrow(
+                "SELECT version, log_seq, created_at FROM game_tables WHERE id = $1 FOR UPDATE", rec.id)
+            await self._check_key(db, key)  # before the version: a repeat is not a stale writer
+            if found is None:
+                raise TableNotFound(rec.id)
+            if found["version"] != expected_version:
+                raise VersionConflict(rec.id, expected_version, found["version"])
+            stored = rec.model_copy(update={
+                "version": expected_version + 1, "created_at": found["created_at"],
+                "log_seq": next_log_seq(rec.id, found["log_seq"], entries)})
+            row = table_row(stored)
+            names = [k for k in row if k != "id"]
+            # The log entries, the row and the key in one statement: one round trip, not three.
+            await db.execute(_commit_sql(tuple(names)), rec.id, *(row[k] for k in names),
+                             [e.table_id for e in entries], [e.seq for e in entries], [e.kind for e in entries],
+                             [e.seat for e in entries], [e.text for e in entries], [e.at for e in entries],
+                             key, stored.version, json.dumps(reply or {}, ensure_ascii=False), rec.updated_at)
+            if result is not None:
+                await self._insert_result(db, result)
+            return stored
+
         try:
-            async with self._write() as db:
-                # The row lock first: a concurrent writer of this table (or of this key) has then
-                # committed or rolled back, so the checks below see what it wrote.
-                found = await db.fetchrow(
-                    "SELECT version, log_seq, created_at FROM game_tables WHERE id = $1 FOR UPDATE", rec.id)
-                await self._check_key(db, key)  # before the version: a repeat is not a stale writer
-                if found is None:
-                    raise TableNotFound(rec.id)
-                if found["version"] != expected_version:
-                    raise VersionConflict(rec.id, expected_version, found["version"])
-                stored = rec.model_copy(update={
-                    "version": expected_version + 1, "created_at": found["created_at"],
-                    "log_seq": next_log_seq(rec.id, found["log_seq"], entries)})
-                if entries:
-                    await db.executemany("INSERT INTO table_log VALUES ($1, $2, $3, $4, $5, $6)",
-                                         [(e.table_id, e.seq, e.kind, e.seat, e.text, e.at) for e in entries])
-                row = _to_row(stored.model_dump(mode="json"), _TABLE_JSON)
-                names = [k for k in row if k != "id"]
-                assignments = ", ".join(f"{k} = ${i}" for i, k in enumerate(names, start=2))
-                await db.execute(f"UPDATE game_tables SET {assignments} WHERE id = $1",
-                                 rec.id, *(row[k] for k in names))
-                if result is not None:
-                    await self._insert_result(db, result)
-                await self._record_key(db, key, rec, stored.version, reply)
+            stored = await self._grouped(work)
         except asyncpg.UniqueViolationError as err:
             raise await self._clash(err, rec, key) from None
-        # Rebuilt from the JSON as written, so the caller holds what get_table would return.
-        return TableRecord.model_validate({k: json.loads(v) if k in _TABLE_JSON and v is not None else v
-                                           for k, v in row.items()})
+        except asyncpg.DeadlockDetectedError:
+            # Our batch and another process's locked the same tables in opposite orders, and this
+            # write was the one rolled back: a lost race like any other, answered by a retry.
+            raise VersionConflict(rec.id, expected_version, -1) from None
+        # The record as written, parsed once from its JSON text: what get_table would return.
+        return TableRecord.model_validate_json(self.cache.put(stored))
 
     async def log(self, table_id: str, after_seq: int = 0) -> list[LogEntry]:
         async with self._conn() as db:
@@ -342,9 +382,9 @@ class PostgresStore(PostgresClaims):
     async def _insert_result(db: asyncpg.Connection, rec: MatchResultRecord) -> bool:
         row = _to_row(rec.model_dump(mode="json"), _RESULT_JSON)
         # The primary key makes this exactly-once across processes: a concurrent insert waits, then does nothing.
-        status = await db.execute(_insert_sql("match_results", row) + " ON CONFLICT (table_id) DO NOTHING",
+        status = await db.execute(insert_sql("match_results", row) + " ON CONFLICT (table_id) DO NOTHING",
                                   *row.values())
-        return _count(status) == 1
+        return count(status) == 1
 
     async def record_result(self, rec: MatchResultRecord) -> bool:
         async with self._conn() as db:
@@ -357,119 +397,4 @@ class PostgresStore(PostgresClaims):
             rows = await db.fetch(
                 "SELECT * FROM match_results WHERE platform = $1 AND chat_id = $2 AND ($3::text IS NULL OR game = $3) "
                 "ORDER BY finished_at DESC, recorded DESC LIMIT $4", platform, chat_id, game, max(limit, 0))
-        return [_result(r) for r in rows]
-
-    # ---- standings -------------------------------------------------------------------------------
-
-    async def unrated_results(self, limit: int = 100) -> list[MatchResultRecord]:
-        async with self._conn() as db:
-            rows = await db.fetch("SELECT * FROM match_results WHERE NOT rated AND status = 'finished' "
-                                  "ORDER BY finished_at, recorded LIMIT $1", max(limit, 0))
-        return [_result(r) for r in rows]
-
-    async def rate_result(self, table_id: str, keys: Sequence[RatingKey], rate: RateFn) -> bool:
-        async with self._write() as db:
-            # FOR UPDATE: a concurrent rater waits here, then finds the row rated and does nothing.
-            row = await db.fetchrow("SELECT * FROM match_results WHERE table_id = $1 AND NOT rated "
-                                    "AND status = 'finished' FOR UPDATE", table_id)
-            if row is None:
-                return False
-            result = _result(row)
-            current: dict[RatingKey, RatingRecord] = {}
-            for scope, subject in keys:
-                found = await db.fetchrow("SELECT * FROM ratings WHERE platform = $1 AND scope = $2 AND game = $3 "
-                                          "AND subject = $4", result.platform, scope, result.game, subject)
-                if found:
-                    current[(scope, subject)] = RatingRecord.model_validate(dict(found))
-            seats, ratings = rate(result, current)
-            for seat in seats:
-                data = seat.model_dump(mode="json")
-                await db.execute(_insert_sql("match_players", data) + " ON CONFLICT DO NOTHING", *data.values())
-            for rating in ratings:
-                data = rating.model_dump(mode="json")
-                await db.execute(_insert_sql("ratings", data) + " ON CONFLICT (platform, scope, game, subject) "
-                                 "DO UPDATE SET " + ", ".join(f"{k} = excluded.{k}" for k in data), *data.values())
-            await db.execute("UPDATE match_results SET rated = TRUE WHERE table_id = $1", table_id)
-        return True
-
-    async def board(
-        self, platform: str, scope: str, game: str, kind: str = "player", since: float | None = None,
-        limit: int = 10,
-    ) -> list[BoardRow]:
-        sql, args = board_query(platform, scope, game, kind, since, limit, postgres=True)
-        async with self._conn() as db:
-            rows = await db.fetch(sql, *args)
-        return [BoardRow.model_validate(dict(r)) for r in rows]
-
-    async def ratings(self, platform: str, scope: str, kind: str = "player", game: str | None = None
-                      ) -> list[RatingRecord]:
-        async with self._conn() as db:
-            rows = await db.fetch(
-                "SELECT * FROM ratings WHERE platform = $1 AND scope = $2 AND kind = $3 "
-                "AND ($4::text IS NULL OR game = $4) ORDER BY rating DESC, game, subject", platform, scope, kind, game)
-        return [RatingRecord.model_validate(dict(r)) for r in rows]
-
-    async def player_matches(
-        self, platform: str, user_id: str, chat_id: str | None = None, game: str | None = None
-    ) -> list[MatchPlayerRecord]:
-        async with self._conn() as db:
-            rows = await db.fetch(
-                "SELECT * FROM match_players WHERE platform = $1 AND user_id = $2 AND ($3::text IS NULL OR chat_id = $3) "
-                "AND ($4::text IS NULL OR game = $4) ORDER BY finished_at, table_id", platform, user_id, chat_id, game)
-        return [MatchPlayerRecord.model_validate(dict(r)) for r in rows]
-
-    async def team_names(self, platform: str, chat_id: str) -> dict[str, str]:
-        async with self._conn() as db:
-            rows = await db.fetch("SELECT team, name FROM team_names WHERE platform = $1 AND chat_id = $2",
-                                  platform, chat_id)
-        return {r["team"]: r["name"] for r in rows}
-
-    async def set_team_name(self, platform: str, chat_id: str, team: str, name: str) -> None:
-        async with self._conn() as db:
-            await db.execute("INSERT INTO team_names VALUES ($1, $2, $3, $4) "
-                             "ON CONFLICT (platform, chat_id, team) DO UPDATE SET name = excluded.name",
-                             platform, chat_id, team, name)
-
-    # ---- adapter data ----------------------------------------------------------------------------
-
-    async def chat_settings(self, platform: str, chat_id: str) -> dict[str, Any]:
-        async with self._conn() as db:
-            value = await db.fetchval("SELECT settings FROM chat_settings WHERE platform = $1 AND chat_id = $2",
-                                      platform, chat_id)
-        return json.loads(value) if value is not None else {}
-
-    async def set_chat_settings(self, platform: str, chat_id: str, settings: dict[str, Any]) -> None:
-        async with self._conn() as db:
-            await db.execute("INSERT INTO chat_settings VALUES ($1, $2, $3) "
-                             "ON CONFLICT (platform, chat_id) DO UPDATE SET settings = excluded.settings",
-                             platform, chat_id, json.dumps(settings, ensure_ascii=False))
-
-    async def claim_update(self, platform: str, update_id: str, now: float) -> bool:
-        async with self._conn() as db:
-            status = await db.execute("INSERT INTO processed_updates VALUES ($1, $2, $3) "
-                                      "ON CONFLICT (platform, update_id) DO NOTHING", platform, update_id, now)
-        return _count(status) == 1
-
-    async def update_claimed(self, platform: str, update_id: str) -> bool:
-        async with self._conn() as db:
-            return bool(await db.fetchval("SELECT 1 FROM processed_updates WHERE platform = $1 AND update_id = $2",
-                                          platform, update_id))
-
-    async def prune_updates(self, platform: str, before: float) -> int:
-        async with self._conn() as db:
-            return _count(await db.execute("DELETE FROM processed_updates WHERE platform = $1 AND at < $2",
-                                           platform, before))
-
-    async def table_refs(self, table_id: str) -> dict[str, Any]:
-        async with self._conn() as db:
-            rows = await db.fetch("SELECT key, value FROM table_refs WHERE table_id = $1", table_id)
-        return {r["key"]: json.loads(r["value"]) for r in rows}
-
-    async def set_table_ref(self, table_id: str, key: str, value: Any) -> None:
-        async with self._conn() as db:
-            if value is None:
-                await db.execute("DELETE FROM table_refs WHERE table_id = $1 AND key = $2", table_id, key)
-            else:
-                await db.execute("INSERT INTO table_refs VALUES ($1, $2, $3) "
-                                 "ON CONFLICT (table_id, key) DO UPDATE SET value = excluded.value",
-                                 table_id, key, json.dumps(value, ensure_ascii=False))
+        return [result_from_row(r) for r in rows]

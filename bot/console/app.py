@@ -7,17 +7,22 @@ one table; `session.py` around it picks games, asks questions and offers the mat
 
 from __future__ import annotations
 
-from collections.abc import Awaitable, Callable
+from collections.abc import Awaitable, Callable, Sequence
+from dataclasses import replace
 from typing import Any
 
 from bot.console.guide import guide_reply
+from bot.console.seats import seat_levels
+from bot.core.hints import table_hint
 from bot.core.i18n import t
 from bot.core.models import Outcome, Player, ServiceError
-from bot.core.render import render_error, render_events, render_hand, render_help, render_table
+from bot.core.presenter import HandUIs, Presenter, TablePanel, Updates
+from bot.core.presenter.games import Event, IllegalAction, MoveTemplate, canonical, moves_of, view_of
+from bot.core.presenter.prompt import prompt_line, typed_moves
+from bot.core.render import render_error, render_help
 from bot.core.service import TableService
 from bot.core.stats import StatsError, parse_board_args
 from bot.core.text import clean
-from rules import Event, IllegalAction, get_engine
 from storage import TableRecord
 
 PLATFORM = "console"
@@ -26,6 +31,7 @@ YOU = Player(PLATFORM, "you", "You")
 
 Reader = Callable[[], Awaitable[str | None]]
 Writer = Callable[[str], None]
+Prompt = Callable[[str], None]  # the legal moves to show with the next prompt ("" for none)
 
 QUIT_WORDS = frozenset({"quit", "exit", "q"})
 HELP_WORDS = frozenset({"help", "?"})
@@ -34,27 +40,55 @@ STATS_WORDS = ("leaderboard", "stats", "teams", "team", "history", "rematch")
 RECEIVED = frozenset({"CardsReceived", "CardReceived", "TileReceived", "TilesReceived"})
 
 
-def sort_key(seat: int) -> str:
-    """The table ref holding a seat's rack order (adapter data: it never bumps the table's version)."""
-    return f"console:sort:{seat}"
-
-
 def first_word(line: str) -> str:
     words = line.strip().lower().split()
     return words[0].lstrip("/") if words else ""
 
 
 class ConsoleTable:
-    def __init__(self, service: TableService, read: Reader, write: Writer, lang: str = "en") -> None:
+    def __init__(self, service: TableService, read: Reader, write: Writer, lang: str = "en",
+                 prompt: Prompt | None = None) -> None:
         self.service = service
-        self.read = read
+        self._read = read
+        self._prompt = prompt
         # Everything shown passes through clean(): an error quoting what was typed must not carry
         # escape sequences that move the cursor, retitle or clear the terminal.
         self.write: Writer = lambda text: write(clean(text, newlines=True))
         self.lang = lang
-        self.by_number = False
+        self.uis = HandUIs(service.store)
+        self.presenter = Presenter(self.uis)
+        self.by_number = False  # the rack order of this session, carried to every new table
         self.welcomed = False
         self._drawn_shown: str | None = None  # the drawn card the hand has already named this turn
+        # (table, version, your view, its legal moves) last shown: the prompt's moves come from them.
+        self._view: tuple[str, int, dict[str, Any], list[MoveTemplate]] | None = None
+
+    async def read(self) -> str | None:
+        """One line at a question (the picker, the menu): the prompt shows no moves there."""
+        return await self._read()
+
+    async def read_move(self, rec: TableRecord, user: Player) -> str | None:
+        """One line at the table: the prompt shows the moves you can type now."""
+        if self._prompt is None:
+            return await self._read()
+        self._prompt(clean(self.moves_line(rec, user)))
+        try:
+            return await self._read()
+        finally:
+            self._prompt("")
+
+    def moves_line(self, rec: TableRecord, user: Player = YOU) -> str:
+        """Your legal moves as one short line (bot/core/presenter/prompt.py); "" off your turn."""
+        seat = self.service.seat_of(rec, user)
+        if rec.state is None or rec.status != "playing" or seat is None:
+            return ""
+        if self._view is not None and self._view[:2] == (rec.id, rec.version):
+            view, templates = self._view[2], self._view[3]
+        else:
+            view = view_of(rec, seat)
+            templates = moves_of(rec, view)
+        moves = typed_moves(rec.game, view, seat, templates, self.lang, hints=bool(rec.options.get("hints")))
+        return prompt_line(moves)
 
     def welcome(self) -> None:
         """The first line of a session, before anything the table says (AI opening moves included)."""
@@ -80,7 +114,7 @@ class ConsoleTable:
         if existing is not None:
             if new or existing.status == "lobby":
                 await self.service.end_table(existing.id, user, is_admin=True)
-            elif existing.game != get_engine(game).name:
+            elif existing.game != canonical(game):
                 self.write(t("console.other_game", self.lang, game=t(f"game.{existing.game}", self.lang),
                              name=existing.game))
                 return None
@@ -91,17 +125,18 @@ class ConsoleTable:
     async def resume(self, existing: TableRecord, user: Player = YOU) -> TableRecord:
         self.write(t("lobby.restored", self.lang))
         outcome = await self.service.resume(existing.id)
-        self._show_events(outcome, user)
+        await self._show_events(outcome, user)
         return outcome.table
 
     async def open_new(self, game: str, ai: int, options: dict[str, Any] | None = None, seed: int | None = None,
-                       user: Player = YOU) -> TableRecord:
+                       user: Player = YOU, levels: Sequence[str] = ()) -> TableRecord:
+        """A new table: you and `ai` AI seats at `levels` (bot/console/seats.seat_levels), started."""
         rec = await self.service.open_table(game, PLATFORM, CHAT_ID, user, options=options, seed=seed)
-        for _ in range(ai):
-            rec = await self.service.add_ai(rec.id, user)
+        for level in seat_levels(ai, levels):
+            rec = await self.service.add_ai(rec.id, user, level=level)
         outcome = await self.service.start(rec.id, user)
         await self._save_sort(outcome.table, user)  # the rack order you chose carries over
-        self._show_events(outcome, user)
+        await self._show_events(outcome, user)
         return outcome.table
 
     async def rematch(self, user: Player = YOU) -> TableRecord | None:
@@ -115,7 +150,7 @@ class ConsoleTable:
             return None
         self.write(t("console.rematch", self.lang))
         await self._save_sort(outcome.table, user)
-        self._show_events(outcome, user)
+        await self._show_events(outcome, user)
         return outcome.table
 
     # ---- playing ---------------------------------------------------------------------------------
@@ -129,9 +164,9 @@ class ConsoleTable:
         """Play until the match ends (returns the finished table) or you leave (returns None)."""
         self.welcome()
         await self._load_sort(rec, user)
-        self._show(rec, user)
+        await self._show(rec, user)
         while rec.status == "playing":
-            line = await self.read()
+            line = await self.read_move(rec, user)
             command = (line or "").strip()
             word = first_word(command)
             if line is None or word in QUIT_WORDS and len(command.split()) == 1:
@@ -147,13 +182,15 @@ class ConsoleTable:
                 self.write(t("stats.console_help", self.lang))
                 self.write(t("guide.hint", self.lang))
             elif command.lower() in ("table", "hand", "rack"):
-                self._show(rec, user, again=True)
+                await self._show(rec, user, again=True)
             elif command.lower() == "sort":
                 self.by_number = not self.by_number
                 await self._save_sort(rec, user)
-                self._show(rec, user, again=True)
+                await self._show(rec, user, again=True)
             elif word == "rematch":
                 self.write(t("console.rematch_in_play", self.lang))
+            elif command.lower() == "hint":
+                await self._hint(rec, user)
             elif word in STATS_WORDS:
                 await self.stats_command(command, user, game=rec.game)
             else:
@@ -162,21 +199,28 @@ class ConsoleTable:
 
     async def _act(self, rec: TableRecord, user: Player, command: str) -> TableRecord:
         for due in await self.service.tick():
-            self._show_events(due, user)
+            await self._show_events(due, user)
         try:
             outcome = await self.service.act(rec.id, user, command)
         except (IllegalAction, ServiceError) as err:
             self.write(render_error(err, self.lang, rec.game))
             return await self.service.get(rec.id)
-        self._show_events(outcome, user)
+        updates = await self._show_events(outcome, user)
         # At the match's end the events just shown hold the last summary and the winner; the table
         # would print that summary a second time (`table` at the menu shows it). A draft step's note
         # already shows the melds it changed and the rack: the whole table and draft again would bury
         # it (the full view stays one `table` away).
         draft_step = bool(outcome.events) and all(e.type == "DraftChanged" for e in outcome.events)
         if outcome.table.status == "playing" and not draft_step:
-            self._show(outcome.table, user, outcome=outcome)
+            await self._show(outcome.table, user, outcome=outcome, panel=updates.table)
         return outcome.table
+
+    async def _hint(self, rec: TableRecord, user: Player) -> None:
+        """`hint`: the best move as a command to type (bot/core/hints.py), or why there is none."""
+        try:
+            self.write((await table_hint(self.service, rec.id, user)).render(self.lang))
+        except ServiceError as err:
+            self.write(render_error(err, self.lang, rec.game))
 
     # ---- standings -------------------------------------------------------------------------------
 
@@ -211,25 +255,29 @@ class ConsoleTable:
     # ---- per-seat display choices ----------------------------------------------------------------
 
     async def _load_sort(self, rec: TableRecord, user: Player) -> None:
+        """The rack order stored with your seat (the hand screen every platform keeps, hand_ui.py)."""
         seat = self.service.seat_of(rec, user)
         if seat is not None:
-            stored = (await self.service.store.table_refs(rec.id)).get(sort_key(seat))
-            if stored is not None:
-                self.by_number = bool(stored)
+            self.by_number = (await self.uis.get(rec.id, seat)).by_number
 
     async def _save_sort(self, rec: TableRecord, user: Player) -> None:
         seat = self.service.seat_of(rec, user)
         if seat is not None:
-            await self.service.store.set_table_ref(rec.id, sort_key(seat), self.by_number)
+            # Read afresh: the seat's browser page (`--web`) keeps its picks in the same screen.
+            self.uis.forget(rec.id)
+            await self.uis.update(rec.id, seat, by_number=self.by_number)
 
-    # ---- showing ---------------------------------------------------------------------------------
+    # ---- showing: the presenter's panels and lines, laid out one after another ------------------------
+
+    async def _lang_of(self, seat: int | None) -> str:
+        return self.lang
 
     def _private_view(self, rec: TableRecord, seat: int | None, outcome: Outcome | None = None) -> dict[str, Any] | None:
         if rec.state is None or seat is None or rec.status != "playing":
             return None
         if outcome is not None and seat in outcome.private_views:
             return outcome.private_views[seat]  # built once by the service for this very table
-        return get_engine(rec.game).view(rec.state, seat)
+        return view_of(rec, seat)
 
     def _said_by_hand(self, event: Event, drawn: str | None) -> bool:
         """A private "you drew X" that the hand shown right after names anyway ("You drew X.")."""
@@ -238,37 +286,50 @@ class ConsoleTable:
         cards = event.data.get("cards") or event.data.get("tiles") or [event.data.get("card") or event.data.get("tile")]
         return list(cards) == [drawn]
 
-    def _show_events(self, outcome: Outcome, user: Player = YOU) -> None:
+    async def _updates(self, outcome: Outcome, user: Player) -> Updates:
+        """The presenter's updates for your seat: the table as yours, every line you may see (less a
+        "you drew X" the rack repeats); your rack is built by `_show`, which knows what it has said."""
         seat = self.service.seat_of(outcome.table, user)
         view = self._private_view(outcome.table, seat, outcome)
         drawn = view.get("drawn") if view else None
         drawn = drawn if isinstance(drawn, str) else None
         events = [e for e in outcome.events if not self._said_by_hand(e, drawn)]
-        for line in render_events(outcome.table, events, seat, self.lang):
+        return await self.presenter.outcome(replace(outcome, events=events), self._lang_of, seats=(),
+                                            viewer=seat, now=self.service.clock.now())
+
+    async def _show_events(self, outcome: Outcome, user: Player = YOU) -> Updates:
+        updates = await self._updates(outcome, user)
+        for line in updates.log:
             self.write(line)
+        return updates
 
     def show_final(self, rec: TableRecord, user: Player = YOU) -> None:
         """The table as the match ended (the end menu's `table`)."""
         if rec.state is not None:
-            view = get_engine(rec.game).view(rec.state, None)
-            self.write(render_table(rec, view, self.lang, now=self.service.clock.now(),
-                                    viewer=self.service.seat_of(rec, user)))
+            panel = self.presenter.table(rec, self.lang, viewer=self.service.seat_of(rec, user),
+                                         now=self.service.clock.now())
+            self.write(panel.body)
 
-    def _show(self, rec: TableRecord, user: Player, again: bool = False, outcome: Outcome | None = None) -> None:
-        """The table and your rack (from `outcome`'s views when it has them). After a move within the
-        same turn (a Rummy 500 lay after a bank take) the rack no longer repeats "You drew X.";
-        asked for with `table`, it shows all."""
+    async def _show(self, rec: TableRecord, user: Player, again: bool = False, outcome: Outcome | None = None,
+                    panel: TablePanel | None = None) -> None:
+        """The table (`panel`, when the outcome's updates hold it) and your rack (from `outcome`'s views
+        when it has them). After a move within the same turn (a Rummy 500 lay after a bank take) the
+        rack no longer repeats "You drew X."; asked for with `table`, it shows all."""
         if rec.state is None:
             return
         seat = self.service.seat_of(rec, user)
-        public = outcome.public_view if outcome is not None else None
-        public = public if public is not None else get_engine(rec.game).view(rec.state, None)
-        self.write(render_table(rec, public, self.lang, now=self.service.clock.now(), viewer=seat))
+        if panel is None:
+            panel = self.presenter.table(rec, self.lang, viewer=seat, now=self.service.clock.now())
+        self.write(panel.body)
         view = self._private_view(rec, seat, outcome)
-        if view is None:
+        if view is None or seat is None:
             return
+        templates = moves_of(rec, view)
+        self._view = (rec.id, rec.version, view, templates)  # the prompt's moves read the same ones
         drawn = view.get("drawn") if isinstance(view.get("drawn"), str) else None
         if drawn is not None and drawn == self._drawn_shown and not again:
             view = {**view, "drawn": None}
         self._drawn_shown = drawn
-        self.write(render_hand(rec, view, self.lang, by_number=self.by_number))
+        hand = await self.presenter.hand(rec, seat, self.lang, view, templates=templates)
+        if hand is not None:
+            self.write(hand.body)

@@ -8,8 +8,11 @@ numbers taken from a real deal rather than written down here.
 
 from __future__ import annotations
 
+from collections.abc import Sequence
+
+from bot.core.ai_seats import DEFAULT_LEVEL
 from bot.core.i18n import t
-from rules import get_engine
+from bot.core.presenter.games import dealt_view, seat_range
 
 DEFAULT_OPPONENTS = {"rummikub": 3, "rummy101": 2, "rummy500": 2, "canasta": 3, "three_thirteen": 3}
 # Games whose picker explains its default: the view key holding the stock left after the deal.
@@ -17,8 +20,8 @@ STOCK_HINT = {"rummy101": "stock"}
 
 
 def opponents_range(game: str) -> tuple[int, int]:
-    engine = get_engine(game)
-    return engine.min_seats - 1, engine.max_seats - 1
+    lo, hi = seat_range(game)
+    return lo - 1, hi - 1
 
 
 def default_opponents(game: str) -> int:
@@ -27,9 +30,7 @@ def default_opponents(game: str) -> int:
 
 
 def stock_after_deal(game: str, players: int) -> int:
-    engine = get_engine(game)
-    view = engine.view(engine.new_game(players, seed=0), None)
-    return int(view[STOCK_HINT[game]])
+    return int(dealt_view(game, players)[STOCK_HINT[game]])
 
 
 def opponents_hint(game: str, lang: str) -> str | None:
@@ -54,3 +55,18 @@ def seats_error(game: str, ai: int, lang: str) -> str | None:
         return t("console.seats_fixed", lang, game=name, players=hi + 1, ai=hi, got=ai)
     choices = ", ".join(str(n) for n in range(lo, hi)) + f" {t('console.or', lang)} {hi}"
     return t("console.seats_range", lang, game=name, lo=lo + 1, hi=hi + 1, choices=choices, got=ai)
+
+
+def seat_levels(ai: int, levels: Sequence[str]) -> list[str]:
+    """The level of each of `ai` opponents from `--ai-level`: none typed is normal for all, one is
+    for all, several go to the seats in order and the last one fills the rest."""
+    if not levels:
+        return [DEFAULT_LEVEL] * ai
+    return [levels[min(i, len(levels) - 1)] for i in range(ai)]
+
+
+def levels_error(ai: int, levels: Sequence[str], lang: str) -> str | None:
+    """The sentence for more `--ai-level` levels than AI opponents; None when they fit."""
+    if len(levels) <= max(ai, 1):
+        return None
+    return t("console.levels_too_many", lang, n=len(levels), ai=ai)

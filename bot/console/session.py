@@ -12,13 +12,14 @@ from typing import Any
 
 from bot.console.app import CHAT_ID, HELP_WORDS, PLATFORM, QUIT_WORDS, STATS_WORDS, YOU, ConsoleTable, first_word
 from bot.console.guide import guide_reply
-from bot.console.seats import default_opponents, opponents_hint, opponents_range
+from bot.console.seats import default_opponents, opponents_hint, opponents_range, seat_levels
+from bot.core.ai_seats import DEFAULT_LEVEL, LEVELS
 from bot.core.i18n import t
 from bot.core.models import Player, ServiceError
-from bot.core.options_text import bad_option
+from bot.core.presenter.games import games as game_names
+from bot.core.presenter.games import read_options
 from bot.core.render import render_error
 from bot.core.service import TableService
-from rules import SetupError, engine_names, get_engine
 from storage import TableRecord
 
 MENU = ("rematch", "game", "standings", "quit")
@@ -37,6 +38,7 @@ class Request:
     options: dict[str, Any] = field(default_factory=dict)
     seed: int | None = None
     new: bool = False
+    ai_levels: list[str] = field(default_factory=list)  # `--ai-level`, checked (bot/console/seats.py)
 
 
 class Session:
@@ -101,13 +103,9 @@ class Session:
     async def open(self, request: Request, existing: TableRecord | None) -> TableRecord | None:
         """The table `rummyclub play` asked for: the unfinished one when it matches (or you choose
         to resume it), else a new one. None: you quit at the question."""
-        engine = get_engine(request.game)
         # The terminal has no one to wait for: the turn timer is off unless asked for.
         options = {"turn_timer_s": 0, **request.options}
-        try:
-            engine.options_model.parse_options(options)
-        except SetupError as err:
-            raise bad_option(err, engine) from None
+        read_options(request.game, options)  # a bad option is refused before anything is asked
         ai = default_opponents(request.game) if request.ai is None else request.ai
         if existing is not None and not request.new:
             question = self._differences(existing, request)
@@ -127,7 +125,7 @@ class Session:
         if existing is not None:
             await self.service.end_table(existing.id, self.user, is_admin=True)
             self.write(t("console.replaced", self.lang, game=t(f"game.{existing.game}", self.lang)))
-        return await self.table.open_new(request.game, ai, options, request.seed, self.user)
+        return await self.table.open_new(request.game, ai, options, request.seed, self.user, request.ai_levels)
 
     def _differences(self, existing: TableRecord, request: Request) -> str | None:
         """The question to ask before resuming, or None when the unfinished game is what was asked."""
@@ -135,17 +133,27 @@ class Session:
         new_name = t(f"game.{request.game}", self.lang)
         if existing.game != request.game:
             return t("console.resume_other", self.lang, old=old_name, new=new_name)
-        engine = get_engine(request.game)
-        wanted = engine.options_model.parse_options({**existing.options, **request.options}).model_dump()
-        changes = [t("console.change_option", self.lang, option=key, old=_shown(existing.options.get(key)),
+        # Read through the model, so an option added since the game began (hints) is its default, not a change.
+        current = read_options(request.game, existing.options)
+        wanted = read_options(request.game, {**existing.options, **request.options})
+        changes = [t("console.change_option", self.lang, option=key, old=_shown(current.get(key)),
                      new=_shown(value))
-                   for key, value in wanted.items() if existing.options.get(key) != value]
-        ai_seats = sum(1 for s in existing.seats if s.kind == "ai")
-        if request.ai is not None and request.ai != ai_seats:
-            changes.append(t("console.change_ai", self.lang, old=ai_seats, new=request.ai))
+                   for key, value in wanted.items() if current.get(key) != value]
+        ai_seats = [s for s in existing.seats if s.kind == "ai"]
+        if request.ai is not None and request.ai != len(ai_seats):
+            changes.append(t("console.change_ai", self.lang, old=len(ai_seats), new=request.ai))
+        elif request.ai_levels:
+            old_levels = [s.level for s in ai_seats]
+            new_levels = seat_levels(len(ai_seats), request.ai_levels)
+            if old_levels != new_levels:
+                changes.append(t("console.change_levels", self.lang, old=self._levels_text(old_levels),
+                                 new=self._levels_text(new_levels)))
         if not changes:
             return None
         return t("console.resume_changed", self.lang, game=new_name, changes="; ".join(changes))
+
+    def _levels_text(self, levels: list[str]) -> str:
+        return ", ".join(t(f"level.{level}", self.lang) for level in levels)
 
     # ---- picking a game --------------------------------------------------------------------------
 
@@ -159,10 +167,13 @@ class Session:
         ai = await self.ask_opponents(game)
         if ai is None:
             return None
-        return await self.table.open_new(game, ai, {"turn_timer_s": 0}, None, self.user)
+        level = await self.ask_level(game)
+        if level is None:
+            return None
+        return await self.table.open_new(game, ai, {"turn_timer_s": 0}, None, self.user, [level])
 
     async def pick_game(self) -> str | TableRecord | None:
-        games = engine_names()
+        games = game_names()
         listed = ", ".join(f"{i + 1}. {t(f'game.{g}', self.lang)} ({g})" for i, g in enumerate(games))
         self.write(t("console.pick_game", self.lang, games=listed))
         while True:
@@ -201,6 +212,28 @@ class Session:
             if answer.isdigit() and lo <= int(answer) <= hi:
                 return int(answer)
             self.write(t("console.opponents_bad", self.lang, got=answer, lo=lo, hi=hi, default=default))
+
+    async def ask_level(self, game: str) -> str | None:
+        """How the AI opponents play (`--ai-level` of `rummyclub play`): a level by number, by its
+        name in either language, or Enter for the default. None: you quit."""
+        names = [(level, t(f"level.{level}", self.lang)) for level in LEVELS]
+        listed = ", ".join(f"{i + 1}. {name}" for i, (_, name) in enumerate(names))
+        default = t(f"level.{DEFAULT_LEVEL}", self.lang)
+        self.write(t("console.level", self.lang, levels=listed, default=default))
+        while True:
+            answer = await self.ask(lambda: t("console.level_help", self.lang, levels=listed, default=default),
+                                    game=game)
+            if answer is None:
+                return None
+            word = answer.casefold()
+            if not word:
+                return DEFAULT_LEVEL
+            if word.isdigit() and 1 <= int(word) <= len(LEVELS):
+                return LEVELS[int(word) - 1]
+            for level, name in names:
+                if word in (level, name.casefold()):
+                    return level
+            self.write(t("console.level_bad", self.lang, got=answer, levels=listed, default=default))
 
     # ---- the match's end -------------------------------------------------------------------------
 

@@ -30,6 +30,7 @@ class TerminalInput:
 
     def __init__(self, prompt: str, stdin: IO[str] | None = None, stdout: IO[str] | None = None) -> None:
         self.prompt = prompt
+        self.moves = ""  # the legal moves written before the prompt while a table waits for yours
         self.stdin = stdin if stdin is not None else sys.stdin
         self.stdout = stdout if stdout is not None else sys.stdout
         self.interrupted = False
@@ -57,6 +58,10 @@ class TerminalInput:
         # On Windows, or off the main thread, Ctrl-C stays a KeyboardInterrupt, which main() handles.
         with contextlib.suppress(NotImplementedError, RuntimeError, ValueError):
             self._loop.add_signal_handler(signal.SIGINT, self.interrupt)
+
+    def show_moves(self, moves: str) -> None:
+        """The next prompts read `<moves> > ` (ConsoleTable sets them at the table, clears them after)."""
+        self.moves = moves
 
     def close(self) -> None:
         self._closed = True
@@ -99,7 +104,7 @@ class TerminalInput:
         assert self._lines is not None
         if self.interrupted:
             return None
-        self.stdout.write(self.prompt)
+        self.stdout.write(f"{self.moves} {self.prompt}" if self.moves else self.prompt)
         self.stdout.flush()
         if self._fd is None and self._lines.empty():
             line = self.stdin.readline()

@@ -12,10 +12,12 @@ import asyncio
 from collections.abc import Awaitable, Callable
 from typing import Any, TypeVar
 
+from bot.core.ai_seats import ai_level, ai_name
 from bot.core.clock import Clock
 from bot.core.models import Player, ServiceError
 from bot.core.options_text import bad_option
 from rules import IllegalAction, SetupError, engine_names, get_engine
+from rules.core.levels import DEFAULT_LEVEL
 from storage import (
     ActionKeyRecord,
     DuplicateAction,
@@ -78,12 +80,13 @@ class Lobby:
                      repeat: Callable[[ActionKeyRecord], Awaitable[T]]) -> T:
         """Every change to a table, under its lock: `attempt` runs on a fresh copy, and again on what
         another process wrote when that one won the race (VersionConflict). With `key`, a change
-        already made under it — found before trying, at COMMIT, or as the cause of a refusal (our
-        own first delivery moved the table on) — is answered by `repeat` and not made again."""
+        already made under it — found at COMMIT (the store checks the key in the change's own
+        transaction), or as the cause of a refusal (our own first delivery moved the table on) — is
+        answered by `repeat` and not made again. The key is not looked up before trying: that read
+        would be paid by every change for the sake of the rare redelivery, which the COMMIT catches
+        anyway (an attempt that stores anything before its own commit checks the key itself)."""
         async with self._lock(table_id):
             for _ in range(RETRIES):
-                if (done := await self._done(key)) is not None:
-                    return await repeat(done)
                 rec = await self.get(table_id)
                 try:
                     return await attempt(rec)
@@ -227,14 +230,19 @@ class Lobby:
 
         return await self._change(table_id, change, key)
 
-    async def add_ai(self, table_id: str, by: Player, *, key: str | None = None) -> TableRecord:
+    async def add_ai(self, table_id: str, by: Player, *, level: str = DEFAULT_LEVEL,
+                     key: str | None = None) -> TableRecord:
+        """The host seats an AI that plays at `level` (easy, normal, strong: rules/core/levels.py;
+        the "addai" button may carry it as its argument, bot/core/ai_seats.py)."""
+        chosen = ai_level(level)  # refused before any read: a bad level is the caller's, not a race
+
         async def change(rec: TableRecord) -> None:
             self._in_lobby(rec, by, host_only=True)
             engine = get_engine(rec.game)
             if len(rec.seats) >= engine.max_seats:
                 raise ServiceError("E_TABLE_FULL", seats=engine.max_seats)
             n = 1 + sum(1 for s in rec.seats if s.kind == "ai")
-            rec.seats.append(SeatRecord(kind="ai", platform=None, user_id=None, name=f"AI {n}"))
+            rec.seats.append(SeatRecord(kind="ai", platform=None, user_id=None, name=ai_name(n), level=chosen))
 
         return await self._change(table_id, change, key)
 

@@ -2,6 +2,8 @@
 
 Deadlines live in storage, so a restarted process picks them up on its first tick. Sleeping is
 injected: tests call `run_once()` after moving a fake clock and never wait on the wall clock.
+Adapters start the scheduler once their tables are resumed, which makes its start the moment the
+process is set up: the heap built so far is frozen then (bot/core/heap.py).
 """
 
 from __future__ import annotations
@@ -11,6 +13,7 @@ import contextlib
 import logging
 from collections.abc import Awaitable, Callable
 
+from bot.core.heap import freeze_startup_heap
 from bot.core.models import Outcome
 from bot.core.service import TableService
 
@@ -55,6 +58,7 @@ class Scheduler:
 
     def start(self) -> asyncio.Task[None]:
         if self._task is None or self._task.done():
+            freeze_startup_heap()
             self._task = asyncio.create_task(self.run(), name="rummyclub-scheduler")
         return self._task
 

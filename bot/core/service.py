@@ -11,8 +11,11 @@ the same press again — after a crash right after the COMMIT, or to a second pr
 moment — it is answered with the first application (`Outcome.repeated`) and never applied twice.
 The lobby half (seats, options, opening and ending tables) is in `lobby.py`.
 
-Several processes on one database: a table's clock work (a passed deadline, AI turns) is done by
-the one process that claimed the table in storage (`Store.claim_due`, a lease of `claim_lease_s`,
+The AI moves (and those of away players) that follow a move are stored in that move's own
+transaction (bot/core/autoplay.py): one commit per player's move.
+
+Several processes on one database: a table's clock work (a passed deadline, a long AI run) is done
+by the one process that claimed the table in storage (`Store.claim_due`, a lease of `claim_lease_s`,
 `owner` = this process). A process that dies mid-turn leaves its claim behind; when the lease runs
 out another process's tick takes the table over (`claim_stale`) and finishes the turn. The table
 lock and the version guard stay as the last safety: a turn is never applied twice even if two
@@ -27,18 +30,19 @@ import os
 import secrets
 import socket
 import uuid
-from collections.abc import Callable
+from collections.abc import Awaitable, Callable
 from typing import Any
 
+from bot.core.autoplay import Autoplay
 from bot.core.clock import Clock, SystemClock
 from bot.core.lobby import Lobby
 from bot.core.models import Outcome, Player, ServiceError
 from bot.core.options_text import bad_option
 from bot.core.stats import Standings
-from rules import Action, Engine, Event, IllegalAction, RoundResult, SetupError, State, get_engine
-from rules.core.deck import rng_for
+from rules import Action, Engine, Event, RoundResult, SetupError, State, get_engine
 from storage import (
     ActionKeyRecord,
+    DuplicateAction,
     LogEntry,
     MatchResultRecord,
     Store,
@@ -48,13 +52,12 @@ from storage import (
 
 log = logging.getLogger(__name__)
 
-MAX_AI_STEPS = 20_000  # a safety net: no legal game runs this long between two human turns
 DEFAULT_LOBBY_TTL_S = 3600.0
 KEY_MEMORY_S = 7 * 24 * 3600.0  # platforms redeliver within a day (Telegram keeps updates 24 h)
 # How long a claim keeps other processes off a table. Long enough for any turn's work (an AI run
 # renews it as it goes), short because a dead process's tables wait this long for a new owner.
 CLAIM_LEASE_S = 30.0
-CLAIM_BATCH = 100  # due tables claimed per tick; the rest wait for the next tick
+CLAIM_BATCH = 250  # due tables claimed (and handled together) per tick; the rest wait for the next tick
 
 
 def process_owner() -> str:
@@ -66,7 +69,18 @@ def _new_table_id() -> str:
     return uuid.uuid4().hex[:12]
 
 
-class TableService(Lobby):
+async def _each(table_ids: list[str], work: Callable[[str], Awaitable[Outcome | None]]) -> list[Outcome]:
+    """`work` for every table at once (each under its own lock); the outcomes in `table_ids` order.
+    Every table's work runs to its end even when another's fails; then the first failure is raised
+    (a store gone away is the whole process's problem, as it was table by table)."""
+    done = await asyncio.gather(*(work(t) for t in table_ids), return_exceptions=True)
+    for result in done:
+        if isinstance(result, BaseException):
+            raise result
+    return [r for r in done if isinstance(r, Outcome)]
+
+
+class TableService(Lobby, Autoplay):
     def __init__(
         self,
         store: Store,
@@ -89,6 +103,9 @@ class TableService(Lobby):
         # The old way, kept for bench/bench_views.py to compare against: `engine.view` per seat.
         self._fresh_views = fresh_views
         self._locks: dict[str, asyncio.Lock] = {}
+        self._engines: dict[str, Engine] = {}
+        # Told of every committed move (the web pages' push); a listener must not block or raise.
+        self.commit_listeners: list[Callable[[TableRecord], None]] = []
         self.standings = Standings(store, self.clock)
 
     # ---- helpers -----------------------------------------------------------------------------
@@ -102,17 +119,21 @@ class TableService(Lobby):
             raise ServiceError("E_NO_TABLE", table=table_id)
         return rec
 
-    @staticmethod
-    def engine_for(rec: TableRecord) -> Engine:
-        return get_engine(rec.game)
+    def engine_for(self, rec: TableRecord) -> Engine:
+        # Kept per service: get_engine goes through importlib on every call, and an action asks
+        # for its table's engine several times.
+        engine = self._engines.get(rec.game)
+        if engine is None:
+            engine = self._engines[rec.game] = get_engine(rec.game)
+        return engine
 
     async def start(self, table_id: str, by: Player, *, key: str | None = None) -> Outcome:
         async def attempt(rec: TableRecord) -> Outcome:
             state = self._deal(rec, by)
             rec.status = "playing"
             entry = self._entry(rec, "start", None, "start", offset=0)
-            rec = await self._commit(rec, state, [entry], acted_seat=None, prev_turn=None, key=key)
-            return await self._run_automatic(rec, state, Outcome(table=rec))
+            return await self._commit_with_automatic(rec, state, [entry], Outcome(table=rec), acted_seat=None,
+                                                     prev_turn=None, key=key)
 
         return await self._keyed(table_id, key, attempt, self._repeat)
 
@@ -178,6 +199,8 @@ class TableService(Lobby):
         if parsed.service_only:
             raise ServiceError("E_SERVICE_ONLY", command=engine.format(parsed))
         if rec.seats[seat].away:
+            if key is not None and (done := await self._done(key)) is not None:
+                raise DuplicateAction(done)  # a redelivery must not take the seat back either
             # Any action takes the seat back, even one the rules then refuse.
             rec.seats[seat].away = False
             rec = await self._save_seats(rec)
@@ -191,9 +214,8 @@ class TableService(Lobby):
         # What a repeat of this press is answered with: this application's own events and results.
         reply = {"command": command, "events": [e.to_json() for e in outcome.events],
                  "results": [r.model_dump(mode="json") for r in outcome.results]}
-        rec = await self._commit(rec, state, entries, acted_seat=seat, prev_turn=prev_turn, key=key, reply=reply)
-        outcome.table = rec
-        return await self._run_automatic(rec, state, outcome)
+        return await self._commit_with_automatic(rec, state, entries, outcome, acted_seat=seat, prev_turn=prev_turn,
+                                                 key=key, reply=reply)
 
     async def _repeat(self, done: ActionKeyRecord) -> Outcome:
         """The answer to a redelivered action: its first application's events, today's table."""
@@ -217,28 +239,18 @@ class TableService(Lobby):
         return outcome
 
     async def tick(self, now: float | None = None) -> list[Outcome]:
-        """Apply every passed deadline (the game's timeout rule) and expire old lobbies."""
+        """Apply every passed deadline (the game's timeout rule) and expire old lobbies.
+
+        The due tables are handled together, not one after the other: their commits (and claim
+        releases) reach the store at the same moment and share its group commits, so a tick that
+        finds hundreds of passed deadlines costs a few transactions, not hundreds of round trips."""
         now = self.clock.now() if now is None else now
-        outcomes = []
         # Only the tables this process claimed: another process ticking now gets the others.
-        for table_id in await self.store.claim_due(now, self.owner, self.claim_lease_s, CLAIM_BATCH):
-            try:
-                async with self._lock(table_id):
-                    rec = await self.get(table_id)
-                    if rec.status != "playing" or rec.deadline is None or rec.deadline > now:
-                        continue  # someone acted in time after all
-                    try:
-                        outcomes.append(await self._timeout(rec))
-                    except VersionConflict:
-                        continue  # a move (or, despite the claim, another process) came first
-            finally:
-                await self.store.release_claim(table_id, self.owner)
+        due = await self.store.claim_due(now, self.owner, self.claim_lease_s, CLAIM_BATCH)
+        outcomes = await _each(due, lambda table_id: self._tick_due(table_id, now))
         # Tables whose claim outlived its owner: a process died mid-turn; finish what it left.
-        for table_id in await self.store.claim_stale(now, self.owner, self.claim_lease_s, CLAIM_BATCH):
-            try:
-                outcomes.append(await self.resume(table_id))
-            finally:
-                await self.store.release_claim(table_id, self.owner)
+        stale = await self.store.claim_stale(now, self.owner, self.claim_lease_s, CLAIM_BATCH)
+        outcomes += await _each(stale, self._take_over)
         for rec in await self.store.list_tables(["lobby"]):
             if rec.meta.get("lobby_expires", float("inf")) <= now:
                 async with self._lock(rec.id):
@@ -251,6 +263,26 @@ class TableService(Lobby):
                             continue  # someone joined or started it this very moment
         return outcomes
 
+    async def _tick_due(self, table_id: str, now: float) -> Outcome | None:
+        """A claimed table whose deadline passed: its timeout move, then its claim released."""
+        try:
+            async with self._lock(table_id):
+                rec = await self.get(table_id)
+                if rec.status != "playing" or rec.deadline is None or rec.deadline > now:
+                    return None  # someone acted in time after all
+                try:
+                    return await self._timeout(rec)
+                except VersionConflict:
+                    return None  # a move (or, despite the claim, another process) came first
+        finally:
+            await self.store.release_claim(table_id, self.owner)
+
+    async def _take_over(self, table_id: str) -> Outcome:
+        try:
+            return await self.resume(table_id)
+        finally:
+            await self.store.release_claim(table_id, self.owner)
+
     async def _timeout(self, rec: TableRecord) -> Outcome:
         engine = self.engine_for(rec)
         state = self._state(rec)
@@ -261,9 +293,8 @@ class TableService(Lobby):
         outcome = Outcome(table=rec, events=list(events))
         entries = [self._entry(rec, "timeout", seat, engine.format(action), offset=0)]
         state, entries = self._maybe_next_round(engine, rec, state, entries, outcome)
-        rec = await self._commit(rec, state, entries, acted_seat=seat, prev_turn=seat, force_new_deadline=True)
-        outcome.table = rec
-        return await self._run_automatic(rec, state, outcome)
+        return await self._commit_with_automatic(rec, state, entries, outcome, acted_seat=seat, prev_turn=seat,
+                                                 force_new_deadline=True)
 
     async def resume(self, table_id: str) -> Outcome:
         """Continue a table after a restart: play the AI moves a crash may have cut short (unless
@@ -281,7 +312,17 @@ class TableService(Lobby):
         """On start: resume every table in play, so adapters can re-render them ("game restored"),
         and forget idempotency keys old enough that no platform redelivers them any more."""
         await self.store.prune_action_keys(self.clock.now() - KEY_MEMORY_S)
-        return [await self.resume(rec.id) for rec in await self.store.list_tables(["playing"])]
+        listed = {rec.id: rec for rec in await self.store.list_tables(["playing"])}
+        # One read for all of them; the tables with automatic moves left over play them together
+        # (their commits share group commits).
+        return await _each(list(listed), lambda table_id: self._resume_listed(listed[table_id]))
+
+    async def _resume_listed(self, rec: TableRecord) -> Outcome:
+        """`resume` of a record just read by resume_all: a table with a present human on turn (all
+        of them but those a crash cut short) is rendered from it, without reading it again."""
+        if self._automatic_seat(rec, self.engine_for(rec), self._state(rec)) is not None:
+            return await self.resume(rec.id)
+        return self._with_views(Outcome(table=rec))
 
     # ---- internals ---------------------------------------------------------------------------
 
@@ -311,65 +352,6 @@ class TableService(Lobby):
         outcome.events.append(Event("NextRound", {"round": state.get("round"), "seat": engine.current_seat(state)}))
         return state, entries
 
-    def _automatic_seat(self, rec: TableRecord, engine: Engine, state: State) -> int | None:
-        seat = engine.current_seat(state)
-        if seat is None or rec.status != "playing":
-            return None
-        s = rec.seats[seat]
-        return seat if s.kind == "ai" or s.away else None
-
-    async def _run_automatic(self, rec: TableRecord, state: State, outcome: Outcome) -> Outcome:
-        """Play AI seats (and seats whose player is away) until a present human is on turn.
-
-        Each move is its own commit, so a crash loses at most the move being computed; its RNG
-        comes from the seed and the log position, so a replay makes the same choices."""
-        engine = self.engine_for(rec)
-        if self._automatic_seat(rec, engine, state) is None:
-            return self._with_views(outcome)  # a present human is on turn: no claim needed
-        if not await self._claim(rec.id):
-            return self._with_views(outcome)  # another live process is playing these turns
-        claimed_at = self.clock.now()
-        try:
-            rec, state = await self._play_automatic(engine, rec, state, outcome, claimed_at)
-        finally:
-            # Not reached when the process dies: the claim is left for claim_stale to find.
-            await self.store.release_claim(rec.id, self.owner)
-        outcome.table = rec
-        return self._with_views(outcome)
-
-    async def _claim(self, table_id: str) -> bool:
-        return await self.store.claim_table(table_id, self.owner, self.clock.now(), self.claim_lease_s)
-
-    async def _play_automatic(
-        self, engine: Engine, rec: TableRecord, state: State, outcome: Outcome, claimed_at: float
-    ) -> tuple[TableRecord, State]:
-        for _ in range(MAX_AI_STEPS):
-            seat = self._automatic_seat(rec, engine, state)
-            if seat is None:
-                break
-            if self.clock.now() - claimed_at > self.claim_lease_s / 2:
-                # A long run renews its lease before it can run out; a lost claim ends the run.
-                if not await self._claim(rec.id):
-                    break
-                claimed_at = self.clock.now()
-            rng = rng_for(rec.seed, "ai", rec.log_seq)
-            try:
-                if rec.seats[seat].kind == "ai":
-                    action = engine.ai_action(state, seat, rng)
-                else:  # a player who is away: the game's stand-in (AI or the spec's auto-play)
-                    action = engine.stand_in_action(state, seat, rng)
-                state, events = engine.apply(state, seat, action)
-            except IllegalAction:
-                # An AI bug must not stall the table: the timeout rule is always legal.
-                action = engine.timeout_action(state)
-                state, events = engine.apply(state, seat, action)
-            outcome.events.extend(events)
-            entries = [self._entry(rec, "ai", seat, engine.format(action), offset=0)]
-            state, entries = self._maybe_next_round(engine, rec, state, entries, outcome)
-            rec = await self._commit(rec, state, entries, acted_seat=seat, prev_turn=seat, force_new_deadline=True)
-            outcome.table = rec
-        return rec, state
-
     async def _commit(
         self,
         rec: TableRecord,
@@ -397,11 +379,23 @@ class TableService(Lobby):
         # The commit that finishes the match carries its result: one transaction, so a crash can
         # neither lose the result nor store it for a match that did not end.
         if rec.status != "finished":
-            return await self.store.commit(rec, expected_version=rec.version, entries=stamped, key=key, reply=reply)
-        saved = await self.store.commit(rec, expected_version=rec.version, entries=stamped,
-                                        result=self._result_record(rec, state), key=key, reply=reply)
-        await self._rate()
+            saved = await self.store.commit(rec, expected_version=rec.version, entries=stamped, key=key, reply=reply)
+        else:
+            saved = await self.store.commit(rec, expected_version=rec.version, entries=stamped,
+                                            result=self._result_record(rec, state), key=key, reply=reply)
+            await self._rate()
+        self._tell(saved)
         return saved
+
+    async def _save_seats(self, rec: TableRecord, key: str | None = None) -> TableRecord:
+        # Seat and status changes (away, back, a table ended) reach the listeners too.
+        saved = await super()._save_seats(rec, key)
+        self._tell(saved)
+        return saved
+
+    def _tell(self, rec: TableRecord) -> None:
+        for listener in self.commit_listeners:
+            listener(rec)
 
     def _result_record(self, rec: TableRecord, state: State | None) -> MatchResultRecord:
         data: dict[str, Any] = {}

@@ -22,6 +22,7 @@ from typing import Any
 
 from openskill.models import PlackettLuce, PlackettLuceRating
 
+from bot.core.ai_seats import seat_name
 from bot.core.clock import Clock, SystemClock
 from bot.core.i18n import t
 from bot.core.models import Player
@@ -450,20 +451,20 @@ class Standings:
         game = t(f"game.{rec.game}", lang)
         when = _when(rec.finished_at)
         if rec.status != "finished" or "totals" not in rec.result:
-            names = ", ".join(display_name(s.name) for s in rec.seats) or "—"
+            names = ", ".join(seat_name(s, lang) for s in rec.seats) or "—"
             return t("stats.history_abandoned", lang, when=when, game=game, players=names)
         sides = sorted(_sides(rec), key=lambda s: s.place)
         parts = []
         for side in sides:
-            who = " & ".join(display_name(rec.seats[s].name) for s in side.seats)
+            who = " & ".join(seat_name(rec.seats[s], lang) for s in side.seats)
             parts.append(t("stats.history_side", lang, place=side.place, name=who, score=side.score))
         winners = [s for s in sides if s.won]
         if len(winners) > 1:
             outcome = t("stats.history_tie", lang, names=", ".join(
-                " & ".join(display_name(rec.seats[s].name) for s in w.seats) for w in winners))
+                " & ".join(seat_name(rec.seats[s], lang) for s in w.seats) for w in winners))
         elif winners:
             outcome = t("stats.history_winner", lang,
-                        name=" & ".join(display_name(rec.seats[s].name) for s in winners[0].seats))
+                        name=" & ".join(seat_name(rec.seats[s], lang) for s in winners[0].seats))
         else:
             outcome = t("stats.history_no_winner", lang)
         return t("stats.history_line", lang, when=when, game=game, outcome=outcome, sides="; ".join(parts))

@@ -4,6 +4,8 @@ from __future__ import annotations
 
 import asyncio
 import logging
+from collections.abc import AsyncIterator
+from contextlib import asynccontextmanager
 
 import discord
 import yarl
@@ -57,15 +59,32 @@ def build(settings: Settings, service: TableService, store: Store,
     return build_client(adapter), adapter
 
 
+@asynccontextmanager
+async def web_table(settings: Settings, service: TableService, store: Store, adapter: DiscordBot) -> AsyncIterator[None]:
+    """With WEB_PORT, the web table in this process, on the same service: hands carry the seat's
+    private link and the table message the spectator's (issue 18)."""
+    if not settings.web_port:
+        yield
+        return
+    from bot.web.server import serve  # aiohttp's server loads only when asked for
+
+    async with serve(service, store, settings) as server:
+        adapter.web = server
+        try:
+            yield
+        finally:
+            adapter.web = None
+
+
 async def run(settings: Settings, store: Store) -> int:
     """`rummyclub run` with only DISCORD_TOKEN: the client runs until interrupted."""
     assert settings.discord_token is not None
     await check_gateway(settings.discord_gateway_url)
     await store.open()
     service = TableService(store, lobby_ttl_s=settings.lobby_ttl_s)
-    client, _ = build(settings, service, store)
+    client, adapter = build(settings, service, store)
     try:
-        async with client:
+        async with web_table(settings, service, store, adapter), client:
             await client.start(settings.discord_token.get_secret_value())
     finally:
         await store.close()
@@ -108,7 +127,7 @@ async def run_with_telegram(settings: Settings, store: Store) -> int:
         await tg.startup(app)
         assert app.updater is not None
         await app.updater.start_polling(allowed_updates=Update.ALL_TYPES)
-        async with client:
+        async with web_table(settings, service, store, dc), client:
             await client.start(settings.discord_token.get_secret_value())
     finally:
         if app.updater is not None and app.updater.running:

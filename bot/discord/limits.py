@@ -12,6 +12,7 @@ from bot.core.text import fit
 CONTENT_MAX = 2000
 EMBED_TITLE_MAX = 256
 EMBED_DESC_MAX = 4096
+FIELD_MAX = 1024  # an embed field's value
 EMBED_TOTAL_MAX = 6000  # title + description + fields + footer + author, over all embeds of a message
 FENCE = "```"
 

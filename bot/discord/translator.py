@@ -2,10 +2,18 @@
 
 from __future__ import annotations
 
+from functools import cache
+
 import discord
 from discord import app_commands
 
 from bot.core.i18n import available_languages, has, t
+
+
+@cache
+def _languages() -> frozenset[str]:
+    """The catalogs shipped with the package: read once (asked on every interaction)."""
+    return frozenset(available_languages())
 
 
 def lang_of(locale: discord.Locale | str | None) -> str | None:
@@ -13,7 +21,7 @@ def lang_of(locale: discord.Locale | str | None) -> str | None:
     if locale is None:
         return None
     short = str(locale.value if isinstance(locale, discord.Locale) else locale).split("-")[0].lower()
-    return short if short in available_languages() else None
+    return short if short in _languages() else None
 
 
 def ls(message: str, key: str) -> app_commands.locale_str:

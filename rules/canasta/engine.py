@@ -28,7 +28,7 @@ from rules.canasta.actions import (
     format_action,
     parse,
 )
-from rules.canasta.ai import choose_action
+from rules.canasta.levels import POLICIES
 from rules.canasta.moves import moves as legal_moves
 from rules.canasta.options import CanastaOptions
 from rules.canasta.scoring import TEAMS, leading_team, match_decision, score_round, team_of, threshold
@@ -36,6 +36,7 @@ from rules.canasta.stock import pop_stock, split_stock, stock_count
 from rules.core.deck import build_deck, deal_blocks, rng_for
 from rules.core.engine import Action, Event, MatchEngine, RoundResult, State
 from rules.core.errors import IllegalAction, SetupError, not_held
+from rules.core.levels import DEFAULT_LEVEL, Level, policy_for
 from rules.core.moves import MoveTemplate
 from rules.core.state import clone
 from rules.core.tiles import parse_tile, tile_set
@@ -566,8 +567,8 @@ class CanastaEngine(MatchEngine):
             ("joker", "help.canasta.joker"),
         ]
 
-    def ai_action(self, state: State, seat: int, rng: Random) -> Action:
-        return choose_action(views.build_view(state, seat, hints=False), rng)
+    def ai_action(self, state: State, seat: int, rng: Random, level: Level = DEFAULT_LEVEL) -> Action:
+        return policy_for(POLICIES, level)(views.build_view(state, seat, hints=False), rng)
 
     def stand_in_action(self, state: State, seat: int, rng: Random) -> Action:
         return self.timeout_action(state)  # CAN-54/55: an away player's turns are auto-played

@@ -7,7 +7,7 @@ from typing import Any, Literal
 from pydantic import Field, ValidatorFunctionWrapHandler, field_validator
 
 from rules.core.engine import GameOptions
-from rules.core.options import one_of, seat_or_random, timer_seconds
+from rules.core.options import hints_field, one_of, seat_or_random, timer_seconds
 
 MIN_TIMER_S, MAX_TIMER_S = 30, 600
 TARGET = 10_000
@@ -22,6 +22,7 @@ class CanastaOptions(GameOptions):
     turn_timer_s: int = Field(120, description="turn timer in seconds; 0 turns it off (CAN-54)")
     first_dealer: Literal["random"] | int = Field("random", description="seat 1-4 that deals round 1 (CAN-07)")
     ledger_per_round: int = Field(1000, description="ledger points per round played; 0 turns it off (CAN-67)")
+    hints: bool = hints_field()
 
     @field_validator("turn_timer_s", mode="wrap")
     @classmethod

@@ -134,8 +134,9 @@ class Engine(Protocol):
         """The action the service applies for the seat on turn when its deadline passes."""
         ...
 
-    def ai_action(self, state: State, seat: int, rng: Random) -> Action:
-        """A legal action for `seat` chosen by the game's AI from that seat's view only."""
+    def ai_action(self, state: State, seat: int, rng: Random, level: str = "normal") -> Action:
+        """A legal action for `seat` chosen by the game's AI at `level` ("easy", "normal", "strong":
+        rules/core/levels.py) from that seat's view only."""
         ...
 
     def stand_in_action(self, state: State, seat: int, rng: Random) -> Action:

@@ -15,7 +15,7 @@ import types
 import typing
 from typing import Any, Literal
 
-from pydantic import ValidationError, ValidatorFunctionWrapHandler
+from pydantic import Field, ValidationError, ValidatorFunctionWrapHandler
 from pydantic.fields import FieldInfo
 from pydantic_core import PydanticCustomError
 
@@ -63,6 +63,15 @@ def texts_to_choices(fields: dict[str, FieldInfo], data: Any) -> Any:
         key: text_to_choice(fields[key].annotation, value) if isinstance(value, str) and key in fields else value
         for key, value in data.items()
     }
+
+
+# ---- options every game has ----------------------------------------------------------------------
+
+
+def hints_field() -> Any:
+    """The `hints` option (issue 16): off by default; on, a player on turn may ask for the move the
+    game's hint (rules/<game>/hints.py) suggests. One definition, so every game offers it alike."""
+    return Field(False, description="a player on turn may ask for a hint (the best move for their hand)")
 
 
 # ---- validators the games' options share (wrap validators: they see every refusal of the field) ----

@@ -12,6 +12,7 @@ from typing import Any
 from rules.core.deck import build_deck, deal_blocks, rng_for
 from rules.core.engine import Action, Event, MatchEngine, RoundResult, State
 from rules.core.errors import IllegalAction, SetupError
+from rules.core.levels import DEFAULT_LEVEL, Level, policy_for
 from rules.core.moves import MoveTemplate
 from rules.core.state import clone
 from rules.core.tiles import parse_tile, sorted_tiles, tile_set
@@ -31,9 +32,9 @@ from rules.rummikub.actions import (
     format_action,
     parse,
 )
-from rules.rummikub.ai import choose_action
 from rules.rummikub.changes import table_changes
 from rules.rummikub.draft_view import draft_step
+from rules.rummikub.levels import POLICIES
 from rules.rummikub.moves import moves as legal_moves
 from rules.rummikub.options import RummikubOptions
 from rules.rummikub.scoring import match_leaders, rack_value, score_empty_pool, score_going_out
@@ -372,8 +373,8 @@ class RummikubEngine(MatchEngine):
             ("done", "help.rummikub.done"),
         ]
 
-    def ai_action(self, state: State, seat: int, rng: Random) -> Action:
-        return choose_action(self.view(state, seat), rng)
+    def ai_action(self, state: State, seat: int, rng: Random, level: Level = DEFAULT_LEVEL) -> Action:
+        return policy_for(POLICIES, level)(self.view(state, seat), rng)
 
     def stand_in_action(self, state: State, seat: int, rng: Random) -> Action:
         return self.ai_action(state, seat, rng)  # the spec names no policy for absent players

@@ -7,7 +7,7 @@ from typing import Any, Literal
 from pydantic import Field, ValidatorFunctionWrapHandler, field_validator
 
 from rules.core.engine import GameOptions
-from rules.core.options import seat_or_random, timer_seconds
+from rules.core.options import hints_field, seat_or_random, timer_seconds
 
 MIN_TIMER_S, MAX_TIMER_S = 15, 300
 
@@ -24,6 +24,7 @@ class RummikubOptions(GameOptions):
     match_games: int = Field(1, ge=1, le=10, description="games in the match")
     allow_draw: bool = Field(False, description="tied leaders share the win instead of an extra game")
     first_player: Literal["random"] | int = Field("random", description="seat that starts game 1")
+    hints: bool = hints_field()
 
     @field_validator("turn_timer_s", mode="wrap")
     @classmethod

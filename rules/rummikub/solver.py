@@ -11,8 +11,9 @@ shorter than 3 must grow (it may not end yet), then runs of 3+ grow, then new ru
 3+ that is not extended ends. Jokers are items too: a joker at (colour, v) in a run, or in a group
 of v (RK-32, RK-50); a meld never has more than the two jokers of the set, so it always holds a
 numbered tile. The score of a state is the objective of the rack tiles laid so far; the best state
-after 13 with every run closed and every table joker laid is the optimum, and back-pointers give
-the melds (runs longer than the DP needs are just written out whole).
+after 13 with every run closed and every table joker laid is the optimum, and the path to it
+(found again from the states kept, sweep.py) gives the melds (runs longer than the DP needs are just
+written out whole).
 
 Jokers and C8 (RK-52). Each joker of T0 stands for a set S0 of tiles, all of one number v0. Before
 the sweep, every T0 joker is settled one way (a `Plan`, at most 2^2 of them): *kept* as a tile of
@@ -29,8 +30,10 @@ The initial meld (RK-41/42, C6/C7) is the same program on the rack alone with an
 objective then counts points, jokers at the tile they stand for (RK-33).
 
 Cost: states are few in practice (colours with no tile at v close every run), each tile is decided
-once, and dominated states are dropped after every colour (rules/rummikub/dominance.py); see
-bench/bench_ai.py for the figures against a MILP.
+once, and dominated states are dropped after every number (rules/rummikub/dominance.py). A state is
+one int (rules/rummikub/keys.py), and what a colour may do at a number comes from one memo of small
+ints shared by every sweep (rules/rummikub/colour_moves.py); see bench/bench_ai.py for the figures
+against a MILP.
 """
 
 from __future__ import annotations

@@ -5,18 +5,34 @@ State between numbers: per colour the sorted lengths of its open runs, and the j
 tile here, a retrieved one a free joker whose replacement is counted at its number).
 Run lengths: 1 and 2 must grow, 3 means "3 or more, may end"; in a lean sweep 4 and 5 mean a run of 3+
 whose last one or two items are jokers standing in a hole, so the next item must come (5: a tile).
+Within a number the key also holds its rest: the open groups of v, the replacements supplied so far
+and the kept jokers still to stand for a tile. Keys are packed ints (rules/rummikub/keys.py).
 """
 
 from __future__ import annotations
 
 from collections import Counter
 from collections.abc import Sequence
-from functools import cache
-from itertools import combinations, product
+from itertools import product
+from operator import itemgetter
 from typing import NamedTuple
 
 from rules.core.tiles import COLOURS, JOKER, MAX_NUMBER
+from rules.rummikub.colour_moves import colour_moves
 from rules.rummikub.dominance import undominated
+from rules.rummikub.keys import (
+    BOUNDARY_MASK,
+    CLOSED,
+    LINE_BITS,
+    LINE_MASK,
+    REST_ITEMS,
+    REST_SHIFT,
+    RUNS_MASK,
+    USED_MASK,
+    USED_SHIFT,
+    lines_of,
+    rest_id,
+)
 
 _NC = len(COLOURS)
 _CI = {c: i for i, c in enumerate(COLOURS)}
@@ -85,7 +101,6 @@ class Problem:
         self.far = [self._suffix([[n if n and (self.mand[c][v] or _fits(have, c, v, j)) else 0
                                    for v, n in enumerate(row)] for c, row in enumerate(self.opt)])
                     for j in range(self.nj)] + [self.rest]
-        self.cache: dict = {}
         self.prune = True  # drop dominated states between numbers (off: the plain sweep, for comparison)
 
     def _have(self) -> list[list[bool]]:
@@ -111,40 +126,6 @@ class Problem:
                         self.opt[c][v] = 0
                         changed = True
 
-    def alloc(self, line: tuple[int, ...], tiles: int, jokers: int, v: int) -> list[tuple[tuple[int, ...], tuple]]:
-        """The open runs of one colour after `tiles` tiles and `jokers` jokers of number v join runs:
-        [(new runs, which states took a joker)]. Full sweep: a joker is just another tile."""
-        key = (line, tiles, jokers, v if self.mode == LEAN else 0)
-        hit = self.cache.get(key)
-        if hit is not None:
-            return hit
-        out: list[tuple[tuple[int, ...], tuple]] = []
-        if self.mode == FULL:
-            grown = _place_tiles(list(line), tiles + jokers)
-            if grown is not None:
-                out.append((grown, ()))
-        else:
-            targets = sorted(set(line) - {5}) + (["new"] if v == _RUN_START_WITH_JOKER else [])
-            for picks in _multisets(targets, jokers):
-                rest = list(line)
-                new_runs = []
-                ok = True
-                for pick in picks:
-                    if pick == "new":
-                        new_runs.append(1)
-                        continue
-                    if pick not in rest:
-                        ok = False
-                        break
-                    rest.remove(pick)
-                    new_runs.append({1: 2, 2: 3, 3: 4, 4: 5}[pick])
-                if not ok:
-                    continue
-                grown = _place_tiles(rest, tiles)
-                if grown is not None:
-                    out.append((tuple(sorted(grown + tuple(new_runs))), tuple(picks)))
-        self.cache[key] = out
-        return out
 
 
 def _fits(have: list[list[bool]], c: int, v: int, jokers: int) -> bool:
@@ -155,48 +136,34 @@ def _fits(have: list[list[bool]], c: int, v: int, jokers: int) -> bool:
                for lo in range(max(1, v - 2), min(v, MAX_NUMBER - 2) + 1))
 
 
-def _multisets(targets: list, k: int) -> list[tuple]:
-    out: list[tuple] = [()]
-    for _ in range(k):
-        out = [x + (t,) for x in out for t in targets if not x or targets.index(t) >= targets.index(x[-1])]
-    return out
-
-
-def _place_tiles(line: list[int], tiles: int) -> tuple[int, ...] | None:
-    """Tiles go first to runs that must grow (5, 4, 2, 1), then to runs of 3+, then start new runs;
-    a run of 3+ left without one ends. This order loses nothing: a longer open run can do all a
-    shorter one can, and a run that may end is never worse than no run."""
-    must = [x for x in line if x != 3]
-    longs = len(line) - len(must)
-    if tiles < len(must):
-        return None
-    rest = tiles - len(must)
-    grown = min(rest, longs)
-    return tuple(sorted([min(x + 1, 3) if x < 3 else 3 for x in must] + [3] * grown + [1] * (rest - grown)))
-
-
-def can_grow(line: tuple[int, ...], counts: list[int], v: int, jokers: int) -> bool:
-    """Runs that must grow need an item at v+1 (tiles or jokers; after two hole jokers a tile), and
-    length-1 runs one at v+2 too."""
-    if not line or (line[0] == 3 and line[-1] == 3):
-        return True
-    need = sum(1 for x in line if x != 3)
-    if v + 1 > MAX_NUMBER or need > counts[v + 1] + jokers or line.count(5) > counts[v + 1]:
-        return False
-    ones = line.count(1)
-    return not ones or (v + 2 <= MAX_NUMBER and ones <= counts[v + 2] + jokers)
-
-
-@cache
-def _stand_ins(pend: tuple[int, ...], ci: int, m: int, o: int) -> list[tuple[int, tuple[int, ...], int]]:
-    """The choices for colour ci at this number: how many pending kept jokers stand for its tile here,
-    the masks still pending after, and u, the items of ci laid (table tiles, those jokers, rack tiles)."""
-    ways = {(0, pend)}
-    for r in range(1, len(pend) + 1):
-        for chosen in combinations(range(len(pend)), r):
-            if all(pend[i] >> ci & 1 for i in chosen):
-                ways.add((r, tuple(x for i, x in enumerate(pend) if i not in chosen)))
-    return [(a, rest, u) for a, rest in sorted(ways) for u in range(m + a, m + a + o + 1)]
+def _path(layers: list, key: int, score: int) -> Path:
+    """The decisions leading to `key` (its sweep score `score`), last first: at each step, a state of
+    the step's input with a move that gives exactly this key and score (any such is on a best path)."""
+    path: Path = []
+    for kind, v, ci, (cur, moves, keep) in reversed(layers):
+        sub, own = key & keep, key & ~keep
+        prev = None
+        for p_key, p_score in cur.items():
+            if p_key & keep != sub:
+                continue
+            for need, add, delta, decision in moves[p_key & ~keep]:
+                if p_score < need:
+                    break
+                if add == own and p_score + delta == score:
+                    prev = p_key, p_score, decision
+                    break
+            if prev is not None:
+                break
+        if prev is None:
+            raise RuntimeError("a kept state of the sweep has no predecessor")  # a bug, never a position
+        key, score, decision = prev
+        if kind == "closing":
+            decision, js = decision
+            path.append(("groups", v, -1, js))
+        path.append(("colour", v, ci, decision))
+        if ci == 0:
+            key &= BOUNDARY_MASK  # the first colour of v starts from a boundary state
+    return path
 
 
 def _replacements(need: list[int]) -> tuple[tuple[int, ...], tuple[int, ...]]:
@@ -210,94 +177,53 @@ def _replacements(need: list[int]) -> tuple[tuple[int, ...], tuple[int, ...]]:
 
 
 def run_dp(p: Problem) -> tuple[int, Path] | None:
-    """The sweep: the best score and its decisions, or None when no table is reachable."""
+    """The sweep: the best score and its decisions, or None when no table is reachable. States are
+    packed ints (rules/rummikub/keys.py); at each colour the moves of a state depend only on its own
+    line, jokers used and rest, so they are built once per such part and shared by every state with it."""
     lean = p.mode == LEAN
-    avail = p.avail
-    floor = p.floor
-    jbound = p.joker_value_w * MAX_NUMBER  # the most a joker still to come adds in the sweep
-    rest_bonus = p.nr * max(p.joker_w, 0)  # rack jokers count when the sweep ends (placed or laid free)
-    layers: list[tuple[str, int, int, dict]] = []
-    states: dict = {(((), (), (), ()), 0): 0}
+    layers: list[tuple[str, int, int, tuple]] = []  # per step: (kind, v, colour, (input states, moves, mask))
+    states: dict[int, int] = {0: 0}  # every line empty, no joker used
     for v in range(1, MAX_NUMBER + 1):
         masks, caps = _replacements(p.need[v])
-        # Intra-layer key: (runs, jokers used, open groups of v, replacements supplied so far, kept jokers
-        # of v still to stand for a tile: their S0 masks)
-        wild = tuple(sorted(p.wild[v]))
-        cur = {(runs, used, (0, 0, 0), (0,) * len(caps), wild): s for (runs, used), s in states.items()}
+        # Rest of the key within a number: (open groups of v, replacements supplied so far, kept jokers
+        # of v still to stand for a tile: their S0 masks).
+        start = rest_id(((0, 0, 0), (0,) * len(caps), tuple(sorted(p.wild[v])))) << REST_SHIFT
+        cur = {key | start: s for key, s in states.items()}
         for ci in range(_NC):
-            m, o = p.mand[ci][v], p.opt[ci][v]
-            tile_w = p.tile_w + p.value_w * v
-            joker_gain = 0 if lean else p.joker_value_w * v
-            later = sum(1 for c in range(ci + 1, _NC) if avail[c][v])  # colours still to join groups
-            here, ahead = (v - 1) * _NC + ci + 1, min(v + 2, MAX_NUMBER) * _NC
-            near = p.rest[here] - p.rest[ahead]  # the next two numbers: jokers used here may still help
-            supplies = any(mask >> ci & 1 for mask in masks)
-            nxt: dict = {}
-            back: dict = {}
-            grows: dict = {}  # (line, jokers left) -> can_grow at this colour and number
+            # The last colour also closes the groups of v (one dict of states fewer per number).
+            closing = _Closing(p, v, caps) if ci == _NC - 1 else None
+            step = _Step(p, v, ci, masks, caps, closing)
+            keep = RUNS_MASK ^ (LINE_MASK << ci * LINE_BITS)  # the other colours' lines
+            own_mask = ~keep
+            moves: dict[int, list] = {}
+            nxt: dict[int, int] = {}
             for key, score in cur.items():
-                runs, used, groups, pc, pend = key
-                line = runs[ci]
-                jleft = p.nj - used
-                for a, npend, u in _stand_ins(pend, ci, m, o):
-                    gain = score + (u - m - a) * tile_w
-                    npc = pc
-                    if supplies:
-                        real = u - a  # a kept joker is no replacement
-                        npc = tuple(min(cap, x + real) if mask >> ci & 1 else x
-                                    for x, mask, cap in zip(pc, masks, caps, strict=True))
-                    for g, sel, ngt, low in _group_steps(groups, u, ci, p.max_groups):
-                        if low + later + jleft < 3:
-                            continue  # a group that can no longer reach 3 tiles
-                        # Full: k jokers join runs as tiles of (ci, v). Lean: k jokers go where runs need them.
-                        for k in range(min(jleft, 2) + 1):
-                            ns = gain + k * joker_gain
-                            if ns + near + p.far[jleft - k][ahead] + rest_bonus + (jleft - k) * jbound < floor:
-                                continue  # even every tile still to come cannot reach the floor
-                            kt, ks = (0, k) if lean else (k, 0)
-                            for nl, picks in p.alloc(line, u - g + kt, ks, v):
-                                ok = grows.get((nl, jleft - k))
-                                if ok is None:
-                                    ok = grows[nl, jleft - k] = can_grow(nl, avail[ci], v, jleft - k)
-                                if not ok:
-                                    continue
-                                nkey = (runs[:ci] + (nl,) + runs[ci + 1 :], used + k, ngt, npc, npend)
-                                if ns > nxt.get(nkey, -1):
-                                    nxt[nkey] = ns
-                                    back[nkey] = (key, (u, sel, kt, picks, a))
-            layers.append(("colour", v, ci, back))
-            cur = undominated(nxt, lean) if p.prune else nxt
+                own = key & own_mask
+                found = moves.get(own)
+                if found is None:
+                    found = moves[own] = step.moves(own)
+                sub = key & keep
+                for need, add, delta, _ in found:
+                    if score < need:
+                        break  # the rest need more: even every tile still to come cannot reach the floor
+                    nkey = sub | add
+                    ns = score + delta
+                    if ns > nxt.get(nkey, -1):
+                        nxt[nkey] = ns
+            # No back-pointers: storing one per improvement cost a quarter of the sweep (measured);
+            # the path is found again from these dicts once the best state is known (`_path`).
+            layers.append(("colour" if closing is None else "closing", v, ci, (cur, moves, keep)))
+            cur = nxt  # dominance only between numbers: within one it costs more than it saves (measured)
             if p.budget is not None:
                 p.budget -= len(nxt)
                 if p.budget < 0:
                     raise OverBudget
-        # Close the groups of v: jokers fill them to 3..4 tiles; the retrieved jokers of v need their tiles.
-        nxt = {}
-        back = {}
-        for key, score in cur.items():
-            runs, used, groups, pc, pend = key
-            if pc != caps or pend:
-                continue
-            ranges = []
-            for size in groups:
-                top = max(0, 3 - size) if lean else min(4 - size, 2)
-                ranges.append((0,) if size == 0 else tuple(range(max(0, 3 - size), min(4 - size, top) + 1)))
-            for js in product(*ranges):
-                k = sum(js)
-                if used + k > p.nj:
-                    continue
-                nkey = (runs, used + k)
-                ns = score + (0 if lean else k * p.joker_value_w * v)
-                if ns > nxt.get(nkey, -1):
-                    nxt[nkey] = ns
-                    back[nkey] = (key, js)
-        layers.append(("groups", v, -1, back))
-        states = undominated(nxt, lean) if p.prune else nxt
+        states = undominated(cur, lean) if p.prune else cur
     best_key, best = None, -1
     for key, score in states.items():
-        runs, used = key
-        if not all(x == 3 for line in runs for x in line):
+        if not all(CLOSED[i] for i in lines_of(key)):
             continue
+        used = key >> USED_SHIFT & USED_MASK
         if lean:
             placed = p.nj if p.joker_w > 0 else max(used, p.nt)  # free jokers are appended afterwards
         elif used < p.nt:
@@ -309,31 +235,100 @@ def run_dp(p: Problem) -> tuple[int, Path] | None:
             best_key, best = key, score
     if best_key is None:
         return None
-    path: Path = []
-    key = best_key
-    for kind, v, ci, back in reversed(layers):
-        prev, decision = back[key]
-        path.append((kind, v, ci, decision))
-        key = prev[:2] if ci == 0 else prev  # the first colour of v starts from a boundary state
+    path = _path(layers, best_key, states[best_key])
     path.reverse()
-    free = (p.nj if p.joker_w > 0 else max(best_key[1], p.nt)) - best_key[1] if lean else 0
+    used = best_key >> USED_SHIFT & USED_MASK
+    free = (p.nj if p.joker_w > 0 else max(used, p.nt)) - used if lean else 0
     path.append(("free", 0, -1, free))
     return best, path
 
 
-@cache
-def _group_steps(groups: tuple[int, ...], u: int, ci: int, most: int) -> list:
-    """The distinct ways (copies, groups chosen, new canonical groups, smallest open group or 3) to put
-    copies of colour ci into the open groups of this number (their sizes): one per group (RK-30)."""
-    out = []
-    seen = set()
-    for g in range(min(u, most) + 1):
-        for sel in combinations(range(most), g):
-            ng = list(groups)
-            for gi in sel:
-                ng[gi] += 1
-            ngt = tuple(sorted(ng, reverse=True))
-            if (g, ngt) not in seen and all(x <= 4 for x in ngt):
-                seen.add((g, ngt))
-                out.append((g, sel, ngt, min((x for x in ngt if x), default=3)))
-    return out
+class _Closing:
+    """Closing the groups of v: jokers fill them to 3..4 tiles; the retrieved jokers of v need their
+    tiles. `options(rest id)`: [(jokers, jokers per group, score added)], none when the rest fails."""
+
+    def __init__(self, p: Problem, v: int, caps: tuple[int, ...]) -> None:
+        self.p, self.v, self.caps = p, v, caps
+        self.memo: dict[int, list[tuple[int, tuple[int, ...], int]]] = {}
+
+    def options(self, rid: int) -> list[tuple[int, tuple[int, ...], int]]:
+        found = self.memo.get(rid)
+        if found is not None:
+            return found
+        groups, pc, pend = REST_ITEMS[rid]
+        found = self.memo[rid] = []
+        if pc == self.caps and not pend:
+            lean = self.p.mode == LEAN
+            ranges = []
+            for size in groups:
+                top = max(0, 3 - size) if lean else min(4 - size, 2)
+                ranges.append((0,) if size == 0 else tuple(range(max(0, 3 - size), min(4 - size, top) + 1)))
+            for js in product(*ranges):
+                k = sum(js)
+                found.append((k, js, 0 if lean else k * self.p.joker_value_w * self.v))
+        return found
+
+
+class _Step:
+    """One colour at one number: the moves of a state's own part (its line, jokers used and rest),
+    from the memo of rules/rummikub/colour_moves.py, priced for this number."""
+
+    def __init__(self, p: Problem, v: int, ci: int, masks: tuple[int, ...], caps: tuple[int, ...],
+                 closing: _Closing | None) -> None:
+        self.p, self.ci, self.masks, self.caps, self.closing = p, ci, masks, caps, closing
+        self.lean = p.mode == LEAN
+        self.m, self.o = p.mand[ci][v], p.opt[ci][v]
+        self.tile_w = p.tile_w + p.value_w * v
+        self.joker_gain = 0 if self.lean else p.joker_value_w * v
+        # Colours still to join groups (two are as good as three: an open group already holds a tile).
+        self.later = min(2, sum(1 for c in range(ci + 1, _NC) if p.avail[c][v]))
+        self.n1 = p.avail[ci][v + 1] if v + 1 <= MAX_NUMBER else -1
+        self.n2 = p.avail[ci][v + 2] if v + 2 <= MAX_NUMBER else -1
+        self.new_run = self.lean and v == _RUN_START_WITH_JOKER
+        here, ahead = (v - 1) * _NC + ci + 1, min(v + 2, MAX_NUMBER) * _NC
+        near = p.rest[here] - p.rest[ahead]  # the next two numbers: jokers used here may still help
+        # A move keeps its state only if score + move + this (for the jokers then left) reaches the floor.
+        jbound = p.joker_value_w * MAX_NUMBER  # the most a joker still to come adds in the sweep
+        rest_bonus = p.nr * max(p.joker_w, 0)  # rack jokers count when the sweep ends (placed or laid free)
+        self.short = [p.floor - near - p.far[j][ahead] - rest_bonus - j * jbound for j in range(p.nj + 1)]
+        self.shift = ci * LINE_BITS
+
+    def moves(self, own: int) -> list[tuple[int, int, int, tuple]]:
+        """[(least score that keeps the move, bits of the new own part, score added, decision)], the
+        least score first."""
+        used = own >> USED_SHIFT & USED_MASK
+        jleft = self.p.nj - used
+        rid = own >> REST_SHIFT
+        # The colour matters only to kept jokers and replacements: without them every colour shares moves.
+        ci = self.ci if self.masks or REST_ITEMS[rid][2] else 0
+        found = colour_moves(own >> self.shift & LINE_MASK, jleft, rid, ci, self.m, self.o, self.later, self.n1,
+                             self.n2, self.new_run, self.lean, self.p.max_groups, self.masks, self.caps)
+        out = []
+        short, tile_w, joker_gain, shift = self.short, self.tile_w, self.joker_gain, self.shift
+        if self.closing is None:
+            for laid, k, line_id, rest, decision in found:
+                delta = laid * tile_w + k * joker_gain
+                out.append((short[jleft - k] - delta,
+                            line_id << shift | (used + k) << USED_SHIFT | rest << REST_SHIFT, delta, decision))
+        else:
+            # Moves that end on the same boundary state: the most score added, and the least floor of them
+            # (a move is only dropped when it cannot reach the floor, so the lower one is safe).
+            best: dict[int, list] = {}
+            options, nj = self.closing.options, self.p.nj
+            for laid, k, line_id, rest, decision in found:
+                delta = laid * tile_w + k * joker_gain
+                need = short[jleft - k] - delta
+                for kf, js, gain in options(rest):
+                    if used + k + kf > nj:
+                        continue
+                    add = line_id << shift | (used + k + kf) << USED_SHIFT
+                    old = best.get(add)
+                    if old is None:
+                        best[add] = [need, add, delta + gain, (decision, js)]
+                    else:
+                        old[0] = min(old[0], need)
+                        if delta + gain > old[2]:
+                            old[2], old[3] = delta + gain, (decision, js)
+            out = [tuple(mv) for mv in best.values()]  # type: ignore[misc]
+        out.sort(key=itemgetter(0))
+        return out

@@ -14,6 +14,7 @@ from typing import Any
 from rules.core.deck import build_deck, deal_blocks, rng_for
 from rules.core.engine import Action, Event, MatchEngine, RoundResult, State
 from rules.core.errors import IllegalAction, SetupError, not_held
+from rules.core.levels import DEFAULT_LEVEL, Level, policy_for
 from rules.core.moves import MoveTemplate
 from rules.core.state import clone
 from rules.core.tiles import JOKER, number_key, parse_tile, sorted_tiles, tile_set
@@ -31,8 +32,9 @@ from rules.rummy101.actions import (
     format_action,
     parse,
 )
-from rules.rummy101.ai import best_opening, choose_action
+from rules.rummy101.ai import best_opening
 from rules.rummy101.hints import take_hint
+from rules.rummy101.levels import POLICIES
 from rules.rummy101.moves import moves as legal_moves
 from rules.rummy101.options import Rummy101Options
 from rules.rummy101.scoring import match_leaders, multiplier, round_scores
@@ -538,8 +540,8 @@ class Rummy101Engine(MatchEngine):
             ("discard k2", "help.rummy101.discard"),
         ]
 
-    def ai_action(self, state: State, seat: int, rng: Random) -> Action:
-        return choose_action(self.view(state, seat), rng)
+    def ai_action(self, state: State, seat: int, rng: Random, level: Level = DEFAULT_LEVEL) -> Action:
+        return policy_for(POLICIES, level)(self.view(state, seat), rng)
 
     def stand_in_action(self, state: State, seat: int, rng: Random) -> Action:
         return self.timeout_action(state)  # R101-48/49: an away player's turns are auto-played

@@ -1,4 +1,6 @@
-"""The take hint (R101-17): a ready `take …` command that the engine accepts, or None.
+"""Rummy 101 hints: the take hint of the hand view and the player's `hint` (issue 16).
+
+The take hint (R101-17): a ready `take …` command that the engine accepts, or None.
 
 The hand view offered "take y7 if you use it at once" whenever the discard was takable, even when
 nothing in hand or on the table could use it. Here every plausible use of the top discard is tried
@@ -7,14 +9,17 @@ against the engine itself (on a copy), so the hint appears only when a take is l
 
 from __future__ import annotations
 
-from collections.abc import Callable, Iterator
+from collections.abc import Callable, Iterator, Sequence
+from random import Random
 from typing import Any
 
 from rules.core.engine import Action, State
 from rules.core.errors import IllegalAction
+from rules.core.hints import Hint
 from rules.core.tiles import JOKER
-from rules.rummy101.actions import Add, Meld, MeldSpec, Open, Swap, Take
-from rules.rummy101.search import best_melds, pairs_in, physical
+from rules.rummy101.actions import Add, Discard, JokerButton, Meld, MeldSpec, Open, Swap, Take
+from rules.rummy101.ai import choose_action
+from rules.rummy101.search import best_melds, meld_value, pairs_in, physical
 
 Apply = Callable[[State, int, Action], Any]
 
@@ -52,3 +57,41 @@ def take_hint(state: State, seat: int, apply: Apply) -> Take | None:
             continue
         return take
     return None
+
+
+# ---- the player's hint (issue 16) --------------------------------------------------------------------
+
+
+def _laid_points(melds: Sequence[MeldSpec]) -> int:
+    return sum(meld_value(list(m.tiles)) for m in melds)
+
+
+def _is_pairs(melds: Sequence[MeldSpec]) -> bool:
+    return all(len(m.tiles) == 2 for m in melds)
+
+
+def _why(action: Action, view: dict[str, Any]) -> tuple[str, dict[str, Any]]:
+    if isinstance(action, Take):
+        return "take", {"tile": view["discard_top"]}
+    if isinstance(action, (Open, Meld)):
+        kind = "open" if isinstance(action, Open) else "meld"
+        if _is_pairs(action.melds):
+            return f"{kind}_pairs", {"pairs": len(action.melds)}
+        return kind, {"points": _laid_points(action.melds), "tiles": sum(len(m.tiles) for m in action.melds)}
+    if isinstance(action, Add):
+        return "add", {"tiles": len(action.tiles), "meld": action.meld}
+    if isinstance(action, Swap):
+        return "swap", {"meld": action.meld}
+    if isinstance(action, Discard):
+        return "discard", {"left": len(view["hand"]) - 1}
+    if isinstance(action, JokerButton):
+        return "joker_button", {}
+    return "draw", {}
+
+
+def hint(view: dict[str, Any], options: Any = None) -> Hint:
+    """The AI's move for the viewing seat, with its reason (`options` unused: the view holds the
+    thresholds and the joker button)."""
+    action = choose_action(view, Random(0))  # deterministic for a view: the same hint when asked again
+    reason, params = _why(action, view)
+    return Hint(action, reason, params)

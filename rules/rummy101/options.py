@@ -7,7 +7,7 @@ from typing import Any, Literal
 from pydantic import Field, ValidatorFunctionWrapHandler, field_validator
 
 from rules.core.engine import GameOptions
-from rules.core.options import seat_or_random, timer_seconds
+from rules.core.options import hints_field, seat_or_random, timer_seconds
 
 MIN_TIMER_S, MAX_TIMER_S = 30, 600
 
@@ -19,6 +19,7 @@ class Rummy101Options(GameOptions):
     allow_draw: bool = Field(False, description="tied leaders share the win instead of an extra round")
     turn_timer_s: int = Field(120, description="turn timer in seconds; 0 turns it off")
     first_player: Literal["random"] | int = Field("random", description="seat that starts round 1")
+    hints: bool = hints_field()
 
     @field_validator("turn_timer_s", mode="wrap")
     @classmethod

@@ -16,11 +16,12 @@ from rules.core.cards import JOKER, card_deck, parse_card, sort_key, sorted_card
 from rules.core.deck import build_deck, deal_blocks, rng_for
 from rules.core.engine import Action, Event, MatchEngine, RoundResult, State
 from rules.core.errors import IllegalAction, SetupError, not_held
+from rules.core.levels import DEFAULT_LEVEL, Level, policy_for
 from rules.core.moves import MoveTemplate
 from rules.core.state import clone
 from rules.rummy500 import melds, views
 from rules.rummy500.actions import Discard, End, Lay, Stop, TakeBank, TakeMarket, Timeout, format_action, parse
-from rules.rummy500.ai import choose_action
+from rules.rummy500.levels import POLICIES
 from rules.rummy500.moves import moves as legal_moves
 from rules.rummy500.options import Rummy500Options
 
@@ -179,8 +180,8 @@ class Rummy500Engine(MatchEngine):
             ("stop", "help.rummy500.stop"),
         ]
 
-    def ai_action(self, state: State, seat: int, rng: Random) -> Action:
-        return choose_action(self.view(state, seat), rng)
+    def ai_action(self, state: State, seat: int, rng: Random, level: Level = DEFAULT_LEVEL) -> Action:
+        return policy_for(POLICIES, level)(self.view(state, seat), rng)
 
     def stand_in_action(self, state: State, seat: int, rng: Random) -> Action:
         return self.ai_action(state, seat, rng)  # R500-27 covers the timer only: absent players get the AI

@@ -13,10 +13,10 @@ from rules.core.cards import card_deck, parse_card, sorted_cards
 from rules.core.deck import build_deck, deal_blocks, rng_for
 from rules.core.engine import Action, Event, MatchEngine, RoundResult, State
 from rules.core.errors import IllegalAction, SetupError
+from rules.core.levels import DEFAULT_LEVEL, Level, policy_for
 from rules.core.moves import MoveTemplate
 from rules.core.state import clone
 from rules.three_thirteen.actions import Discard, DrawStock, TakeDiscard, Timeout, format_action, parse
-from rules.three_thirteen.ai import choose_action
 from rules.three_thirteen.deadwood import (
     arrange,
     card_value,
@@ -27,6 +27,7 @@ from rules.three_thirteen.deadwood import (
     wild_rank_for_round,
 )
 from rules.three_thirteen.hints import best_discard
+from rules.three_thirteen.levels import POLICIES
 from rules.three_thirteen.moves import moves as legal_moves
 from rules.three_thirteen.options import ThreeThirteenOptions
 
@@ -412,8 +413,8 @@ class ThreeThirteenEngine(MatchEngine):
             ("discard 10H", "help.three_thirteen.discard"),
         ]
 
-    def ai_action(self, state: State, seat: int, rng: Random) -> Action:
-        return choose_action(self.view(state, seat), rng)
+    def ai_action(self, state: State, seat: int, rng: Random, level: Level = DEFAULT_LEVEL) -> Action:
+        return policy_for(POLICIES, level)(self.view(state, seat), rng)
 
     def stand_in_action(self, state: State, seat: int, rng: Random) -> Action:
         return self.ai_action(state, seat, rng)  # the spec names no policy for absent players (T13-29 is the timer)

@@ -7,7 +7,7 @@ from typing import Any, Literal
 from pydantic import Field, ValidatorFunctionWrapHandler, field_validator
 
 from rules.core.engine import GameOptions
-from rules.core.options import seat_or_random, timer_seconds
+from rules.core.options import hints_field, seat_or_random, timer_seconds
 
 MIN_TIMER_S, MAX_TIMER_S = 30, 600
 MAX_ROUNDS = 11
@@ -19,6 +19,7 @@ class ThreeThirteenOptions(GameOptions):
     rounds: int = Field(MAX_ROUNDS, ge=1, le=MAX_ROUNDS, description="plays rounds 1..R (D-11)")
     turn_timer_s: int = Field(0, description="turn timer in seconds; 0 turns it off (T13-29)")
     first_dealer: Literal["random"] | int = Field("random", description="seat that deals round 1 (T13-12)")
+    hints: bool = hints_field()
 
     @field_validator("turn_timer_s", mode="wrap")
     @classmethod

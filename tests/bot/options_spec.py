@@ -44,25 +44,30 @@ SPEC: dict[str, dict[str, Any]] = {
         "jokers": Choices((0, 1, 2)), "joker_rack_penalty": Range(0, 50),
         "empty_pool_end": Choices(("blocked", "one_more_turn")), "match_games": Range(1, 10), "allow_draw": BOOL,
         "first_player": SEAT,
+        "hints": BOOL,  # issue 16: every game, off by default
     },
     "rummy101": {
         "threshold_mode": Choices(("fixed", "increasing")), "joker_button": Choices(("off", "on")),
         "match_rounds": Choices((1, 3, 5, 7, 9, 11)), "allow_draw": BOOL, "turn_timer_s": Timer(30, 600),
         "first_player": SEAT,
+        "hints": BOOL,  # issue 16: every game, off by default
     },
     "rummy500": {
         "target_score": Range(100, 1000), "go_out_bonus": Range(0, 50), "jokers": Choices((0, 1, 2)),
         "hand_size": Range(7, 10), "market_leave_one": BOOL, "joker_hand_penalty": Range(0, 50), "allow_draw": BOOL,
         "turn_timer_s": Timer(30, 600), "first_dealer": SEAT,
+        "hints": BOOL,  # issue 16: every game, off by default
     },
     "canasta": {
         "match_length": Choices(("1 round", "3 rounds", "target 10000")), "joker_button": Choices(("off", "on")),
         "allow_draw": BOOL, "turn_timer_s": Timer(30, 600), "first_dealer": SEAT,
         "ledger_per_round": Choices((0, 1000)),
+        "hints": BOOL,  # issue 16: every game, off by default
     },
     "three_thirteen": {
         "jokers": Choices((0, 2, 4)), "ace_high": BOOL, "rounds": Range(1, 11), "turn_timer_s": Timer(30, 600),
         "first_dealer": SEAT,
+        "hints": BOOL,  # issue 16: every game, off by default
     },
 }
 

@@ -150,7 +150,7 @@ async def test_a_process_killed_holding_a_claim_is_taken_over_once_its_lease_exp
     assert outcome.table.state is not None and outcome.table.state["turn"] == 0  # the AI answered
     assert [k for k, _, _ in expected[-2:]] == ["timeout", "ai"]
     steps = counter.calls
-    assert steps >= 6  # claim, read, the timeout's commit, the AI's claim and commit, releases
+    assert steps >= 4  # claim, read, one commit of the timeout and the AI's answer, release
 
     held_cases = 0
     for at in range(1, steps + 1):
@@ -179,7 +179,7 @@ async def test_a_process_killed_holding_a_claim_is_taken_over_once_its_lease_exp
         assert query(path, "SELECT * FROM table_claims") == []  # and no claim behind
         await b_store.close()
         held_cases += held
-    assert held_cases >= 4  # from the claim to the end of the AI run, a kill leaves a live claim behind
+    assert held_cases >= 3  # from the claim to its release, a kill leaves a live claim behind
 
 
 async def test_a_live_claim_keeps_a_second_process_off_the_table(tmp_path: Path) -> None:

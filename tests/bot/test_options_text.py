@@ -121,9 +121,9 @@ async def test_the_sentences(service: TableService) -> None:
         ),
         ("three_thirteen", "match_rounds=3"): (
             "Unknown option 'match_rounds' for three_thirteen; options are: jokers, ace_high, rounds, "
-            "turn_timer_s, first_dealer.",
+            "turn_timer_s, first_dealer, hints.",
             "В игре three_thirteen нет настройки 'match_rounds'; настройки: jokers, ace_high, rounds, "
-            "turn_timer_s, first_dealer.",
+            "turn_timer_s, first_dealer, hints.",
         ),
     }
     for (game, text), (en, ru) in cases.items():

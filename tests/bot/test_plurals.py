@@ -65,6 +65,12 @@ WORDS = {
     "canasta.event.TilesAdded": TILE, "canasta.event.TilesAdded.you": TILE,
     "canasta.event.TilesAdded_grown": TILE, "canasta.event.TilesAdded_grown.you": TILE,
     "stats.board_line": PT, "stats.history_title": MATCH_TITLE,
+    # hints (issue 16)
+    "hint.rummikub.open": POINT, "hint.rummikub.no_opening": POINT, "hint.rummikub.play": TILE_ACC,
+    "hint.rummikub.play_search": TILE_ACC, "hint.rummy101.open": POINT, "hint.rummy101.open_pairs": PAIR,
+    "hint.rummy101.meld": POINT, "hint.rummy101.meld_pairs": PAIR, "hint.rummy101.add": TILE_ACC,
+    "hint.rummy500.market": POINT, "hint.rummy500.lay": POINT, "hint.canasta.take_pile": TILE_ACC,
+    "hint.canasta.open": POINT, "hint.canasta.meld": POINT, "hint.canasta.add": TILE_ACC,
     # option values with their unit ("Initial meld: 30 points", "Штраф за просрочку: 2 фишки")
     "option.unit.timeout_penalty_tiles": TILE, "option.unit.initial_meld_min": POINT,
     "option.unit.joker_rack_penalty": POINT, "option.unit.target_score": POINT, "option.unit.go_out_bonus": POINT,

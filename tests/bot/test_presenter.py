@@ -11,6 +11,7 @@ import pytest
 from bot.core.codec import CodecError, mask_of
 from bot.core.models import Outcome
 from bot.core.presenter import HandUI, HandUIs, Presenter, hand_controls, press
+from bot.core.render import render_events
 from bot.core.service import TableService
 from rules import IllegalAction, engine_names, get_engine
 from storage import SqliteStore, TableRecord
@@ -170,3 +171,46 @@ async def test_no_notice_for_an_away_player_or_a_restored_table(service: TableSe
     fresh = Outcome(rec, public_view=get_engine(rec.game).view(rec.state, None))
     assert (await presenter.outcome(fresh, _lang, prev_turn=None)).notice is not None
     assert (await presenter.outcome(fresh, _lang, prev_turn=None, restored=True)).notice is None
+
+
+async def test_only_the_hands_asked_for_are_built(service: TableService, store) -> None:
+    rec = await _playing(service)
+    presenter = Presenter(HandUIs(store))
+    outcome = Outcome(rec, public_view=get_engine(rec.game).view(rec.state, None))
+    humans = {s for s, x in enumerate(rec.seats) if x.kind == "human"}
+    assert {h.seat for h in (await presenter.outcome(outcome, _lang)).hands} == humans
+    one = min(humans)
+    assert [h.seat for h in (await presenter.outcome(outcome, _lang, seats={one})).hands] == [one]
+    assert (await presenter.outcome(outcome, _lang, seats=set())).hands == ()
+
+
+def test_the_page_of_a_hand_screen_is_kept_and_a_move_resets_it() -> None:
+    ui = HandUI(picks=(2,), page=3)
+    assert HandUI.from_json(ui.to_json()) == ui
+    assert HandUI.from_json({"page": -1}).page == 0
+    assert ui.after_move().page == 0
+
+
+async def test_one_viewers_updates_read_as_theirs_with_every_line_in_order(service: TableService, store) -> None:
+    """The terminal's use: the table as the viewer's ("You"), the seconds left, and `log` holding every
+    line that seat may see (its private ones too), uncut; a chat group's updates keep no log."""
+    rec = await _playing(service)
+    presenter = Presenter(HandUIs(store))
+    engine = get_engine(rec.game)
+    for step in range(10):  # on to a move that tells its mover something privately (a card taken)
+        turn = engine.current_seat(rec.state)
+        mover = ALICE if rec.seats[turn].user_id == ALICE.user_id else BOB
+        outcome = await service.act(rec.id, mover, engine.format(engine.ai_action(rec.state, turn, Random(step))))
+        rec = outcome.table
+        if any(e.seat == turn for e in outcome.events):
+            break
+    group = await presenter.outcome(outcome, _lang)
+    mine = await presenter.outcome(outcome, _lang, seats=(), viewer=turn, now=service.clock.now())
+    assert group.log == () and mine.hands == ()
+    private = render_events(outcome.table, [e for e in outcome.events if e.seat == turn], turn, "en")
+    assert private and set(private) <= set(mine.log), "the viewer's own lines are in the log"
+    assert len(mine.log) > len(private), "and the public ones with them"
+    assert mine.table is not None and group.table is not None
+    assert "You" in mine.table.body and "You" not in group.table.body
+    if outcome.table.deadline is not None:
+        assert "s left" in mine.table.body and "s left" not in group.table.body

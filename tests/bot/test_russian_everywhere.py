@@ -29,7 +29,7 @@ import pytest
 from bot.core.i18n import catalog_files, t
 from bot.core.options_text import bad_option, options_from_text
 from bot.core.options_ui import option_choices
-from bot.core.presenter import HandUI
+from bot.core.presenter import HandControls, HandUI
 from bot.core.presenter import hand_controls as presenter_controls
 from bot.core.render import render_error, render_hand, render_lobby, render_table
 from bot.discord import views
@@ -65,7 +65,7 @@ GRAMMAR_EXTRA = {
 BOT_WORDS = {
     "rules", "quit", "resume", "new", "rematch", "game", "standings", "table", "sort", "hand", "leaderboard", "all",
     "month", "week", "global", "stats", "teams", "team", "name", "history", "lang", "en", "ru", "away", "back",
-    "rummy", "dm", "ai", "Enter", "Ctrl-C", "Rummy", "Club",
+    "rummy", "dm", "ai", "Enter", "Ctrl-C", "Rummy", "Club", "hint",
 }
 
 
@@ -184,15 +184,20 @@ def telegram_hand(rec: TableRecord, view: dict[str, Any], seat: int, ui: HandUI)
     return keyboards.hand_keyboard(rec, seat, presenter_controls(rec.game, view, seat, ui, "ru", True), "ru")
 
 
+def _discord_controls(rec: TableRecord, view: dict[str, Any], seat: int, ui: HandUI) -> HandControls:
+    return presenter_controls(rec.game, view, seat, ui, "ru", rec.status == "playing")
+
+
 def hand_controls(rec: TableRecord, view: dict[str, Any], seat: int) -> list[str]:
     picks = [[], [0], [0, 1], [0, 1, 2], list(range(min(4, len(view.get("rack") or view.get("hand") or []))))]
     labels = []
     for selected in picks:
         labels += telegram_labels(telegram_hand(rec, view, seat, HandUI(picks=tuple(selected))))
-        labels += discord_labels(views.hand_view(rec, view, seat, selected, "ru"))
+        labels += discord_labels(views.hand_view(rec, seat, _discord_controls(rec, view, seat, HandUI(picks=tuple(selected))),
+                                                 "ru"))
     labels += telegram_labels(telegram_hand(rec, view, seat, HandUI(choosing=True)))
     labels += telegram_labels(telegram_hand(rec, view, seat, HandUI(moving=0)))
-    labels += discord_labels(views.hand_view(rec, view, seat, [], "ru", moving=0))
+    labels += discord_labels(views.hand_view(rec, seat, _discord_controls(rec, view, seat, HandUI(moving=0)), "ru"))
     return labels
 
 

@@ -3,8 +3,10 @@
 from __future__ import annotations
 
 import asyncio
+import gc
 
 from bot.core.clock import FakeClock
+from bot.core.heap import freeze_startup_heap
 from bot.core.models import Outcome
 from bot.core.scheduler import Scheduler
 from bot.core.service import TableService
@@ -47,3 +49,22 @@ async def test_run_once_without_work(service: TableService) -> None:
         calls.append(outcomes)
 
     assert await Scheduler(service, 1.0, on_outcomes).run_once() == [] and calls == []
+
+
+async def test_starting_the_scheduler_freezes_the_startup_heap(service: TableService) -> None:
+    # What startup built is left out of every later full collection (bot/core/heap.py).
+    gc.unfreeze()
+    assert gc.get_freeze_count() == 0
+
+    async def on_outcomes(outcomes: list[Outcome]) -> None:
+        pass
+
+    async def sleep(seconds: float) -> None:
+        await asyncio.sleep(0)
+
+    scheduler = Scheduler(service, 1.0, on_outcomes, sleep)
+    scheduler.start()
+    frozen = gc.get_freeze_count()
+    await scheduler.stop()
+    assert frozen > 0
+    assert freeze_startup_heap() is False  # once per process: a second start (or bot) adds nothing

@@ -6,9 +6,11 @@ import json
 
 import pytest
 
+from bot.core.clock import FakeClock
 from bot.core.models import ServiceError
 from bot.core.service import TableService
 from rules import IllegalAction, get_engine
+from storage import MemoryStore
 from tests.bot.conftest import ALICE, BOB, CAROL
 
 ENGINE = get_engine("rummikub")
@@ -184,22 +186,49 @@ class CrashingStore:
         return await self.inner.commit(rec, expected_version, entries, **kwargs)
 
 
-async def test_a_crash_between_moves_loses_nothing_and_resume_plays_on(store, clock) -> None:
+async def _alice_against_an_ai(store, clock) -> tuple[CrashingStore, TableService, str]:
     crashing = CrashingStore(store, crash_at=0)
     service = TableService(crashing, clock, new_table_id=lambda: "t1", new_seed=lambda: 5)
     rec = await service.open_table("rummikub", "test", "chat", ALICE, deck=ALICE_RACK + BOB_RACK)
     await service.add_ai(rec.id, ALICE)
     await service.start(rec.id, ALICE)
-    # Alice's draw is committed; the process dies while storing the AI's answer.
+    return crashing, service, rec.id
+
+
+async def test_a_move_and_the_ai_answer_are_one_commit_and_a_crash_in_it_stores_neither(store, clock) -> None:
+    reference = MemoryStore()
+    _, ref_service, table = await _alice_against_an_ai(reference, FakeClock())
+    await ref_service.act(table, ALICE, "draw")
+    expected = [(e.kind, e.seat, e.text) for e in await reference.log(table)]
+    assert [k for k, _, _ in expected[-2:]] == ["action", "ai"]  # Alice's draw, the AI's answer
+
+    crashing, service, table = await _alice_against_an_ai(store, clock)
+    before = await service.get(table)
+    crashing.crash_at = crashing.commits + 1  # the process dies storing the draw and its answer
+    with pytest.raises(RuntimeError):
+        await service.act(table, ALICE, "draw")
+    assert (await service.get(table)).model_dump() == before.model_dump()  # neither was stored
+    # The platform delivers the unanswered draw again: the AI gives the very same answer.
+    outcome = await TableService(store, clock).act(table, ALICE, "draw")
+    assert [(e.kind, e.seat, e.text) for e in await store.log(table)] == expected
+    assert outcome.version == before.version + 1 and outcome.table.state["turn"] == 0
+    assert outcome.table.state == await service.replay(table)
+
+
+async def test_a_crash_between_moves_loses_nothing_and_resume_plays_on(store, clock) -> None:
+    crashing = CrashingStore(store, crash_at=0)
+    service = TableService(crashing, clock, new_table_id=lambda: "t1", new_seed=lambda: 5)
+    table = await two_player_table(service)
+    # Alice goes away (stored); the process dies while storing her stand-in's move.
     crashing.crash_at = crashing.commits + 2
     with pytest.raises(RuntimeError):
-        await service.act(rec.id, ALICE, "draw")
-    stuck = await service.get(rec.id)
-    assert stuck.state["turn"] == 1 and (await store.log(rec.id))[-1].text == "draw"
+        await service.set_away(table, ALICE, True)
+    stuck = await service.get(table)
+    assert stuck.seats[0].away and stuck.state["turn"] == 0
     restarted = TableService(store, clock)
-    outcome = await restarted.resume(rec.id)
-    assert outcome.table.state["turn"] == 0 and outcome.table.log_seq == stuck.log_seq + 1
-    assert outcome.table.state == await restarted.replay(rec.id)
+    outcome = await restarted.resume(table)
+    assert outcome.table.state["turn"] == 1 and outcome.table.log_seq == stuck.log_seq + 1
+    assert outcome.table.state == await restarted.replay(table)
 
 
 async def test_away_player_is_played_by_the_ai_until_they_act(service: TableService, clock) -> None:

@@ -10,10 +10,11 @@ from pathlib import Path
 
 import pytest
 
-from bot.console.app import CHAT_ID, PLATFORM, ConsoleTable, sort_key
+from bot.console.app import CHAT_ID, PLATFORM, ConsoleTable
 from bot.console.seats import seats_error
 from bot.console.session import Request, Session
 from bot.core.clock import FakeClock
+from bot.core.presenter import HandUIs
 from bot.core.render import render_hand
 from bot.core.service import TableService
 from rules import get_engine
@@ -68,7 +69,7 @@ async def test_the_picker_answers_help_standings_and_quit(store: SqliteStore) ->
 
 
 async def test_the_picker_asks_for_opponents_with_a_default_and_says_why_for_rummy101(store: SqliteStore) -> None:
-    run = await session(store, ["rummy101", "9", "", "quit"])
+    run = await session(store, ["rummy101", "9", "", "", "quit"])  # Enter for 2 opponents, Enter for normal
     assert "How many AI opponents for Rummy 101? 1 to 3 (Enter: 2)." in run.text
     # The numbers come from real deals: 106 - (4 × 21 + 1) and 106 - (3 × 21 + 1).
     assert ("Why 2: with 3 opponents only 21 tiles stay in the stock after the deal, so many rounds end with "
@@ -76,10 +77,11 @@ async def test_the_picker_asks_for_opponents_with_a_default_and_says_why_for_rum
     assert "'9' is not a number of opponents: type 1 to 3, Enter for 2, or quit." in run.text
     rec = await active(store)
     assert [s.kind for s in rec.seats] == ["human", "ai", "ai"] and rec.options["turn_timer_s"] == 0
+    assert [s.level for s in rec.seats[1:]] == ["normal", "normal"]
 
 
 async def test_canasta_needs_no_question_and_quit_at_the_opponents_question_leaves(store: SqliteStore) -> None:
-    run = await session(store, ["4", "quit"])  # 4. canasta: four players, nothing to ask
+    run = await session(store, ["4", "", "quit"])  # 4. canasta: four players, nothing to ask but the level
     assert "Tile Canasta is played by four in two teams" in run.text
     assert [s.kind for s in (await active(store)).seats] == ["human", "ai", "ai", "ai"]
     again = await session(store, ["quit"])  # the next `rummyclub run` resumes it without asking
@@ -88,6 +90,34 @@ async def test_canasta_needs_no_question_and_quit_at_the_opponents_question_leav
 
 async def test_quit_at_the_opponents_question(store: SqliteStore) -> None:
     run = await session(store, ["1", "quit"])
+    assert run.code == 0 and run.out[-1].startswith("Saved.")
+    assert await store.active_table_for_chat(PLATFORM, CHAT_ID) is None
+
+
+async def test_the_picker_asks_for_the_ai_level_by_number_or_name_and_says_what_it_takes(store: SqliteStore) -> None:
+    run = await session(store, ["3", "1", "hard", "help", "strong", "quit"])  # Rummy 500 against 1 AI
+    assert "How should the AI opponents play? 1. easy, 2. normal, 3. strong (a number or a word; Enter: normal)." \
+        in run.text
+    assert "'hard' is not a level: type 1. easy, 2. normal, 3. strong (a number or a word), Enter for normal" in run.text
+    assert "Type how the AI opponents play:" in run.text  # help at the question, which waits on
+    rec = await active(store)
+    assert rec.game == "rummy500" and [(s.kind, s.level) for s in rec.seats] == [("human", "normal"), ("ai", "strong")]
+    assert "AI 1 (strong)" in run.text
+
+
+async def test_the_level_question_speaks_russian_and_takes_its_names_and_numbers(store: SqliteStore) -> None:
+    run = await session(store, ["5", "2", "лёгкий", "quit"], lang="ru")  # Three-Thirteen against 2 AI
+    assert "Как играть соперникам-ИИ? 1. лёгкий, 2. обычный, 3. сильный" in run.text
+    assert [s.level for s in (await active(store)).seats[1:]] == ["easy", "easy"]
+
+
+async def test_the_level_by_number(store: SqliteStore) -> None:
+    await session(store, ["1", "1", "3", "quit"])  # Rummikub, one opponent, 3. strong
+    assert [s.level for s in (await active(store)).seats] == ["normal", "strong"]
+
+
+async def test_quit_at_the_level_question_leaves_without_a_table(store: SqliteStore) -> None:
+    run = await session(store, ["2", "", "quit"])
     assert run.code == 0 and run.out[-1].startswith("Saved.")
     assert await store.active_table_for_chat(PLATFORM, CHAT_ID) is None
 
@@ -166,7 +196,7 @@ async def test_another_game_asks_too_and_a_bad_option_is_refused_first(store: Sq
 async def test_the_rack_order_is_kept_with_the_seat_across_resume_and_rematch(store: SqliteStore) -> None:
     await session(store, ["sort", "quit"], Request("rummikub", ai=1, seed=5))
     rec = await active(store)
-    assert (await store.table_refs(rec.id))[sort_key(0)] is True
+    assert (await HandUIs(store).get(rec.id, 0)).by_number is True  # the hand screen every platform keeps
     engine = get_engine("rummikub")
     assert rec.state is not None
     view = engine.view(rec.state, 0)

@@ -167,7 +167,8 @@ def _type(proc: subprocess.Popen[str], line: str) -> None:
 def test_ctrl_c_at_the_prompt_quits_at_once_and_closes_the_store(tmp_path: Path) -> None:
     db = tmp_path / "int.db"
     proc = _spawn(db, "play", "rummikub", "--ai", "1", "--seed", "11")
-    _until_prompt(proc)
+    # The prompt names the moves you can type now (no colour: the output is a pipe, not a terminal).
+    assert _until_prompt(proc).splitlines()[-1].startswith("draw · play <melds> · new <tiles>")
     proc.send_signal(signal.SIGINT)
     # Before: `^C` sat on the prompt until Enter (the reader thread held asyncio.run's shutdown),
     # so with stdin still open (as here, on purpose) this wait ran out.

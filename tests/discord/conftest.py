@@ -40,6 +40,8 @@ def components(message: JSON | None) -> list[JSON]:
 def is_hand(body: JSON | None) -> bool:
     """A body that shows a hand: its components are hand buttons (a seat's), or its embed says so."""
     for comp in components(body):
+        if "custom_id" not in comp:
+            continue  # a link button
         try:
             data = decode(comp.get("custom_id"))
         except CodecError:
@@ -88,6 +90,7 @@ class Harness:
         assert not self.bot.errors, self.bot.errors
         # Every message the bot sent fitted Discord's limits: a refused one is a lost reply.
         assert not self.fake.rejected, self.fake.rejected
+        assert not self.fake.missing_images, self.fake.missing_images  # every embed picture was attached
         assert not self.fake.expired, self.fake.expired  # every answer came within Discord's 3 s
 
     async def restart(self) -> None:
@@ -123,6 +126,8 @@ class Harness:
     async def press(self, message: JSON, user: JSON, verb: str, *args: str) -> JSON:
         """Press the first component of `message` whose decoded verb (and leading args) match."""
         for comp in components(message):
+            if "custom_id" not in comp:
+                continue  # a link button
             data = decode(comp["custom_id"])
             if data.verb == verb and data.args[: len(args)] == args:
                 return await self.click(comp["custom_id"], message, user)

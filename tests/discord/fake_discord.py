@@ -14,8 +14,11 @@ Message limits are enforced as Discord does (400, code 50035 "Invalid Form Body"
 the bot sends or edits (interaction responses, follow-ups, webhook edits, channel messages): content
 ≤ 2000, ≤ 10 embeds, embed title ≤ 256, description ≤ 4096, ≤ 25 fields, field name ≤ 256 and
 value ≤ 1024, footer ≤ 2048, author ≤ 256, all embed text together ≤ 6000; button labels ≤ 80,
-custom ids ≤ 100, ≤ 5 action rows, ≤ 5 buttons in a row or one select alone, ≤ 25 select options
-with labels and values ≤ 100, placeholders ≤ 150; autocomplete ≤ 25 choices, name and value ≤ 100.
+custom ids ≤ 100, link urls ≤ 512, ≤ 5 action rows, ≤ 5 buttons in a row or one select alone, ≤ 25 select options
+with labels and values ≤ 100, placeholders ≤ 150; autocomplete ≤ 25 choices, name and value ≤ 100;
+≤ 10 attachments a message (50035) and ≤ 25 MiB each (413, 40005 "Request entity too large").
+Attachments are kept on their messages (see fake_attachments): their bytes in `files` by attachment
+id, and an embed image naming no attachment of its message in `missing_images`.
 Each refusal is kept in `rejected` so the harness fails a test in which the bot sent what Discord
 drops. Inbound, a string option holds ≤ 6000.
 
@@ -42,6 +45,8 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from aiohttp import WSMsgType, web
+
+from tests.discord.fake_attachments import attach, attachment_errors, too_large
 
 JSON = dict[str, Any]
 DISCORD_EPOCH_MS = 1420070400000
@@ -100,6 +105,8 @@ class FakeDiscord:
         self.dm_closed: set[str] = set()
         self.threads: list[int] = []
         self.rejected: list[tuple[str, JSON]] = []           # (path, errors) of every limit refusal
+        self.files: dict[str, bytes] = {}                   # attachment id -> the uploaded bytes
+        self.missing_images: list[tuple[str, str]] = []      # (message id, url) of embeds showing no attachment
         self.failures: list[tuple[str, str, int, float]] = []  # (method, path regex, status, retry_after)                    # user ids whose DMs refuse the bot
         self.locale = "en-US"
         # Interactions expire 3 s after they are created unless answered (10062 "Unknown interaction").
@@ -439,6 +446,7 @@ def message_errors(body: JSON | None) -> JSON:
             where = f"components.{r}.components.{c}"
             _too_long(errors, f"{where}.label", comp.get("label"), 80)
             _too_long(errors, f"{where}.custom_id", comp.get("custom_id"), 100)
+            _too_long(errors, f"{where}.url", comp.get("url"), 512)  # a link button's address
             _too_long(errors, f"{where}.placeholder", comp.get("placeholder"), 150)
             options = comp.get("options") or []
             if len(options) > 25:
@@ -466,6 +474,23 @@ def _refuse(f: FakeDiscord, r: Req, errors: JSON) -> web.Response | None:
         return None
     f.rejected.append((r.path, errors))
     return _json({"message": "Invalid Form Body", "code": 50035, "errors": errors}, 400)
+
+
+def _body_refusal(f: FakeDiscord, r: Req, d: JSON | None) -> web.Response | None:
+    refused = _refuse(f, r, message_errors(d))
+    if refused is not None:  # (a Response is falsy: no `or`)
+        return refused
+    too_many = attachment_errors(d, r.files)
+    if too_many:
+        return _refuse(f, r, too_many)
+    if too_large(r.files):
+        f.rejected.append((r.path, {"files": "Request entity too large"}))
+        return _json({"message": "Request entity too large", "code": 40005}, 413)
+    return None
+
+
+def _attach(f: FakeDiscord, r: Req, msg: JSON, d: JSON | None) -> None:
+    attach(f.files, lambda: str(f.snowflake()), msg, d, r.files, f.missing_images)
 
 
 # ------------------------------------------------------------------ REST handlers
@@ -508,6 +533,8 @@ def _callback(f: FakeDiscord, r: Req, iid: str, token: str) -> JSON:
     rtype = r.json["type"]
     data = r.json.get("data") or {}
     refused = _refuse(f, r, _choice_errors(data) if rtype == 8 else message_errors(data))
+    if refused is None and rtype in (4, 7):
+        refused = _body_refusal(f, r, data)
     if refused is not None:
         return refused
     flags = data.get("flags", 0)
@@ -523,11 +550,13 @@ def _callback(f: FakeDiscord, r: Req, iid: str, token: str) -> JSON:
                                               "user": (inter.get("member") or {}).get("user")
                                               or inter.get("user")})
         f.original[token] = int(msg["id"])
+        _attach(f, r, msg, data)
     elif rtype in (6, 7) and "message" in inter:   # DEFERRED_UPDATE / UPDATE_MESSAGE
         msg = f.messages.get(int(inter["message"]["id"]), inter["message"])
         if rtype == 7:
             msg.update({k: v for k, v in data.items() if k in ("content", "components", "embeds")},
                        edited_timestamp=_now_iso())
+            _attach(f, r, msg, data)
         f.original[token] = int(msg["id"])
     f.deferred[token] = rtype
     if msg is not None:
@@ -547,7 +576,7 @@ def _followup(f: FakeDiscord, r: Req, app_id: str, token: str) -> Any:
     if (late := _invalid_token(f, token)) is not None:
         return late
     d = r.json or {}
-    if (refused := _refuse(f, r, message_errors(d))) is not None:
+    if (refused := _body_refusal(f, r, d)) is not None:
         return refused
     if f.deferred.get(token) == 5 and token in f.original:
         # As Discord does: the first follow-up after a "thinking" defer replaces the loading message
@@ -557,10 +586,13 @@ def _followup(f: FakeDiscord, r: Req, app_id: str, token: str) -> Any:
         msg.update({k: v for k, v in d.items() if k in ("content", "components", "embeds")},
                    edited_timestamp=_now_iso())
         msg["flags"] = msg.get("flags", 0) & ~128
+        _attach(f, r, msg, d)
         return msg
-    return f.message(content=d.get("content") or "", flags=d.get("flags", 0),
-                     components=d.get("components"), embeds=d.get("embeds"),
-                     webhook_id=app_id, application_id=app_id)
+    msg = f.message(content=d.get("content") or "", flags=d.get("flags", 0),
+                    components=d.get("components"), embeds=d.get("embeds"),
+                    webhook_id=app_id, application_id=app_id)
+    _attach(f, r, msg, d)
+    return msg
 
 
 def _webhook_msg(f: FakeDiscord, r: Req, app_id: str, token: str, mid: str) -> Any:
@@ -572,11 +604,12 @@ def _webhook_msg(f: FakeDiscord, r: Req, app_id: str, token: str, mid: str) -> A
         msg = f.message(webhook_id=app_id)
     if r.method == "PATCH":
         d = r.json or {}
-        if (refused := _refuse(f, r, message_errors(d))) is not None:
+        if (refused := _body_refusal(f, r, d)) is not None:
             return refused
         msg.update({k: v for k, v in d.items() if k in ("content", "components", "embeds")},
                    edited_timestamp=_now_iso())
         msg["flags"] = msg.get("flags", 0) & ~128       # no longer "loading"
+        _attach(f, r, msg, d)
     return msg
 
 
@@ -595,10 +628,12 @@ def _channel_msg(f: FakeDiscord, r: Req, channel_id: str) -> Any:
     d = r.json or {}
     if int(channel_id) in f.dm_channels and f.dm_channels[int(channel_id)] in f.dm_closed:
         return _json({"message": "Cannot send messages to this user", "code": 50007}, 403)
-    if (refused := _refuse(f, r, message_errors(d))) is not None:
+    if (refused := _body_refusal(f, r, d)) is not None:
         return refused
-    return f.message(content=d.get("content") or "", components=d.get("components"),
-                     embeds=d.get("embeds"), channel_id=int(channel_id))
+    msg = f.message(content=d.get("content") or "", components=d.get("components"),
+                    embeds=d.get("embeds"), channel_id=int(channel_id))
+    _attach(f, r, msg, d)
+    return msg
 
 
 def _edit_channel_msg(f: FakeDiscord, r: Req, channel_id: str, mid: str) -> Any:
@@ -608,9 +643,10 @@ def _edit_channel_msg(f: FakeDiscord, r: Req, channel_id: str, mid: str) -> Any:
     if msg is None:
         return _json({"message": "Unknown Message", "code": 10008}, 404)
     d = r.json or {}
-    if (refused := _refuse(f, r, message_errors(d))) is not None:
+    if (refused := _body_refusal(f, r, d)) is not None:
         return refused
     msg.update({k: v for k, v in d.items() if k in ("content", "components", "embeds")}, edited_timestamp=_now_iso())
+    _attach(f, r, msg, d)
     return msg
 
 

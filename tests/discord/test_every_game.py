@@ -60,7 +60,7 @@ async def test_a_full_round(h: Harness, game: str) -> None:
     engine = get_engine(game)
     await h.open_lobby(game, users=(h.bob,))
     for _ in range(max(0, engine.min_seats - 2)):
-        await h.press(await h.table_message(), h.alice, "addai")
+        await h.press(await h.table_message(), h.alice, "addai", "normal")
     await h.press(await h.table_message(), h.alice, "start")
     start = await h.table()
     assert start.status == "playing", (await h.table_message())["embeds"]

@@ -104,3 +104,15 @@ def test_catalogs_have_the_same_discord_keys() -> None:
     en = {k for k in catalog("en") if k.startswith("dc.")}
     ru = {k for k in catalog("ru") if k.startswith("dc.")}
     assert en == ru and len(en) > 40
+
+
+async def test_play_autocomplete_offers_the_legal_moves_whole(h: Harness) -> None:
+    """Three-Thirteen opens with draw or take: both offered as whole moves; off turn nothing legal."""
+    await _started(h, "three_thirteen")
+    rec = await h.table()
+    seat = get_engine(rec.game).current_seat(rec.state)
+    user = h.user_of(rec, seat)
+    got = [c["value"] for c in await h.autocomplete("", user)]
+    assert {"draw", "take"} <= set(got[:2]) and "discard" not in got[:2]
+    other = h.bob if user is h.alice else h.alice
+    assert "draw" not in [c["value"] for c in await h.autocomplete("d", other)]

@@ -42,7 +42,7 @@ async def test_lobby_start_and_full_match(h: Harness) -> None:
     hands = {}
     for user in (h.alice, h.bob):  # "My hand" on the table message: an ephemeral hand for whoever presses
         press = await h.press(table, user, "hand")
-        assert h.callback(press)["type"] == 5 and h.answer(press)["flags"] & EPHEMERAL
+        assert h.callback(press)["type"] == 4 and h.answer(press)["flags"] & EPHEMERAL  # the hand: one call
         hands[user["id"]] = h.message_of(press)
 
     turns = buttons = typed = 0
@@ -85,7 +85,7 @@ async def test_discard_through_the_select_menu(h: Harness) -> None:
     assert len(select["options"]) == 14
     seat = rec.state["turn"]
     pick = await h.click(select["custom_id"], hand, user, values=["0", "1", "2"])
-    assert h.callback(pick)["type"] == 6
+    assert h.callback(pick)["type"] == 7  # answered by the new hand itself: one call
     hand = h.fake.messages[int(hand["id"])]
     labels = [c.get("label") for c in components(hand) if c["type"] == 2]
     assert any(label and label.endswith("✓") for label in labels), labels

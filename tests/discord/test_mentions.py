@@ -21,12 +21,16 @@ async def test_a_hostile_name_in_the_round_summary_is_escaped_and_pings_nobody_e
     await h.slash("start", h.alice)
     await h.slash("play", h.alice, text=GO_OUT)
     posts = h.fake.requests_to("POST", rf"/channels/{h.fake.channel_id}/messages")
+    posts += h.fake.requests_to("PATCH", rf"/channels/{h.fake.channel_id}/messages/\d+")  # the ping edited into it
     summary = [r.json for r in posts if "x" in (r.json.get("content") or "") and "Alice" in r.json["content"]]
     assert summary, [r.json.get("content") for r in posts]
     assert plain(HOSTILE) in summary[-1]["content"]
     for r in posts:  # every channel message: nothing unescaped, nobody pinged but the one it names
         body = r.json
         assert _literal(body.get("content") or ""), body.get("content")
+        assert all(_literal(f["value"]) for e in body.get("embeds") or [] for f in e.get("fields") or [])
+        if r.method == "PATCH":
+            continue  # the table's code block holds names literally: checked below
         assert all(_literal(e.get("description") or "") for e in body.get("embeds") or [])
         mentions = body.get("allowed_mentions")
         assert mentions is not None and mentions.get("parse") == [] and not mentions.get("roles")

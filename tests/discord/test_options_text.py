@@ -7,7 +7,7 @@ from typing import Any
 
 import pytest
 
-import bot.discord.bot as dc_bot
+import bot.discord.lobby as dc_bot
 from tests.bot.options_spec import RAW_PYDANTIC, REFUSALS, expected_refusal
 from tests.discord.conftest import EPHEMERAL, Harness
 from tests.discord.test_options import set_option

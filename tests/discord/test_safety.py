@@ -53,7 +53,7 @@ async def test_stale_button_refused_and_hand_refreshed(h: Harness) -> None:
     await h.slash("play", user, text="draw")  # the table moved on: that hand's buttons are old
     rec2 = await h.table()
     press = await h.click(old, hand, user)
-    assert h.callback(press)["type"] == 6
+    assert h.callback(press)["type"] == 7  # answered by the refreshed hand itself: one call
     cb = h.answer(press)
     assert "out of date" in cb["content"]
     assert (await h.table()).log_seq == rec2.log_seq

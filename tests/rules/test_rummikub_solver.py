@@ -125,3 +125,14 @@ def test_dropping_dominated_states_keeps_every_optimum(first: int) -> None:
                     found = run_dp(p)
                     scores.append(found and found[0])
                 assert scores[0] == scores[1], f"seed {5000 + seed} {plan} {mode}"
+
+
+def test_the_shared_move_memo_leaves_no_trace_between_solves() -> None:
+    """The move memo and the rest ids are shared by every sweep of the process (rules/rummikub/
+    colour_moves.py, keys.py): a position solved again after others gets the very same table."""
+    positions = [random_position(Random(7000 + seed), melds=(4, 8), rack=(8, 14)) for seed in range(25)]
+    first = [solve(pos.table, pos.rack) for pos in positions[:3]]
+    for pos in reversed(positions):
+        solve(pos.table, pos.rack)
+    again = [solve(pos.table, pos.rack) for pos in positions[:3]]
+    assert again == first

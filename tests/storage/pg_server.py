@@ -122,7 +122,9 @@ class PostgresServer:
         return f"postgresql://{auth}@{self.host}:{self.port}/{database}{query}"
 
     @classmethod
-    def start(cls, bindir: Path) -> PostgresServer:
+    def start(cls, bindir: Path, settings: dict[str, str] | None = None) -> PostgresServer:
+        """A new server; `settings` override SERVER_SETTINGS (bench/bench_scale.py turns durability
+        back on: its figures are for commits that survive a power cut)."""
         root = Path(tempfile.mkdtemp(prefix="rummyclub-pg-"))
         drop = _as_server_user()
         try:
@@ -138,7 +140,7 @@ class PostgresServer:
             (data / "pg_hba.conf").write_text(HBA)
             last = ""
             for _ in range(3):  # another process may take the free port before the server binds it
-                server = cls._launch(bindir, root, drop)
+                server = cls._launch(bindir, root, drop, {**SERVER_SETTINGS, **(settings or {})})
                 if server is not None:
                     return server
                 last = (root / "server.log").read_text(errors="replace")[-2000:]
@@ -148,11 +150,11 @@ class PostgresServer:
             raise
 
     @classmethod
-    def _launch(cls, bindir: Path, root: Path, drop: dict[str, Any]) -> PostgresServer | None:
+    def _launch(cls, bindir: Path, root: Path, drop: dict[str, Any], settings: dict[str, str]) -> PostgresServer | None:
         port = _free_port()
         args = [str(bindir / "postgres"), "-D", str(root / "data"), "-p", str(port), "-k", str(root),
                 "-c", "listen_addresses=127.0.0.1"]
-        for key, value in SERVER_SETTINGS.items():
+        for key, value in settings.items():
             args += ["-c", f"{key}={value}"]
         log = open(root / "server.log", "ab")  # noqa: SIM115 - the server writes to it for its whole life
         try:

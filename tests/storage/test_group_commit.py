@@ -110,3 +110,22 @@ async def test_close_makes_the_writes_already_queued(store: SqliteStore) -> None
     await store.close()
     assert [t.result().version for t in tasks] == [1] * N
     assert stored(store.path) == {f"t{i}": (1, 0) for i in range(N)}
+
+
+async def test_a_small_batch_runs_on_the_loop_and_waits_on_the_thread_for_another_process(
+    store: SqliteStore,
+) -> None:
+    assert store.writer is not None
+    inline = store.writer.stats.inline
+    assert (await store.commit(*moved(0), make_entries("t0", 1, 1))).version == 1
+    assert store.writer.stats.inline == inline + 1  # the write lock was free: no thread hand-off
+    with closing(sqlite3.connect(store.path, isolation_level=None)) as other:
+        other.execute("BEGIN IMMEDIATE")  # another process holds the write lock
+        task = asyncio.create_task(store.commit(*moved(1), make_entries("t1", 1, 1)))
+        for _ in range(20):
+            await asyncio.sleep(0)  # the loop runs on: the batch waits on the writer's thread
+        assert not task.done()
+        other.execute("COMMIT")
+        assert (await task).version == 1
+    assert store.writer.stats.inline == inline + 1  # that batch went to the thread
+    assert stored(store.path)["t1"] == (1, 1)

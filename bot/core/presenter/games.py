@@ -1,5 +1,5 @@
 """What adapters may know of the games, without importing rules/: the games there are, their seat
-counts, whose turn it is, the views and legal moves of a stored table, and the refusal type."""
+counts and options, whose turn it is, the views and legal moves of a stored table, and the refusal type."""
 
 from __future__ import annotations
 
@@ -7,7 +7,8 @@ from typing import Any
 
 from pydantic import BaseModel
 
-from rules import IllegalAction, SetupError, engine_names, get_engine
+from bot.core.options_text import bad_option
+from rules import Event, IllegalAction, SetupError, engine_names, get_engine
 from rules.core.moves import MoveTemplate
 from storage import TableRecord
 
@@ -16,18 +17,39 @@ def games() -> list[str]:
     return engine_names()
 
 
+def canonical(game: str) -> str:
+    """The game's own name for a name it answers to (`KeyError` naming the games otherwise)."""
+    return get_engine(game).name
+
+
 def max_seats(game: str) -> int:
     return get_engine(game).max_seats
-
-
-def options_model(game: str) -> type[BaseModel]:
-    """The game's options (pydantic): a lobby lists and cycles them without knowing the game."""
-    return get_engine(game).options_model
 
 
 def seat_range(game: str) -> tuple[int, int]:
     engine = get_engine(game)
     return engine.min_seats, engine.max_seats
+
+
+def options_model(game: str) -> type[BaseModel]:
+    """The game's options (pydantic): what the lobby's option screens offer."""
+    return get_engine(game).options_model
+
+
+def read_options(game: str, options: dict[str, Any]) -> dict[str, Any]:
+    """Every option as the game reads `options` (defaults filled in); a refused one is
+    `ServiceError("E_BAD_OPTION")` with what its sentence needs."""
+    engine = get_engine(game)
+    try:
+        return engine.options_model.parse_options(options).model_dump()
+    except SetupError as err:
+        raise bad_option(err, engine) from None
+
+
+def dealt_view(game: str, players: int, seed: int = 0) -> dict[str, Any]:
+    """The public view of a fresh deal for `players` (what a table of that size starts with)."""
+    engine = get_engine(game)
+    return engine.view(engine.new_game(players, seed=seed), None)
 
 
 def turn_of(rec: TableRecord) -> int | None:
@@ -46,4 +68,5 @@ def moves_of(rec: TableRecord, view: dict[str, Any]) -> list[MoveTemplate]:
     return get_engine(rec.game).moves(view)
 
 
-__all__ = ["IllegalAction", "SetupError", "games", "max_seats", "moves_of", "options_model", "seat_range", "turn_of", "view_of"]
+__all__ = ["Event", "IllegalAction", "MoveTemplate", "SetupError", "canonical", "dealt_view", "games", "max_seats", "moves_of",
+           "options_model", "read_options", "seat_range", "turn_of", "view_of"]

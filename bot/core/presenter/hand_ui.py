@@ -16,21 +16,23 @@ class HandUI:
     by_number: bool = False  # the hand sorted by number instead of by colour/suit
     choosing: bool = False  # picking which table item to move (the first step of `move`)
     moving: int | None = None  # the table item (an option of the move's first slot) picked to move
+    page: int = 0  # which page of controls a platform with a bounded layout shows (Discord's 5 rows)
 
     def to_json(self) -> dict[str, Any] | None:
         if self == HandUI():
             return None  # nothing stored for the default screen
         return {"picks": list(self.picks), "by_number": self.by_number, "choosing": self.choosing,
-                "moving": self.moving}
+                "moving": self.moving, "page": self.page}
 
     @classmethod
     def from_json(cls, raw: Any) -> HandUI:
         if not isinstance(raw, dict):
             return cls()
         picks = tuple(i for i in raw.get("picks", ()) if isinstance(i, int) and i >= 0)
-        moving = raw.get("moving")
+        moving, page = raw.get("moving"), raw.get("page")
         return cls(picks, bool(raw.get("by_number")), bool(raw.get("choosing")),
-                   moving if isinstance(moving, int) and moving >= 0 else None)
+                   moving if isinstance(moving, int) and moving >= 0 else None,
+                   page if isinstance(page, int) and page >= 0 else 0)
 
     def after_move(self) -> HandUI:
         """What stays once a move was applied: the sort order (a preference), not the picks."""

@@ -5,7 +5,7 @@ these out and send them, following the delivery policy written on `Updates`."""
 
 from __future__ import annotations
 
-from collections.abc import Awaitable, Callable
+from collections.abc import Awaitable, Callable, Collection
 from dataclasses import dataclass
 from typing import Any
 
@@ -17,6 +17,7 @@ from bot.core.presenter.games import view_of
 from bot.core.presenter.hand_ui import HandUI, HandUIs
 from bot.core.render import render_events, render_hand, render_table, renderer
 from bot.core.render.common import names
+from rules.core.moves import MoveTemplate
 from storage import TableRecord
 
 # Events whose lines are announced in the group as messages of their own (they stay there after the
@@ -32,7 +33,8 @@ LangOf = Callable[[int | None], Awaitable[str]]  # a seat's language; None: the 
 class TablePanel:
     """The group's one table message. `body` names whose turn it is but holds no countdown: the
     adapter shows `deadline` (epoch seconds) as something that moves by itself or as a clock time,
-    so no edit is ever needed only because time passed."""
+    so no edit is ever needed only because time passed. (The terminal, which prints a snapshot and
+    never edits it, asks for the seconds left in the body instead.)"""
 
     table: TableRecord
     lang: str
@@ -43,6 +45,7 @@ class TablePanel:
     deadline: float | None = None
     restored: bool = False
     note: str | None = None  # why the table closed, when it did
+    view: dict[str, Any] | None = None  # the public view it was rendered from (pictures draw the same)
 
     @property
     def playing(self) -> bool:
@@ -62,6 +65,7 @@ class HandPanel:
     ui: HandUI
     events: tuple[str, ...] = ()
     note: str | None = None
+    view: dict[str, Any] | None = None  # the seat's own view it was rendered from (pictures draw the same)
 
 
 @dataclass(frozen=True)
@@ -88,6 +92,7 @@ class Updates:
     announcements: tuple[str, ...] = ()
     notice: TurnNotice | None = None
     finished: bool = False
+    log: tuple[str, ...] = ()  # for a `viewer` (the terminal): every line they may see, in order, uncut
 
 
 def public_lines(rec: TableRecord, outcome: Outcome, lang: str) -> list[tuple[str, str]]:
@@ -106,54 +111,64 @@ class Presenter:
     uis: HandUIs
 
     def table(self, rec: TableRecord, lang: str, view: dict[str, Any] | None = None, lines: list[str] | None = None,
-              restored: bool = False, note: str | None = None) -> TablePanel:
+              restored: bool = False, note: str | None = None, viewer: int | None = None,
+              now: float | None = None) -> TablePanel:
+        """`viewer`: the table as that seat reads it ("You"); `now`: the seconds left in the body."""
         title = t(f"game.{rec.game}", lang)
         if rec.state is None:
             return TablePanel(rec, lang, title, note or "", note=note)
         view = view if view is not None else view_of(rec, None)
-        body = render_table(rec, view, lang)
+        body = render_table(rec, view, lang, now=now, viewer=viewer)
         turn = view.get("turn") if rec.status == "playing" else None
         deadline = rec.deadline if turn is not None else None
-        return TablePanel(rec, lang, title, body, tuple((lines or [])[-TABLE_LINES:]), turn, deadline, restored, note)
+        return TablePanel(rec, lang, title, body, tuple((lines or [])[-TABLE_LINES:]), turn, deadline, restored, note,
+                          view)
 
     async def hand(self, rec: TableRecord, seat: int, lang: str, view: dict[str, Any] | None = None,
-                   events: list[str] | None = None, note: str | None = None) -> HandPanel | None:
-        """The seat's hand; `view` is its view when the caller has it (an outcome's). None for a seat
-        that is not a human's or a table without a game."""
+                   events: list[str] | None = None, note: str | None = None,
+                   templates: list[MoveTemplate] | None = None) -> HandPanel | None:
+        """The seat's hand; `view` is its view when the caller has it (an outcome's), `templates` its
+        legal moves when the caller needs them too (the terminal's prompt). None for a seat that is
+        not a human's or a table without a game."""
         s = rec.seats[seat]
         if s.kind != "human" or s.user_id is None or rec.state is None:
             return None
         view = view if view is not None else view_of(rec, seat)
         ui = await self.uis.get(rec.id, seat)
         items = hand_items(view)
-        controls = hand_controls(rec.game, view, seat, ui, lang, rec.status == "playing")
+        controls = hand_controls(rec.game, view, seat, ui, lang, rec.status == "playing", templates)
         if note is None and rec.status == "finished":
             note = t("tg.match_over", lang)
         return HandPanel(rec, seat, s.user_id, lang, t(f"game.{rec.game}", lang),
                          render_hand(rec, view, lang, ui.by_number),
                          tuple(items[i] for i in controls.picks), controls, ui,
-                         tuple((events or [])[-HAND_LINES:]), note)
+                         tuple((events or [])[-HAND_LINES:]), note, view)
 
     async def outcome(self, outcome: Outcome, lang_of: LangOf, prev_turn: int | None = None,
-                      restored: bool = False) -> Updates:
+                      restored: bool = False, seats: Collection[int] | None = None, viewer: int | None = None,
+                      now: float | None = None) -> Updates:
+        """`seats`: the hands the adapter will show (None: every human's); the others are not built.
+        `viewer` (and `now`): the one player of the terminal, who reads the table as theirs and every
+        line of the outcome in `log`; a chat group's table is nobody's (see `table`)."""
         rec = outcome.table
         if rec.state is None:
             return await self.record(rec, lang_of)
         group = await lang_of(None)
         public = public_lines(rec, outcome, group)
         panel = self.table(rec, group, outcome.public_view, [line for e, line in public if e not in ANNOUNCED],
-                           restored)
+                           restored, viewer=viewer, now=now)
         hands = []
         for seat, s in enumerate(rec.seats):
-            if s.kind != "human" or s.user_id is None:
+            if s.kind != "human" or s.user_id is None or (seats is not None and seat not in seats):
                 continue
             lang = await lang_of(seat)
             private = render_events(rec, [e for e in outcome.events if e.seat == seat], seat, lang)
             hand = await self.hand(rec, seat, lang, outcome.private_views.get(seat), private)
             if hand is not None:
                 hands.append(hand)
+        log = tuple(render_events(rec, outcome.events, viewer, group)) if viewer is not None else ()
         return Updates(panel, tuple(hands), tuple(line for e, line in public if e in ANNOUNCED),
-                       None if restored else self._notice(outcome, prev_turn), rec.status == "finished")
+                       None if restored else self._notice(outcome, prev_turn), rec.status == "finished", log)
 
     async def record(self, rec: TableRecord, lang_of: LangOf, restored: bool = False) -> Updates:
         """Everything of a stored table, e.g. after a restart or a change outside play (no events)."""

@@ -7,6 +7,7 @@ from typing import Any
 
 from babel import Locale, UnknownLocaleError
 
+from bot.core.ai_seats import seat_name
 from bot.core.i18n import has, t
 from bot.core.options_ui import option_line
 from bot.core.text import display_name, excerpt
@@ -25,7 +26,7 @@ _OTHER_MAX = 120
 
 def names(rec: TableRecord, viewer: int | None = None, lang: str = "en") -> list[str]:
     """Seat names as shown to `viewer`: their own seat reads "You" ("Вы"), not the stored name."""
-    shown = [display_name(s.name) for s in rec.seats]
+    shown = [seat_name(s, lang) for s in rec.seats]
     if viewer is not None and 0 <= viewer < len(shown):
         shown[viewer] = t("name.you", lang)
     return shown
@@ -162,7 +163,7 @@ def render_lobby(rec: TableRecord, lang: str = "en", max_seats: int | None = Non
     )
     lines = [t("lobby.title", lang, game=t(f"game.{rec.game}", lang), host=display_name(host))]
     lines.append(t("lobby.seats", lang, count=len(rec.seats), max=max_seats or "?"))
-    lines += [t("lobby.seat_line", lang, seat=i + 1, name=display_name(s.name)) for i, s in enumerate(rec.seats)]
+    lines += [t("lobby.seat_line", lang, seat=i + 1, name=seat_name(s, lang)) for i, s in enumerate(rec.seats)]
     # One option a line, in words ("Turn timer: 60 s"); typing them is `key=value` (the help says so).
     lines.append(t("lobby.options", lang))
     lines += [f"  {option_line(k, v, lang)}" for k, v in rec.options.items()]

@@ -1,5 +1,5 @@
-"""SQLite keeps each table's last committed record: served while the stored version is unchanged,
-never stale when another process writes the table, never shared with a caller."""
+"""SQLite and PostgreSQL keep each table's last committed record: served while the stored version
+is unchanged, never stale when another process writes the table, never shared with a caller."""
 
 from __future__ import annotations
 
@@ -8,13 +8,20 @@ from pathlib import Path
 
 import pytest
 
-from storage import SeatRecord, SqliteStore
+from storage import PostgresStore, SeatRecord, SqliteStore
 from tests.storage.records import make_entries, make_table
 
+Store = SqliteStore | PostgresStore
 
-@pytest.fixture
-async def stores(tmp_path: Path) -> AsyncIterator[tuple[SqliteStore, SqliteStore]]:
-    first, second = SqliteStore(str(tmp_path / "c.db")), SqliteStore(str(tmp_path / "c.db"))
+
+@pytest.fixture(params=["sqlite", "postgres"])
+async def stores(request: pytest.FixtureRequest, tmp_path: Path) -> AsyncIterator[tuple[Store, Store]]:
+    """Two processes' stores on one database."""
+    if request.param == "sqlite":
+        first, second = SqliteStore(str(tmp_path / "c.db")), SqliteStore(str(tmp_path / "c.db"))
+    else:
+        url: str = request.getfixturevalue("postgres_url")
+        first, second = PostgresStore(url), PostgresStore(url)
     await first.open()
     await second.open()
     yield first, second
@@ -22,7 +29,7 @@ async def stores(tmp_path: Path) -> AsyncIterator[tuple[SqliteStore, SqliteStore
     await second.close()
 
 
-async def test_a_read_after_our_commit_comes_from_memory(stores: tuple[SqliteStore, SqliteStore]) -> None:
+async def test_a_read_after_our_commit_comes_from_memory(stores: tuple[Store, Store]) -> None:
     store, _ = stores
     await store.create_table(make_table())
     saved = await store.commit(make_table(status="playing", state={"hand": ["r1"]}), 0, make_entries("t1", 1, 1))
@@ -31,7 +38,7 @@ async def test_a_read_after_our_commit_comes_from_memory(stores: tuple[SqliteSto
     assert store.cache.hits == hits + 1
 
 
-async def test_another_process_writing_the_table_is_seen(stores: tuple[SqliteStore, SqliteStore]) -> None:
+async def test_another_process_writing_the_table_is_seen(stores: tuple[Store, Store]) -> None:
     store, other = stores
     await store.create_table(make_table())
     await store.commit(make_table(status="playing", state={"by": "first"}), 0)
@@ -45,7 +52,7 @@ async def test_another_process_writing_the_table_is_seen(stores: tuple[SqliteSto
     assert (await other.get_table("t1")).state == {"by": "first again"}  # type: ignore[union-attr]
 
 
-async def test_records_handed_out_are_copies(stores: tuple[SqliteStore, SqliteStore]) -> None:
+async def test_records_handed_out_are_copies(stores: tuple[Store, Store]) -> None:
     store, _ = stores
     await store.create_table(make_table())
     saved = await store.commit(make_table(status="playing", state={"hand": ["r1"]}, meta={"m": [1]}), 0)
@@ -61,7 +68,7 @@ async def test_records_handed_out_are_copies(stores: tuple[SqliteStore, SqliteSt
     assert len(again.seats) == 1
 
 
-async def test_finished_tables_leave_the_cache(stores: tuple[SqliteStore, SqliteStore]) -> None:
+async def test_finished_tables_leave_the_cache(stores: tuple[Store, Store]) -> None:
     store, _ = stores
     await store.create_table(make_table())
     await store.commit(make_table(status="finished"), 0)

@@ -1,0 +1,209 @@
+"""Presses of our buttons and selects: ownership (the items' interaction_check), the lobby's, and a
+hand's — picks, sorting, pages, the two-step table-item move and moves — decoded through the
+presenter's `press`, the hand screen kept in the store (HandUIs).
+
+A press on a hand is answered by the hand itself (one call: type 7 in place, type 4 for "My hand")
+unless the work runs past the budget, when it is deferred first; Refresh and the lobby's presses are
+acknowledged at entry."""
+
+from __future__ import annotations
+
+import logging
+
+import discord
+
+from bot.core.codec import ButtonData, CodecError, decode
+from bot.core.i18n import t
+from bot.core.models import Player, ServiceError
+from bot.core.presenter import press
+from bot.core.presenter.games import IllegalAction, moves_of, turn_of, view_of
+from bot.discord import answer
+from bot.discord import views as ui
+from bot.discord.base import PLATFORM, error_text, interaction_key, player_of
+from bot.discord.commands import Commands
+from bot.discord.hints import hint_line
+from bot.discord.lobby import LOBBY_VERBS, OPTION_VERBS
+from bot.discord.safe import plain
+from storage import TableRecord
+
+log = logging.getLogger(__name__)
+
+# A hand's presses answered with the new hand screen (their first argument is the seat).
+DIRECT_VERBS = ("sort", "page", "hint", "pick", "mvt", "back", "cmd", "mv")
+SEAT_VERBS = ("hand", *DIRECT_VERBS)
+
+
+def _direct(data: ButtonData) -> bool:
+    """Answered by the work itself (the hand), within the budget: the hand's presses and "My hand"."""
+    return data.verb in DIRECT_VERBS or (data.verb == "hand" and not data.args)
+
+
+def _opens_message(data: ButtonData) -> bool:
+    """A press answered with a new ephemeral message (a hand from the table message or a ping, the
+    host's options screen) rather than an edit of the message it sits on."""
+    return data.verb == "options" or (data.verb == "hand" and not data.args)
+
+
+def _inert(text: str) -> str:
+    """Typed text echoed in inline code: a backtick would end it early."""
+    return text.replace("`", "'")
+
+
+def _ints(args: list[str], count: int) -> list[int]:
+    if len(args) != count or not all(a.isdigit() for a in args):
+        raise CodecError("bad arguments")
+    return [int(a) for a in args]
+
+
+class Components(Commands):
+    async def owns(self, interaction: discord.Interaction, custom_id: str) -> bool:
+        """The items' interaction_check: a seat's button pressed by someone else is answered here
+        (privately) and never reaches on_component."""
+        answer.arrived(interaction)
+        try:
+            data = decode(custom_id)
+            if not data.args or not data.args[0].isdigit() or data.verb not in SEAT_VERBS:
+                return True
+            if data.verb not in DIRECT_VERBS:
+                await answer.ack(interaction, update=not _opens_message(data))
+            rec = await self._within(interaction, self.store.get_table(data.table_id), update=True)
+            interaction.extras["rec"] = rec  # read once per press
+            seat = self.service.seat_of(rec, player_of(interaction.user)) if rec is not None else None
+            if seat is None or int(data.args[0]) == seat:
+                return True  # unseated or unknown: on_component gives the precise refusal
+            await self._refuse(interaction, t("dc.not_your_buttons", self._ulang(interaction)))
+        except Exception as err:  # a failing check must still let the press be answered
+            self.errors.append(err)
+            log.exception("ownership check failed for %s", custom_id)
+            return True
+        await self._mark_processed(interaction)
+        return False
+
+    async def on_component(self, interaction: discord.Interaction, custom_id: str, values: list[str]) -> None:
+        lang = self._ulang(interaction)
+        try:
+            data = decode(custom_id)
+            if _direct(data):
+                work = self._component(interaction, data, values, lang)
+                await self._within(interaction, work, update=not _opens_message(data))
+            else:
+                await answer.ack(interaction, update=not _opens_message(data))
+                await self._component(interaction, data, values, lang)
+        except (ServiceError, IllegalAction) as err:
+            await self._refuse(interaction, error_text(err, lang, interaction.extras.get("game")))
+        except CodecError:
+            await self._refuse(interaction, t("error.E_BAD_BUTTON", lang))
+        except Exception as err:  # a broken handler must still answer, or Discord shows "failed"
+            self.errors.append(err)
+            log.exception("component %s failed", custom_id)
+            await self._refuse(interaction, t("dc.error", lang))
+        finally:
+            await self._mark_processed(interaction)
+
+    async def _component(self, interaction: discord.Interaction, data: ButtonData, values: list[str],
+                         lang: str) -> None:
+        rec = interaction.extras.pop("rec", None) or await self.store.get_table(data.table_id)
+        if rec is None or rec.platform != PLATFORM:
+            raise ServiceError("E_NO_TABLE")
+        interaction.extras["game"] = rec.game
+        verb = data.verb
+        if verb in LOBBY_VERBS:
+            await self._lobby_action(interaction, rec, verb, data.args, from_button=True)
+            return
+        if verb in OPTION_VERBS:
+            await self._options_action(interaction, rec, data, values, lang)
+            return
+        if verb not in SEAT_VERBS:
+            raise CodecError("unknown action")
+        if rec.status != "playing":
+            raise ServiceError("E_NOT_PLAYING")
+        me = player_of(interaction.user)
+        seat = self.service.seat_of(rec, me)
+        if seat is None:
+            raise ServiceError("E_NOT_SEATED")
+        if verb == "hand" and not data.args:  # "My hand" on the table message or a ping: a new ephemeral hand
+            await self._show_hand(interaction, rec)
+            return
+        if not data.args or not data.args[0].isdigit():
+            raise CodecError("bad seat")
+        if int(data.args[0]) != seat:
+            await answer.say(interaction, t("dc.not_your_buttons", lang))
+            return
+        await self._hand_press(interaction, rec, me, seat, data, values, lang)
+
+    async def _hand_press(self, interaction: discord.Interaction, rec: TableRecord, me: Player, seat: int,
+                          data: ButtonData, values: list[str], lang: str) -> None:
+        verb, args = data.verb, data.args[1:]
+        screen = await self.uis.get(rec.id, seat)
+        if verb in ("hand", "sort", "page"):  # version 0: never stale, they change only how the hand looks
+            if verb == "sort":
+                await self.uis.update(rec.id, seat, by_number=not screen.by_number)
+            elif verb == "page":
+                await self.uis.update(rec.id, seat, page=_ints(args, 1)[0])
+            await self.show_hand_here(interaction, rec, seat, lang)
+            return
+        if verb == "hint":  # version 0 too: the hand answers with the hint (or why none) as its note
+            try:
+                note = await hint_line(self.service, rec.id, me, lang)
+            except ServiceError as err:
+                note = error_text(err, lang, rec.game)
+            await self.show_hand_here(interaction, await self.service.get(rec.id), seat, lang, content=note)
+            return
+        if data.version != rec.version:
+            await self.show_hand_here(interaction, rec, seat, lang, content=error_text(ServiceError("E_STALE"), lang))
+            return
+        view = view_of(rec, seat)
+        if verb == "pick":  # pick <seat> <part>: one select per 25 items, a press changes only its own part
+            (part,) = _ints(args, 1)
+            span = range(part * ui.MAX_OPTIONS, (part + 1) * ui.MAX_OPTIONS)
+            await self.uis.put(rec.id, seat, press.pick_part(screen, view, span, _ints(values, len(values))))
+        elif verb == "mvt":  # mvt <seat> <part>, the value: the table item (an option of the move)
+            await self.uis.put(rec.id, seat, press.choose_piece(screen, moves_of(rec, view), _ints(values, 1)[0]))
+        elif verb == "back":
+            await self.uis.put(rec.id, seat, press.back(screen))
+        elif verb == "cmd":  # cmd <seat> <move index> <mask> [<option>]
+            if len(args) not in (2, 3):
+                raise CodecError("bad command")
+            index, option = _ints(args[:1], 1)[0], (_ints(args[2:], 1)[0] if len(args) == 3 else None)
+            command = press.command(screen, view, moves_of(rec, view), index, args[1], option)
+            await self._act(interaction, rec, me, seat, command, data.version, update=True)
+            return
+        else:  # mv <seat> <move index> <table item> <destination>
+            index, piece, dest = _ints(args, 3)
+            command = press.move_to(moves_of(rec, view), index, piece, dest)
+            await self._act(interaction, rec, me, seat, command, data.version, update=True)
+            return
+        await self.show_hand_here(interaction, rec, seat, lang)
+
+    async def _act(self, interaction: discord.Interaction, rec: TableRecord, me: Player, seat: int, command: str,
+                   version: int | None, *, update: bool) -> None:
+        """Apply a move; answer the mover with the fresh hand (in place for a button), then the channel."""
+        lang = self._ulang(interaction)
+        prev_turn = turn_of(rec)
+        try:
+            outcome = await self.service.act(rec.id, me, command, expected_version=version,
+                                             key=interaction_key(interaction))
+        except (IllegalAction, ServiceError) as err:
+            text = error_text(err, lang, rec.game)
+            if update:
+                await self.show_hand_here(interaction, await self.service.get(rec.id), seat, lang, content=text)
+            else:
+                await answer.say(interaction, text)
+            return
+        await self.uis.moved(rec.id, seat)
+        new = outcome.table
+        self.delivery.seen(new)
+        dm = await self._dm_seats(new)
+        updates = await self.presenter.outcome(outcome, self._langs(new, seat, lang), prev_turn, seats=dm | {seat})
+        if update and interaction.message is not None and seat in dm:
+            kept = (await self.delivery.refs(new.id)).get(f"dm:{me.user_id}") or ""
+            if kept.endswith(f":{interaction.message.id}"):
+                dm.discard(seat)  # pressed on the DM hand itself: the answer below is its edit
+        mine = next((h for h in updates.hands if h.seat == seat), None) or await self.hand_panel(new, seat, lang)
+        note = "\n".join([f"✓ `{_inert(command)}`", *(plain(line) for line in mine.events)])
+        embed, view, data = await self.hand_parts(mine)
+        if update:
+            await answer.edit_here(interaction, content=note, embed=embed, view=view, attachments=self.replaced(data))
+        else:
+            await answer.say(interaction, note, embed=embed, view=view, **self.attached(data))
+        await self.deliver(updates, dm)

@@ -1,0 +1,285 @@
+"""The table in a browser: one aiohttp application serving the page, a small JSON API and a
+server-sent-event stream per open page, over the same service, engines and store as the chats.
+
+Every API request names a table and proves who is asking (bot/web/auth.py): a seat link or a
+Telegram Mini App's initData for a seat, a spectator link for the public view. A request that
+proves nothing gets 401 with an empty body — whether the signature was forged, expired or made for
+another table is not said. Moves go through `TableService.act` with the page's version (a stale
+page cannot act) and an idempotency key (a retried POST is applied once)."""
+
+from __future__ import annotations
+
+import asyncio
+import json
+import re
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any
+
+from aiohttp import web
+
+from bot.core.clock import Clock, SystemClock
+from bot.core.codec import CodecError, mask_of
+from bot.core.i18n import available_languages, catalog, t
+from bot.core.models import Player, ServiceError
+from bot.core.presenter import HandUI, HandUIs, Presenter, press
+from bot.core.presenter.games import IllegalAction, moves_of, view_of
+from bot.core.render.common import render_error
+from bot.core.service import TableService
+from bot.web.auth import AuthError, SeatLinks, validate_init_data
+from bot.web.layout import BadLayout, check, parse_layout, play_text
+from bot.web.payload import payload
+from bot.web.push import Hub
+from bot.web.replay import Replays, frame
+from storage import Store, TableRecord
+
+STATIC = Path(__file__).with_name("static")
+HEARTBEAT_S = 15.0  # a comment line now and then keeps proxies from closing an idle stream
+KEY = re.compile(r"^[A-Za-z0-9_-]{1,40}$")
+CATALOG_PREFIXES = ("web.", "game.")  # the page's own words and the games' names
+
+
+@dataclass(frozen=True)
+class WebConfig:
+    links: SeatLinks
+    bot_token: str | None = None  # Telegram's, for initData; None: no Mini App sign-in
+    init_max_age_s: float = 24 * 3600.0
+    default_lang: str = "en"
+
+
+@dataclass(frozen=True)
+class Viewer:
+    rec: TableRecord
+    seat: int | None  # None: the public view
+    player: Player | None
+    lang: str
+
+
+HUB = web.AppKey("hub", Hub)
+SERVICE = web.AppKey("service", TableService)
+STORE = web.AppKey("store", Store)
+CONFIG = web.AppKey("config", WebConfig)
+CLOCK = web.AppKey("clock", Clock)
+PRESENTER = web.AppKey("presenter", Presenter)
+REPLAYS = web.AppKey("replays", Replays)
+
+
+def unauthorized() -> web.HTTPUnauthorized:
+    return web.HTTPUnauthorized(text="")
+
+
+def _lang(request: web.Request, fallback: str | None, default: str) -> str:
+    langs = available_languages()
+    for choice in (request.query.get("lang"), fallback, default):
+        if choice in langs:
+            return choice
+    return "en"
+
+
+async def viewer(request: web.Request) -> Viewer:
+    app = request.app
+    config, now = app[CONFIG], app[CLOCK].now()
+    table_id = request.match_info["table"]
+    link = request.headers.get("X-Rummy-Link") or request.query.get("k")
+    init = request.headers.get("X-Telegram-Init-Data") or request.query.get("tma")
+    try:
+        if link:
+            granted = config.links.verify(link, now)
+            if granted.table_id != table_id:
+                raise AuthError("foreign table")
+            rec = await app[STORE].get_table(table_id)
+            if rec is None:
+                raise AuthError("no table")
+            if granted.seat is None:
+                return Viewer(rec, None, None, _lang(request, None, config.default_lang))
+            if not 0 <= granted.seat < len(rec.seats):
+                raise AuthError("no seat")
+            s = rec.seats[granted.seat]
+            if s.kind != "human" or s.platform is None or s.user_id is None:
+                raise AuthError("not a player's seat")
+            return Viewer(rec, granted.seat, Player(s.platform, s.user_id, s.name),
+                          _lang(request, None, config.default_lang))
+        if init and config.bot_token:
+            user = validate_init_data(init, config.bot_token, config.init_max_age_s, now)
+            rec = await app[STORE].get_table(table_id)
+            if rec is None:
+                raise AuthError("no table")
+            player = Player("telegram", str(user.id), user.name)
+            seat = TableService.seat_of(rec, player)
+            return Viewer(rec, seat, player if seat is not None else None,
+                          _lang(request, user.lang, config.default_lang))
+    except AuthError:
+        raise unauthorized() from None
+    raise unauthorized()
+
+
+def _json(data: Any, status: int = 200) -> web.Response:
+    return web.json_response(data, status=status, dumps=lambda d: json.dumps(d, ensure_ascii=False))
+
+
+def _picks(raw: str | None) -> tuple[int, ...]:
+    if not raw:
+        return ()
+    try:
+        return tuple(int(x) for x in raw.split(",") if x != "")
+    except ValueError:
+        raise web.HTTPBadRequest(text="picks") from None
+
+
+async def get_table(request: web.Request) -> web.Response:
+    v = await viewer(request)
+    return _json(await payload(request.app[PRESENTER], v.rec, v.seat, v.lang, _picks(request.query.get("picks")),
+                               request.app[CLOCK].now()))
+
+
+async def _body(request: web.Request) -> dict[str, Any]:
+    try:
+        body = await request.json()
+    except ValueError:
+        raise web.HTTPBadRequest(text="json") from None
+    if not isinstance(body, dict):
+        raise web.HTTPBadRequest(text="json")
+    return body
+
+
+def _command(v: Viewer, body: dict[str, Any]) -> str:
+    """The move's text: a whole Rummikub layout as one `play`, or a control press composed by the
+    presenter from the seat's legal moves (never from words the page sends)."""
+    if "play" in body:
+        return play_text(parse_layout(body["play"]))
+    pressed = body.get("press")
+    if not isinstance(pressed, dict):
+        raise BadLayout("press")
+    index, option, picks = pressed.get("index"), pressed.get("option"), pressed.get("picks", [])
+    if not isinstance(index, int) or not (option is None or isinstance(option, int)) \
+            or not isinstance(picks, list) or not all(isinstance(i, int) and i >= 0 for i in picks):
+        raise BadLayout("press")
+    assert v.seat is not None
+    view = view_of(v.rec, v.seat)
+    return press.command(HandUI(picks=tuple(picks)), view, moves_of(v.rec, view), index,
+                         mask_of(picks) if picks else "0", option)
+
+
+async def post_move(request: web.Request) -> web.Response:
+    v = await viewer(request)
+    if v.seat is None or v.player is None:
+        raise web.HTTPForbidden(text="")
+    body = await _body(request)
+    version, key = body.get("version"), body.get("key")
+    if not isinstance(version, int) or not isinstance(key, str) or not KEY.match(key):
+        raise web.HTTPBadRequest(text="version and key")
+    try:
+        text = _command(v, body)
+    except BadLayout:
+        raise web.HTTPBadRequest(text="move") from None
+    except CodecError:
+        return _json({"error": t("error.E_STALE", v.lang)}, 409)
+    try:
+        outcome = await request.app[SERVICE].act(v.rec.id, v.player, text, expected_version=version,
+                                                 key=f"web:{v.rec.id}:{v.seat}:{key}")
+    except (IllegalAction, ServiceError) as err:
+        status = 409 if err.code == "E_STALE" else 422
+        body = {"error": render_error(err, v.lang, v.rec.game), "code": err.code}
+        if err.code == "E_INVALID_MELD" and isinstance(err.params.get("index"), int):
+            body["meld"] = err.params["index"] - 1  # the page shows the sentence on that meld
+        return _json(body, status)
+    return _json(await payload(request.app[PRESENTER], outcome.table, v.seat, v.lang, now=request.app[CLOCK].now()))
+
+
+async def post_check(request: web.Request) -> web.Response:
+    v = await viewer(request)
+    if v.seat is None or v.rec.game != "rummikub" or v.rec.state is None:
+        raise web.HTTPForbidden(text="")
+    body = await _body(request)
+    try:
+        layout = parse_layout(body.get("layout"))
+    except BadLayout:
+        raise web.HTTPBadRequest(text="layout") from None
+    return _json(check(v.rec, v.seat, layout, v.lang))
+
+
+async def events(request: web.Request) -> web.StreamResponse:
+    """One stream per page: the seat's payload now and after every commit of its table."""
+    v = await viewer(request)
+    app = request.app
+    resp = web.StreamResponse(headers={"Content-Type": "text/event-stream", "Cache-Control": "no-cache",
+                                       "X-Accel-Buffering": "no"})
+    with app[HUB].watch(v.rec.id) as wake:
+        await resp.prepare(request)
+        last = None
+        try:
+            while not app[HUB].closed:
+                wake.clear()  # before the read: a commit after it wakes the wait below
+                rec = await app[STORE].get_table(v.rec.id)
+                if rec is not None and rec.version != last:
+                    data = await payload(app[PRESENTER], rec, v.seat, v.lang, now=app[CLOCK].now())
+                    await resp.write(f"event: table\ndata: {json.dumps(data, ensure_ascii=False)}\n\n".encode())
+                    last = rec.version
+                try:
+                    await asyncio.wait_for(wake.wait(), HEARTBEAT_S)
+                except TimeoutError:
+                    await resp.write(b": ping\n\n")
+        except (ConnectionResetError, asyncio.CancelledError):
+            pass
+    return resp
+
+
+async def replay(request: web.Request) -> web.Response:
+    """A finished match's step `step`: the public view, or the asking seat's own."""
+    v = await viewer(request)
+    if v.rec.status != "finished":
+        raise web.HTTPForbidden(text="")
+    try:
+        index = int(request.query.get("step", "0"))
+    except ValueError:
+        raise web.HTTPBadRequest(text="step") from None
+    app = request.app
+    return _json(await frame(app[REPLAYS], app[PRESENTER], v.rec, v.seat, v.lang, index))
+
+
+async def words(request: web.Request) -> web.Response:
+    lang = request.match_info["lang"]
+    if lang not in available_languages():
+        raise web.HTTPNotFound()
+    keys = [k for k in catalog("en") if k.startswith(CATALOG_PREFIXES)]
+    return _json({k: t(k, lang) for k in keys})
+
+
+async def page(request: web.Request) -> web.FileResponse:
+    resp = web.FileResponse(STATIC / "index.html")
+    # No external host but Telegram's script, which the page loads only inside Telegram.
+    resp.headers["Content-Security-Policy"] = (
+        "default-src 'self'; script-src 'self' https://telegram.org; style-src 'self'; img-src 'self' data:")
+    resp.headers["Referrer-Policy"] = "no-referrer"  # the link's token is in the address
+    return resp
+
+
+def create_app(service: TableService, store: Store, config: WebConfig, clock: Clock | None = None) -> web.Application:
+    app = web.Application(client_max_size=64 * 1024)
+    hub = Hub()
+    app[HUB], app[SERVICE], app[STORE], app[CONFIG] = hub, service, store, config
+    app[CLOCK] = clock or service.clock or SystemClock()
+    app[PRESENTER] = Presenter(HandUIs(store))
+    app[REPLAYS] = Replays(store)
+    service.commit_listeners.append(hub.changed)
+
+    async def detach(_: web.Application) -> None:
+        if hub.changed in service.commit_listeners:
+            service.commit_listeners.remove(hub.changed)
+
+    async def close_streams(_: web.Application) -> None:
+        hub.close()
+
+    app.on_shutdown.append(close_streams)
+    app.on_cleanup.append(detach)
+    app.router.add_get("/", page)
+    app.router.add_get("/table/{table}", page)
+    app.router.add_get("/replay/{table}", page)
+    app.router.add_static("/static", STATIC)
+    app.router.add_get("/api/words/{lang}", words)
+    app.router.add_get("/api/table/{table}", get_table)
+    app.router.add_post("/api/table/{table}/move", post_move)
+    app.router.add_post("/api/table/{table}/check", post_check)
+    app.router.add_get("/api/table/{table}/events", events)
+    app.router.add_get("/api/table/{table}/replay", replay)
+    return app

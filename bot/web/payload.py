@@ -1,0 +1,40 @@
+"""What a page is sent: the presenter's table and hand for one seat (or the public), its legal-move
+controls for the items it has picked, and the seat's own view for the page to draw — built from
+that seat's view only, so a page never holds another seat's tiles."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from bot.core.grammar import hand_items
+from bot.core.presenter import HandUI, Presenter, hand_controls
+from bot.core.presenter.games import view_of
+from storage import TableRecord
+
+
+async def payload(presenter: Presenter, rec: TableRecord, seat: int | None, lang: str,
+                  picks: tuple[int, ...] = (), now: float | None = None) -> dict[str, Any]:
+    """`now` is the server's clock, so the page counts the turn's time down from the deadline
+    whatever the device's clock says."""
+    view = view_of(rec, seat)
+    panel = presenter.table(rec, lang, view if seat is None else view_of(rec, None))
+    out: dict[str, Any] = {
+        "table": rec.id, "game": rec.game, "version": rec.version, "status": rec.status, "lang": lang,
+        "seat": seat, "names": [s.name for s in rec.seats], "title": panel.title, "body": panel.body,
+        "lines": list(panel.lines), "turn": panel.turn, "deadline": panel.deadline, "now": now, "view": view,
+        "hand": None,
+    }
+    if seat is None or rec.state is None:
+        return out
+    hand = await presenter.hand(rec, seat, lang, view)
+    if hand is None:
+        return out
+    c = hand_controls(rec.game, view, seat, HandUI(picks=picks), lang, rec.status == "playing")
+    out["hand"] = {
+        "body": hand.body, "note": hand.note, "my_turn": c.my_turn, "picks": list(c.picks),
+        # Shown off turn too (the controls then offer no picks): the page always draws the hand.
+        "items": [{"index": i, "label": item, "selected": i in c.picks} for i, item in enumerate(hand_items(view))],
+        "actions": [{"index": a.index, "option": a.option, "label": a.label, "with_items": a.with_items}
+                    for a in c.actions],
+    }
+    return out

@@ -1,0 +1,94 @@
+"""Running the web table next to a chat or the terminal: the server on WEB_LISTEN:WEB_PORT, the
+addresses of seat and spectator links under WEB_URL, and a listener that hands a player their
+seat's link once per table (the terminal prints it)."""
+
+from __future__ import annotations
+
+import secrets
+from collections.abc import AsyncIterator, Callable
+from contextlib import asynccontextmanager
+from dataclasses import dataclass, field
+from urllib.parse import urlencode
+
+from aiohttp import web
+
+from bot.core.clock import Clock
+from bot.core.models import Player
+from bot.core.service import TableService
+from bot.settings import Settings
+from bot.web.app import WebConfig, create_app
+from bot.web.auth import SeatLinks
+from storage import Store, TableRecord
+
+
+@dataclass
+class WebServer:
+    base_url: str
+    links: SeatLinks
+    link_ttl_s: float
+    clock: Clock
+    _told: set[tuple[str, int]] = field(default_factory=set)
+
+    def url(self, table_id: str, seat: int | None, lang: str | None = None) -> str:
+        """A signed link to the table as `seat` (None: the public view), valid for the link TTL."""
+        query = {"k": self.links.token(table_id, seat, self.clock.now() + self.link_ttl_s)}
+        if lang:
+            query["lang"] = lang
+        return f"{self.base_url.rstrip('/')}/table/{table_id}?{urlencode(query)}"
+
+    def announcer(self, player: Player, tell: Callable[[str], None], lang: str) -> Callable[[TableRecord], None]:
+        """A commit listener telling `player` their seat's link the first time a table of theirs commits."""
+        def listener(rec: TableRecord) -> None:
+            seat = TableService.seat_of(rec, player)
+            if seat is None or (rec.id, seat) in self._told or rec.status != "playing":
+                return
+            self._told.add((rec.id, seat))
+            tell(self.url(rec.id, seat, lang))
+
+        return listener
+
+
+def mini_app_link(bot_username: str, app_name: str, table_id: str) -> str:
+    """The group's direct link into the Mini App at this table (Telegram hands `startapp` to the page
+    as `start_param`, inside the signed initData)."""
+    return f"https://t.me/{bot_username.lstrip('@')}/{app_name}?{urlencode({'startapp': table_id})}"
+
+
+def web_config(settings: Settings) -> WebConfig:
+    # Without WEB_SECRET every start draws a new key: links of an earlier run stop working, which is
+    # safe; a deployment that wants links to survive restarts sets the secret.
+    secret = settings.web_secret.get_secret_value().encode() if settings.web_secret else secrets.token_bytes(32)
+    token = settings.telegram_token.get_secret_value() if settings.telegram_token else None
+    return WebConfig(SeatLinks(secret), token, settings.web_init_max_age_s, settings.default_lang)
+
+
+@asynccontextmanager
+async def serve(service: TableService, store: Store, settings: Settings) -> AsyncIterator[WebServer]:
+    config = web_config(settings)
+    # No access log: the links' tokens are in the query strings it would write.
+    runner = web.AppRunner(create_app(service, store, config), access_log=None, shutdown_timeout=1.0)
+    await runner.setup()
+    site = web.TCPSite(runner, settings.web_listen, settings.web_port or 0)
+    await site.start()
+    try:
+        port = runner.addresses[0][1]
+        base = settings.web_url or f"http://{settings.web_listen}:{port}"
+        yield WebServer(base, config.links, settings.web_link_ttl_s, service.clock)
+    finally:
+        await runner.cleanup()
+
+
+@asynccontextmanager
+async def serve_terminal(service: TableService, store: Store, settings: Settings, tell: Callable[[str], None],
+                         lang: str, player: Player) -> AsyncIterator[WebServer]:
+    """`rummyclub play --web`: the server, and the terminal player's link for every table of theirs
+    in play now (a resumed game) and for each new one as it starts."""
+    async with serve(service, store, settings) as server:
+        announce = server.announcer(player, tell, lang)
+        for rec in await store.list_tables(["playing"]):
+            announce(rec)
+        service.commit_listeners.append(announce)
+        try:
+            yield server
+        finally:
+            service.commit_listeners.remove(announce)

@@ -1,0 +1,45 @@
+"""A bot process for the tests to kill for real (tests/bot/test_killed_process.py).
+
+`python -m tests.crash_child DATABASE NOW METHOD` ticks DATABASE (an SQLite file path or a
+postgresql:// URL) as claim owner "A" with the clock at NOW, and right after the store call METHOD
+returns it prints `paused METHOD` and stops there — its claim held, its connections open — until
+the test kills it (SIGKILL: no finally, no release, no clean close).
+"""
+
+from __future__ import annotations
+
+import asyncio
+import sys
+from typing import Any
+
+from bot.core.clock import FakeClock
+from bot.core.service import TableService
+from storage import PostgresStore, SqliteStore, Store
+
+
+class PausingStore:
+    def __init__(self, inner: Store, method: str) -> None:
+        self.inner, self.method = inner, method
+
+    def __getattr__(self, name: str) -> Any:
+        attr = getattr(self.inner, name)
+        if name != self.method:
+            return attr
+
+        async def call(*args: Any, **kwargs: Any) -> Any:
+            await attr(*args, **kwargs)
+            print(f"paused {name}", flush=True)
+            sys.stdin.readline()  # blocks the whole process, as a hung or dying one: the test kills it
+            raise SystemExit("not killed")
+        return call
+
+
+async def main(database: str, now: float, method: str) -> None:
+    store: Store = PostgresStore(database) if database.startswith("postgresql://") else SqliteStore(database)
+    await store.open()
+    await TableService(PausingStore(store, method), FakeClock(now), owner="A").tick()  # type: ignore[arg-type]
+    print("finished without pausing", flush=True)
+
+
+if __name__ == "__main__":
+    asyncio.run(main(sys.argv[1], float(sys.argv[2]), sys.argv[3]))

@@ -1,0 +1,33 @@
+"""The tables the web tests play on, and Telegram initData signed as Telegram would."""
+
+from __future__ import annotations
+
+import json
+from urllib.parse import urlencode
+
+from bot.core.models import Player
+from bot.core.service import TableService
+from bot.web.auth import sign_init_data
+from storage import TableRecord
+
+BOT_TOKEN = "123456:TEST-token"
+SECRET = b"web-secret-for-tests"
+ALICE = Player("telegram", "101", "Alice")
+BOB = Player("telegram", "202", "Bob")
+# Rummikub, seat 0 opens with r10 r11 r12 | k9 b9 y9 (60 points); seat 1 holds nothing useful.
+RK_DECK = ["r10", "r11", "r12", "k9", "b9", "y9", "r1", "b2", "k3", "y5", "r7", "b13", "k1", "y2"]
+
+
+def init_data(user: Player, auth_date: float, token: str = BOT_TOKEN, **extra: str) -> str:
+    fields = {"auth_date": str(int(auth_date)), "query_id": "AAH",
+              "user": json.dumps({"id": int(user.user_id), "first_name": user.name, "language_code": "ru"}), **extra}
+    fields["hash"] = sign_init_data(fields, token)
+    return urlencode(fields)
+
+
+async def two_player_table(service: TableService, game: str = "rummikub", deck: list[str] | None = None,
+                           **options: object) -> TableRecord:
+    rec = await service.open_table(game, "telegram", "chat1", ALICE, deck=deck, options=options or None)
+    await service.join(rec.id, BOB)
+    await service.start(rec.id, ALICE)
+    return await service.get(rec.id)

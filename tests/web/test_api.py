@@ -1,0 +1,184 @@
+"""The web API: who sees what (401 and nothing else for bad credentials), moves through the service
+with the page's version and key, the Rummikub layout check, and the push to open pages."""
+
+from __future__ import annotations
+
+import asyncio
+import json
+
+import pytest
+from aiohttp import ClientResponse
+
+from bot.core.grammar import hand_items
+from rules import engine_names, get_engine
+from tests.web.conftest import Web
+from tests.web.tables import ALICE, BOB, RK_DECK, init_data, two_player_table
+
+OPENING = [["r10", "r11", "r12"], ["k9", "b9", "y9"]]
+
+
+async def get(web: Web, table: str, **params: str) -> ClientResponse:
+    return await web.client.get(f"/api/table/{table}", params=params)
+
+
+async def test_no_forged_expired_or_foreign_credentials_get_401_and_an_empty_body(web: Web) -> None:
+    rec = await two_player_table(web.service, deck=RK_DECK)
+    other = await web.service.open_table("rummikub", "telegram", "chat2", BOB)
+    good = web.link(rec.id, 0)
+    table, seat, exp, mac = good.split(".")
+    for params in ({}, {"k": f"{table}.1.{exp}.{mac}"}, {"k": web.link(rec.id, 0, ttl=-1)},
+                   {"k": web.link(other.id, 0)}, {"k": "x.y"},
+                   {"tma": init_data(ALICE, web.clock.now() - 7200)},
+                   {"tma": init_data(ALICE, web.clock.now(), token="1:OTHER")}):
+        resp = await get(web, rec.id, **params)
+        assert resp.status == 401, params
+        assert await resp.text() == ""
+    assert (await get(web, rec.id, k=good)).status == 200
+
+
+async def test_a_seat_sees_its_own_rack_and_a_spectator_none(web: Web) -> None:
+    rec = await two_player_table(web.service, deck=RK_DECK)
+    mine = await (await get(web, rec.id, k=web.link(rec.id, 0))).json()
+    assert mine["seat"] == 0 and mine["hand"]["my_turn"]
+    assert [i["label"] for i in mine["hand"]["items"]] == mine["view"]["rack"]
+    assert sorted(mine["view"]["rack"]) == sorted(RK_DECK)
+    public = await (await get(web, rec.id, k=web.link(rec.id, None))).json()
+    assert public["hand"] is None and "rack" not in public["view"]
+    assert not any(tile in json.dumps(public) for tile in ("r10 r11", '"r10"'))
+    bob = await (await get(web, rec.id, k=web.link(rec.id, 1))).json()
+    assert not bob["hand"]["my_turn"] and not bob["hand"]["actions"]
+
+
+async def test_telegram_init_data_maps_the_user_to_the_seat_in_their_language(web: Web) -> None:
+    rec = await two_player_table(web.service, deck=RK_DECK)
+    data = await (await get(web, rec.id, tma=init_data(BOB, web.clock.now()))).json()
+    assert data["seat"] == 1 and data["lang"] == "ru"
+    stranger = init_data(ALICE.__class__("telegram", "999", "Eve"), web.clock.now())
+    data = await (await get(web, rec.id, tma=stranger)).json()
+    assert data["seat"] is None and data["hand"] is None
+    resp = await web.client.post(f"/api/table/{rec.id}/move", params={"tma": stranger},
+                                 json={"version": data["version"], "key": "k1", "play": OPENING})
+    assert resp.status == 403
+
+
+async def test_a_layout_is_checked_live_without_changing_the_table(web: Web) -> None:
+    rec = await two_player_table(web.service, deck=RK_DECK)
+    k = web.link(rec.id, 0)
+    resp = await web.client.post(f"/api/table/{rec.id}/check", params={"k": k},
+                                 json={"layout": [["r10", "r11", "r12"], ["k9", "b2", "y9"]]})
+    result = await resp.json()
+    assert [m["valid"] for m in result["melds"]] == [True, False]
+    assert result["melds"][1]["reason"] and not result["ok"] and result["error"]
+    assert result["opening"] == 33 and result["required"] == 30 and not result["opened"]
+    ok = await (await web.client.post(f"/api/table/{rec.id}/check", params={"k": k},
+                                      json={"layout": OPENING})).json()
+    assert ok["ok"] and ok["opening"] == 60
+    assert (await web.service.get(rec.id)).version == rec.version
+
+
+async def test_a_move_goes_through_the_service_once_and_a_stale_page_cannot_act(web: Web) -> None:
+    rec = await two_player_table(web.service, deck=RK_DECK)
+    url, k = f"/api/table/{rec.id}/move", web.link(rec.id, 0)
+    bad = await web.client.post(url, params={"k": k, "lang": "ru"},
+                                json={"version": rec.version, "key": "a1", "play": [["r10", "r11", "b2"]]})
+    refused = await bad.json()
+    assert bad.status == 422 and refused["code"] == "E_INVALID_MELD" and refused["meld"] == 0 and refused["error"]
+    assert (await web.service.get(rec.id)).version == rec.version, "a refused Done changes nothing"
+    body = {"version": rec.version, "key": "a2", "play": OPENING}
+    first = await web.client.post(url, params={"k": k}, json=body)
+    assert first.status == 200
+    after = await first.json()
+    assert after["version"] > rec.version
+    assert [sorted(m["tiles"]) for m in after["view"]["table"]] == [sorted(m) for m in OPENING]
+    again = await web.client.post(url, params={"k": k}, json=body)
+    assert again.status == 200, "the same key is answered, not applied again"
+    assert (await web.service.get(rec.id)).version == after["version"]
+    stale = await web.client.post(url, params={"k": k}, json={**body, "key": "a3"})
+    assert stale.status == 409 and (await stale.json())["error"]
+
+
+async def test_a_card_game_move_is_a_control_press(web: Web) -> None:
+    rec = await two_player_table(web.service, "rummy500", deck=["2S"])  # seat 0 deals and opens by discarding
+    k = web.link(rec.id, 0)
+    data = await (await get(web, rec.id, k=k)).json()
+    assert not [a for a in data["hand"]["actions"] if a["with_items"]], "nothing picked: no move takes picks"
+    picked = await (await get(web, rec.id, k=k, picks="0")).json()
+    assert picked["hand"]["picks"] == [0] and picked["hand"]["items"][0]["selected"]
+    discard = next(a for a in picked["hand"]["actions"] if a["with_items"] and "discard" in a["label"].lower())
+    resp = await web.client.post(f"/api/table/{rec.id}/move", params={"k": k},
+                                 json={"version": data["version"], "key": "p1",
+                                       "press": {"index": discard["index"], "option": None, "picks": [0]}})
+    assert resp.status == 200
+    after = await resp.json()
+    assert len(after["hand"]["items"]) == len(data["hand"]["items"]) - 1
+    assert after["view"]["market"] == [data["hand"]["items"][0]["label"]]
+    junk = await web.client.post(f"/api/table/{rec.id}/move", params={"k": web.link(rec.id, 1)},
+                                 json={"version": after["version"], "key": "p2",
+                                       "press": {"index": 99, "option": None, "picks": []}})
+    assert junk.status == 409
+
+
+async def _next_event(resp: ClientResponse) -> dict:
+    while True:
+        line = (await asyncio.wait_for(resp.content.readline(), 5)).decode()
+        if line.startswith("data: "):
+            return json.loads(line[6:])
+
+
+async def test_open_pages_get_their_own_seats_view_after_every_commit(web: Web) -> None:
+    rec = await two_player_table(web.service, deck=RK_DECK)
+    streams = {}
+    for who in (1, None):
+        resp = await web.client.get(f"/api/table/{rec.id}/events", params={"k": web.link(rec.id, who)})
+        assert resp.headers["Content-Type"].startswith("text/event-stream")
+        streams[who] = resp
+        assert (await _next_event(resp))["version"] == rec.version
+    await web.service.act(rec.id, ALICE, "play r10 r11 r12 | k9 b9 y9", expected_version=rec.version)
+    bob, public = await _next_event(streams[1]), await _next_event(streams[None])
+    assert bob["version"] == public["version"] > rec.version
+    assert bob["seat"] == 1 and sorted(bob["view"]["rack"]) == sorted((await web.service.get(rec.id)).state["racks"][1])
+    assert public["hand"] is None and "racks" not in json.dumps(public)
+    for resp in streams.values():
+        resp.close()
+
+
+@pytest.mark.parametrize("game", engine_names())
+async def test_every_game_serves_each_seat_its_own_items_and_the_public_none(web: Web, game: str) -> None:
+    rec = await two_player_table(web.service, game) if game != "canasta" else None
+    if rec is None:  # Canasta is four seats: Alice, Bob and two AI
+        opened = await web.service.open_table(game, "telegram", "chat1", ALICE)
+        await web.service.join(opened.id, BOB)
+        for _ in range(2):
+            await web.service.add_ai(opened.id, ALICE)
+        await web.service.start(opened.id, ALICE)
+        rec = await web.service.get(opened.id)
+    engine = get_engine(game)
+    for seat in (0, 1):
+        data = await (await get(web, rec.id, k=web.link(rec.id, seat))).json()
+        assert [i["label"] for i in data["hand"]["items"]] == hand_items(engine.view(rec.state, seat))
+        assert data["hand"]["body"] and data["body"]
+    public = await (await get(web, rec.id, k=web.link(rec.id, None))).json()
+    assert public["hand"] is None and public["view"] == json.loads(json.dumps(engine.view(rec.state, None)))
+
+
+async def test_the_page_gets_its_words_in_the_players_language(web: Web) -> None:
+    ru = await (await web.client.get("/api/words/ru")).json()
+    assert ru["web.done"] == "Готово" and ru["game.rummikub"]
+    assert all(k.startswith(("web.", "game.")) for k in ru)
+    assert (await web.client.get("/api/words/xx")).status == 404
+
+
+async def test_the_turn_deadline_comes_with_the_servers_clock(web: Web) -> None:
+    rec = await two_player_table(web.service, deck=RK_DECK, turn_timer_s=90)
+    data = await (await get(web, rec.id, k=web.link(rec.id, 0))).json()
+    assert data["deadline"] - data["now"] == 90
+
+
+async def test_seat_and_status_changes_are_pushed_too(web: Web) -> None:
+    rec = await two_player_table(web.service, deck=RK_DECK)
+    resp = await web.client.get(f"/api/table/{rec.id}/events", params={"k": web.link(rec.id, 1)})
+    assert (await _next_event(resp))["status"] == "playing"
+    await web.service.end_table(rec.id, ALICE)
+    ended = await _next_event(resp)
+    assert ended["status"] == "abandoned" and not ended["hand"]["actions"]
+    resp.close()

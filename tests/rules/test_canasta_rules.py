@@ -241,7 +241,7 @@ def test_bad_options_are_refused(bad: dict) -> None:
 def test_option_defaults() -> None:
     opts = ENG.new_game(4)["options"]
     assert opts == {"match_length": "3 rounds", "joker_button": "off", "allow_draw": False, "turn_timer_s": 120,
-                    "first_dealer": "random", "ledger_per_round": 1000}
+                    "first_dealer": "random", "ledger_per_round": 1000, "hints": False}
     assert ENG.new_game(4, options={"turn_timer_s": 0})["options"]["turn_timer_s"] == 0
 
 

@@ -313,7 +313,7 @@ def test_options_defaults_follow_the_spec() -> None:
     assert ENG.new_game(2)["options"] == {
         "turn_timer_s": 60, "timeout_penalty_tiles": 3, "initial_meld_min": 30, "jokers": 2,
         "joker_rack_penalty": 30, "empty_pool_end": "blocked", "match_games": 1, "allow_draw": False,
-        "first_player": "random",
+        "first_player": "random", "hints": False,
     }
 
 

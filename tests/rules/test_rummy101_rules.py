@@ -340,7 +340,7 @@ def test_options_defaults_and_errors() -> None:
     state = ENG.new_game(4, seed=1)
     assert state["options"] == {
         "threshold_mode": "fixed", "joker_button": "off", "match_rounds": 3, "allow_draw": False,
-        "turn_timer_s": 120, "first_player": "random",
+        "turn_timer_s": 120, "first_player": "random", "hints": False,
     }
     for bad in ({"match_rounds": 4}, {"turn_timer_s": 10}, {"turn_timer_s": 601}, {"threshold_mode": "x"},
                 {"joker_button": "yes"}, {"first_player": 0}, {"first_player": 5}, {"colour": "r"}):

@@ -225,7 +225,7 @@ def test_option_ranges_and_defaults() -> None:
     state = ENG.new_game(3, seed=1)
     assert state["options"] == {"target_score": 500, "go_out_bonus": 10, "jokers": 2, "hand_size": 9,
                                 "market_leave_one": True, "joker_hand_penalty": 15, "allow_draw": False,
-                                "turn_timer_s": 0, "first_dealer": "random"}
+                                "turn_timer_s": 0, "first_dealer": "random", "hints": False}
     for bad in ({"target_score": 99}, {"target_score": 1001}, {"go_out_bonus": 51}, {"jokers": 3},
                 {"hand_size": 6}, {"hand_size": 11}, {"joker_hand_penalty": -1}, {"turn_timer_s": 10},
                 {"turn_timer_s": 601}, {"first_dealer": 0}, {"first_dealer": 4}, {"colour": 1}):

@@ -93,7 +93,7 @@ def test_setup_errors() -> None:  # T13-10, ARCHITECTURE stacked deck
 
 def test_option_defaults() -> None:  # §9
     opts = ENG.new_game(2)["options"]
-    assert opts == {"jokers": 0, "ace_high": False, "rounds": 11, "turn_timer_s": 0, "first_dealer": "random"}
+    assert opts == {"jokers": 0, "ace_high": False, "rounds": 11, "turn_timer_s": 0, "first_dealer": "random", "hints": False}
     ENG.new_game(2, options={"turn_timer_s": 30, "jokers": 4, "ace_high": True, "rounds": 1, "first_dealer": 2})
 
 

@@ -74,7 +74,7 @@ async def steps_of_one_delivery(fake: FakeTelegramBotAPI, tmp_path: Path) -> int
 async def test_a_kill_at_any_step_then_redelivery_makes_the_move_once(
         fake: FakeTelegramBotAPI, tmp_path: Path, after: bool) -> None:
     steps = await steps_of_one_delivery(fake, tmp_path)
-    assert steps >= 6
+    assert steps >= 4  # the commit, the update claim and the delivery's refs at least: a probe that saw fewer is broken
     for at in range(1, steps + 1):
         path = str(tmp_path / f"kill-{at}.db")
         h = DyingHarness(fake, path, FakeClock())

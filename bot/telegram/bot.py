@@ -14,6 +14,7 @@ from __future__ import annotations
 import asyncio
 import html
 import logging
+import threading
 from collections.abc import Awaitable, Callable
 from dataclasses import dataclass
 from typing import Any
@@ -33,6 +34,7 @@ from telegram.ext import (
 
 from bot.core.i18n import available_languages, t
 from bot.core.models import Player
+from bot.core.pictures import PictureCache
 from bot.core.presenter import HandUIs, Presenter
 from bot.core.presenter.games import turn_of
 from bot.core.scheduler import Scheduler
@@ -45,13 +47,14 @@ from bot.telegram.delivery import Delivery
 from bot.telegram.limits import fit_html
 from bot.telegram.lobby import Lobby
 from bot.telegram.outbox import Outbox, obey_retry_after
+from bot.telegram.pictures import Pictures
 from bot.telegram.standings import Standings
 from storage import Store
 
 log = logging.getLogger(__name__)
 
 UPDATE_MEMORY_S = 7 * 24 * 3600.0
-COMMANDS = ("new", "help", "rules", "lang", "away", "back", "end", "hand")
+COMMANDS = ("new", "help", "rules", "lang", "look", "away", "back", "end", "hand")
 STATS_COMMANDS = ("leaderboard", "stats", "teams", "team", "history", "rematch")  # texts: stats.cmd.*
 
 
@@ -63,9 +66,10 @@ class TelegramConfig:
     # One group's true limit (outbox.py, window.py): Telegram's 20 messages in any 60 s.
     group_limit: int = 20
     group_period_s: float = 60.0
+    look: str = "pictures"  # tables and hands of a chat without `/look`: "pictures" or "text"
 
 
-class TelegramBot(Commands, Standings, Buttons, Lobby, Delivery):
+class TelegramBot(Commands, Standings, Buttons, Lobby, Pictures, Delivery):
     def __init__(
         self,
         service: TableService,
@@ -83,6 +87,8 @@ class TelegramBot(Commands, Standings, Buttons, Lobby, Delivery):
         self.scheduler = Scheduler(service, self.config.tick_interval_s, self.render_outcomes)
         self.bot_username = "rummyclub_bot"  # replaced by the real one at startup (getMe)
         self._settings: dict[str, dict[str, Any]] = {}
+        self._picture_cache = PictureCache()
+        self._drawing = threading.Lock()
         self._options_open: set[str] = set()
         self._info: dict[str, dict[str, Any]] = {}
         self._hand_lines: dict[tuple[str, int], tuple[str, tuple[str, ...]]] = {}  # delivery._event_lines
@@ -108,6 +114,7 @@ class TelegramBot(Commands, Standings, Buttons, Lobby, Delivery):
         app.add_handler(CommandHandler("help", self.cmd_help))
         app.add_handler(CommandHandler("rules", self.cmd_rules))
         app.add_handler(CommandHandler("lang", self.cmd_lang))
+        app.add_handler(CommandHandler("look", self.cmd_look))
         app.add_handler(CommandHandler("away", self.cmd_away))
         app.add_handler(CommandHandler("back", self.cmd_back))
         app.add_handler(CommandHandler("end", self.cmd_end))

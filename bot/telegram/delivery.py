@@ -6,6 +6,8 @@ The policy (issue 13, item 3; written on bot.core.presenter's Updates and TurnNo
   text has no countdown, the deadline is shown as a clock time, so no edit is ever made only
   because time passed;
 * a hand is one message in the player's DM, edited in place;
+* with pictures on (`/look`, pictures.py) both are a picture with a short caption, edited with one
+  editMessageMedia (the keyboard in the same call); switching the look replaces the message once;
 * the turn notice is a new DM message (it notifies; an edit does not), and the player's previous
   notice is deleted once their turn is over, so a DM holds one hand and at most one notice;
 * the group gets a turn message only for a player the bot cannot reach privately; it goes as soon
@@ -30,6 +32,7 @@ from bot.core.text import excerpt
 from bot.telegram import keyboards as kb
 from bot.telegram.common import GROUP_TURN_KEY, PLATFORM, TABLE_KEY, clock_time, hand_key, mention, notice_key, pre
 from bot.telegram.outbox import TEMP_PREFIX
+from bot.telegram.pictures import table_caption
 from storage import TableRecord
 
 if TYPE_CHECKING:
@@ -139,6 +142,12 @@ class Delivery(_Base):
         if rec.status == "lobby":
             await self.render_lobby(rec)
             return
+        markup = kb.table_keyboard(rec, self.bot_username, lang) if panel.playing else None
+        photo = await self.picture(rec, panel.view, None, lang) if await self.shows_pictures(rec.chat_id) else None
+        if photo is not None:
+            self.outbox.put(int(rec.chat_id), rec.id, TABLE_KEY, table_caption(panel), markup, await self._thread(rec),
+                            rec.version, photo)
+            return
         if rec.state is None:
             text = html.escape(panel.note or panel.body)
         else:
@@ -149,7 +158,6 @@ class Delivery(_Base):
             text += "\n" + html.escape(t("tg.deadline", lang, time=clock_time(panel.deadline, lang)))
         if panel.restored:
             text = html.escape(t("lobby.restored", lang)) + "\n" + text
-        markup = kb.table_keyboard(rec, self.bot_username, lang) if panel.playing else None
         self.outbox.put(int(rec.chat_id), rec.id, TABLE_KEY, text, markup, await self._thread(rec), rec.version)
 
     # ---- hands ---------------------------------------------------------------------------------
@@ -169,7 +177,10 @@ class Delivery(_Base):
         rec, lang = hand.table, hand.lang
         title = (await self._table_info(rec.id))["chat_title"]
         header = t("tg.hand_header", lang, game=hand.title, chat=excerpt(title, 64))
-        text = f"<b>{html.escape(header)}</b>\n" + pre(hand.body)
+        photo = await self.picture(rec, hand.view, hand.seat, lang, hand.ui.by_number) \
+            if await self.shows_pictures(hand.user_id) else None
+        # With a picture the caption is the header and the lines: the rack itself is in the picture.
+        text = f"<b>{html.escape(header)}</b>" + ("" if photo is not None else "\n" + pre(hand.body))
         if hand.picked:
             text += "\n" + html.escape(t("tg.selected", lang, items=" ".join(hand.picked)))
         note = "\n" + html.escape(hand.note) if hand.note else ""
@@ -178,7 +189,8 @@ class Delivery(_Base):
         if fresh:
             # Asked for again: a new message at the bottom of the DM replaces the old one.
             await self.outbox.forget(rec.id, hand_key(hand.user_id))
-        self.outbox.put(int(hand.user_id), rec.id, hand_key(hand.user_id), text, markup, version=rec.version)
+        self.outbox.put(int(hand.user_id), rec.id, hand_key(hand.user_id), text, markup, version=rec.version,
+                        photo=photo)
 
     def _event_lines(self, table_id: str, seat: int, base: str, events: tuple[str, ...]) -> str:
         """The hand's private event lines ("You got: b13."). An outcome carries only its own, so a

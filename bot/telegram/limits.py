@@ -14,6 +14,7 @@ import re
 from bot.core.text import ELLIPSIS, fit, utf16_len
 
 TEXT_MAX = 4096  # sendMessage / editMessageText
+CAPTION_MAX = 1024  # a photo's caption (sendPhoto, editMessageMedia, editMessageCaption)
 CALLBACK_MAX = 200  # answerCallbackQuery
 
 _TAG = re.compile(r"<(/?)([a-zA-Z][a-zA-Z0-9-]*)[^>]*>")

@@ -24,17 +24,19 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import datetime as dtm
+import hashlib
 import logging
 import time
 from collections.abc import Awaitable, Callable
 from dataclasses import dataclass
 from typing import Any, TypeVar
 
-from telegram import Bot, InlineKeyboardMarkup, Message
+from telegram import Bot, InlineKeyboardMarkup, InputMediaPhoto, Message
+from telegram.constants import ParseMode
 from telegram.error import BadRequest, Forbidden, RetryAfter, TelegramError
 
 from bot.telegram.keyboards import markup_key
-from bot.telegram.limits import fit_html
+from bot.telegram.limits import CAPTION_MAX, TEXT_MAX, fit_html
 from bot.telegram.window import SlidingWindow
 from storage import Store
 
@@ -64,6 +66,14 @@ async def obey_retry_after(call: Callable[[], Awaitable[T]], sleep: Sleep, retri
 
 
 TEMP_PREFIX = "tmp:"
+# What a message shows: (text or caption, keyboard, digest of its picture or None for a text message).
+Shown = tuple[str, str, str | None]
+# Telegram's answers when an edit asks a text message to become a photo or the other way round.
+_WRONG_KIND = ("no text in the message", "no media in the message", "there is no caption")
+
+
+def digest(photo: bytes | None) -> str | None:
+    return hashlib.sha256(photo).hexdigest() if photo is not None else None
 
 
 @dataclass
@@ -74,6 +84,12 @@ class _Op:
     table_id: str = ""
     key: str = ""
     thread_id: int | None = None
+    photo: bytes | None = None  # a slot shown as a picture (PNG) with `text` as its caption
+
+    def shown(self) -> Shown:
+        """What the message will show: the text cut to the limit of its kind."""
+        text = fit_html(self.text, CAPTION_MAX if self.photo is not None else TEXT_MAX)
+        return text, markup_key(self.markup), digest(self.photo)
 
 
 class Outbox:
@@ -90,17 +106,19 @@ class Outbox:
         self._queues: dict[int, list[_Op]] = {}
         self._workers: dict[int, asyncio.Task[None]] = {}
         self._windows: dict[int, SlidingWindow] = {}
-        self._shown: dict[tuple[int, int], tuple[str, str]] = {}  # (chat, message) -> what it shows
+        self._shown: dict[tuple[int, int], Shown] = {}  # (chat, message) -> what it shows
         self._refs: dict[tuple[str, str], int | None] = {}  # None: known to be gone (see forget)
         self._versions: dict[tuple[str, str], int] = {}  # (table, slot) -> newest table version put
         self.sent = 0  # Bot API calls made by the outbox (for the bench)
+        self.uploaded = 0  # bytes of pictures uploaded (for the bench)
         self.waited = 0.0  # seconds spent waiting for group windows (for the bench)
         self.on_unreachable: Unreachable | None = None
 
     # ---- queueing -------------------------------------------------------------------------------
 
     def put(self, chat_id: int, table_id: str, key: str, text: str, markup: InlineKeyboardMarkup | None,
-            thread_id: int | None = None, version: int | None = None) -> None:
+            thread_id: int | None = None, version: int | None = None, photo: bytes | None = None) -> None:
+        """The slot's newest content; with `photo` a picture whose caption is `text`."""
         if version is not None:
             if version < self._versions.get((table_id, key), version):
                 return  # a newer state of this table is already on its way (or shown)
@@ -108,10 +126,10 @@ class Outbox:
         queue = self._queues.setdefault(chat_id, [])
         for op in queue:
             if op.kind == "slot" and op.table_id == table_id and op.key == key:
-                op.text, op.markup = text, markup  # coalesce: only the newest state goes out
+                op.text, op.markup, op.photo = text, markup, photo  # coalesce: only the newest state goes out
                 break
         else:
-            queue.append(_Op("slot", text, markup, table_id, key, thread_id))
+            queue.append(_Op("slot", text, markup, table_id, key, thread_id, photo))
         self._wake(chat_id)
 
     def post(self, chat_id: int, text: str, markup: InlineKeyboardMarkup | None = None,
@@ -241,7 +259,17 @@ class Outbox:
         text = fit_html(text)  # over 4096 Telegram drops the message: cut it, tags kept whole
         msg = await self.call(lambda: self.bot.send_message(  # HTML, no link preview: the bot's Defaults
             chat_id, text, reply_markup=markup, message_thread_id=thread_id))
-        self._shown[(chat_id, msg.message_id)] = (text, markup_key(markup))
+        self._shown[(chat_id, msg.message_id)] = (text, markup_key(markup), None)
+        return msg
+
+    async def send_photo(self, chat_id: int, photo: bytes, caption: str, markup: InlineKeyboardMarkup | None = None,
+                         thread_id: int | None = None) -> Message:
+        caption = fit_html(caption, CAPTION_MAX)  # over 1024 Telegram refuses the photo
+        msg = await self.call(lambda: self.bot.send_photo(
+            chat_id, photo, caption=caption, parse_mode=ParseMode.HTML, reply_markup=markup,
+            message_thread_id=thread_id))
+        self.uploaded += len(photo)
+        self._shown[(chat_id, msg.message_id)] = (caption, markup_key(markup), digest(photo))
         return msg
 
     async def ref(self, table_id: str, key: str) -> int | None:
@@ -283,28 +311,51 @@ class Outbox:
 
     async def _unchanged(self, chat_id: int, op: _Op) -> bool:
         message_id = await self.ref(op.table_id, op.key)
-        shown = (fit_html(op.text), markup_key(op.markup))
-        return message_id is not None and self._shown.get((chat_id, message_id)) == shown
+        return message_id is not None and self._shown.get((chat_id, message_id)) == op.shown()
 
     async def _slot(self, chat_id: int, op: _Op) -> None:
         message_id = await self.ref(op.table_id, op.key)
-        op.text = fit_html(op.text)  # what the message will show, so the not-modified check compares that
-        shown = (op.text, markup_key(op.markup))
+        shown = op.shown()
+        op.text = shown[0]  # what the message will show, so the not-modified check compares that
         if message_id is not None:
-            if self._shown.get((chat_id, message_id)) == shown:
+            before = self._shown.get((chat_id, message_id))
+            if before == shown:
                 return
+            # A text message cannot become a photo nor a photo text: the switch (a `/look`) replaces
+            # the message once. After a restart what it shows is unknown: the edit's refusal says so.
+            same_kind = before is None or (before[2] is None) == (op.photo is None)
+            gone = False
             try:
-                await self.call(lambda: self.bot.edit_message_text(op.text, chat_id, message_id, reply_markup=op.markup))
-                self._shown[(chat_id, message_id)] = shown
-                return
-            except BadRequest as err:
-                if "not modified" in str(err).lower():
+                if same_kind:
+                    await self._edit(chat_id, message_id, op, before)
                     self._shown[(chat_id, message_id)] = shown
                     return
-                if "not found" not in str(err).lower():
+            except BadRequest as err:
+                reason = str(err).lower()
+                if "not modified" in reason:
+                    self._shown[(chat_id, message_id)] = shown
+                    return
+                gone = "not found" in reason  # deleted by someone: post a fresh one below
+                if not gone and not any(x in reason for x in _WRONG_KIND):
                     raise
-                # The message is gone (deleted by someone): post a fresh one below.
-        msg = await self.send(chat_id, op.text, op.markup, op.thread_id)
+            if not gone:
+                await self._drop(chat_id, op.table_id, op.key)
+        if op.photo is not None:
+            msg = await self.send_photo(chat_id, op.photo, op.text, op.markup, op.thread_id)
+        else:
+            msg = await self.send(chat_id, op.text, op.markup, op.thread_id)
         await self._keep(op.table_id, op.key, msg.message_id)
 
-
+    async def _edit(self, chat_id: int, message_id: int, op: _Op, before: Shown | None) -> None:
+        """One call: the text; or the picture with its caption and keyboard (only the caption when the
+        picture is the one shown, so nothing is uploaded again)."""
+        if op.photo is None:
+            await self.call(lambda: self.bot.edit_message_text(op.text, chat_id, message_id, reply_markup=op.markup))
+        elif before is not None and before[2] == digest(op.photo):
+            await self.call(lambda: self.bot.edit_message_caption(
+                chat_id, message_id, caption=op.text, parse_mode=ParseMode.HTML, reply_markup=op.markup))
+        else:
+            photo = op.photo
+            media = InputMediaPhoto(photo, caption=op.text, parse_mode=ParseMode.HTML)
+            await self.call(lambda: self.bot.edit_message_media(media, chat_id, message_id, reply_markup=op.markup))
+            self.uploaded += len(photo)

@@ -43,6 +43,9 @@ class Harness:
         self.seed = 7
         self.deck: list[str] | None = None
         self.options: dict[str, Any] = {}
+        # The chats' default `/look`. The production default is "pictures"; these tests read the
+        # text form, the picture tests (test_pictures.py, test_every_game.py) use the `hp` fixture.
+        self.look = "text"
         self.concurrent = True  # False: PTB's one update at a time (the bench's "before")
         # The group limit as in production (20 in any 60 s): it is the outbox's own window, on the
         # service's clock and the injected sleep, so it costs no wall-clock time. The overall limit
@@ -67,7 +70,7 @@ class Harness:
                 await asyncio.sleep(seconds)
 
         self.app, self.tg = build_application(
-            TOKEN, self.service, self.store, config=TelegramConfig(run_scheduler=False), base_url=self.fake.base_url,
+            TOKEN, self.service, self.store, config=TelegramConfig(run_scheduler=False, look=self.look), base_url=self.fake.base_url,
             sleep=fake_sleep, concurrent=self.concurrent, **self.rate_limits)
         await self.app.initialize()
         await self.app.start()  # post_init is only run by run_polling, so call it here
@@ -225,7 +228,20 @@ async def fake() -> AsyncIterator[FakeTelegramBotAPI]:
 
 @pytest.fixture
 async def h(fake: FakeTelegramBotAPI, tmp_path: Path) -> AsyncIterator[Harness]:
+    async for harness in _harness(fake, tmp_path, "text"):
+        yield harness
+
+
+@pytest.fixture
+async def hp(fake: FakeTelegramBotAPI, tmp_path: Path) -> AsyncIterator[Harness]:
+    """The harness with the production default look: tables and hands as pictures."""
+    async for harness in _harness(fake, tmp_path, "pictures"):
+        yield harness
+
+
+async def _harness(fake: FakeTelegramBotAPI, tmp_path: Path, look: str) -> AsyncIterator[Harness]:
     harness = Harness(fake, str(tmp_path / "tg.db"), FakeClock())
+    harness.look = look
     await harness.start()
     try:
         yield harness

@@ -3,7 +3,9 @@ python-telegram-bot. Adapted from shared/reference/botlab; it adds what the Rumm
 needs: private chats that only work once the user has started the bot (403 otherwise, as on
 Telegram), chat admins for getChatMember, explicit update ids (to replay a duplicate update),
 message threads, injected failures (429 with retry_after, 400), photos (sendPhoto,
-editMessageCaption), editMessageReplyMarkup and deleteMessage (the message is gone from `messages`;
+editMessageCaption, editMessageMedia; uploads arrive multipart and are kept in `photos`, the bytes
+counted in `uploaded`; a text message cannot become a photo nor a photo text, 400 as on Telegram),
+editMessageReplyMarkup and deleteMessage (the message is gone from `messages`;
 deleting it again is 400). Every call is kept in `calls` with the fake's clock (`at`) and the status
 it was answered with, so a bench can count what reached a chat.
 
@@ -69,6 +71,7 @@ class Call:
     at: float = 0.0  # the fake's clock when the call came (the flood window's time)
     status: int = 200  # what the fake answered: 200, or the error code (429, 400, 403)
     flooded: bool = False  # refused by the group flood limit (not by an injected failure)
+    files: dict[str, bytes] = field(default_factory=dict)  # the multipart uploads, by field name
 
     @property
     def chat_id(self) -> int | None:
@@ -86,6 +89,8 @@ class FakeTelegramBotAPI:
         self.updates: list[JSON] = []
         self.pushed: list[JSON] = []  # every update ever queued, for checks after the fact
         self.messages: dict[tuple[int, int], JSON] = {}
+        self.photos: dict[tuple[int, int], bytes] = {}  # (chat, message) -> the picture it shows
+        self.uploaded = 0  # bytes of every picture uploaded
         self.rejected: list[tuple[str, str]] = []  # (method, description) of every limit or markup refusal
         self.dm_open: set[int] = set()  # users who started the bot: only they can get DMs
         self.admins: dict[int, set[int]] = {}  # chat id -> admin user ids
@@ -257,6 +262,11 @@ class FakeTelegramBotAPI:
             params.update(await request.json())
         elif request.can_read_body:
             params.update(dict(await request.post()))
+        files: dict[str, bytes] = {}
+        for k, v in list(params.items()):  # a multipart upload: its bytes apart, a placeholder in params
+            if isinstance(v, web.FileField):
+                files[k] = v.file.read()
+                params[k] = f"<upload {k}: {len(files[k])} bytes>"
         for k, v in list(params.items()):  # PTB JSON-encodes non-string values
             if isinstance(v, str) and v[:1] in "[{":
                 with contextlib.suppress(ValueError):
@@ -264,16 +274,16 @@ class FakeTelegramBotAPI:
         m = method.lower()
         if m == "getupdates":  # polls are not calls the bot makes of its own accord: not recorded
             return await self._answer(method, params)
-        call = Call(method, params, at=self.clock())
+        call = Call(method, params, at=self.clock(), files=files)
         async with self._new_call:
             self.calls.append(call)
             self._new_call.notify_all()
         throttled = len(self.throttled)
-        response = await self._answer(method, params)
+        response = await self._answer(method, params, files)
         call.status, call.flooded = response.status, len(self.throttled) > throttled
         return response
 
-    async def _answer(self, method: str, params: JSON) -> web.Response:
+    async def _answer(self, method: str, params: JSON, files: dict[str, bytes] | None = None) -> web.Response:
         m = method.lower()
         if (failure := self._injected(m, params)) is not None:
             return self._err(*failure)
@@ -285,7 +295,7 @@ class FakeTelegramBotAPI:
             if m in _TRUE_METHODS:
                 return self._ok(True)
             return self._err(404, "Not Found: method not found")
-        result = handler(params)
+        result = handler(params, files or {}) if m in _UPLOADS else handler(params)
         if asyncio.iscoroutine(result):
             result = await result
         if isinstance(result, web.Response):
@@ -347,6 +357,8 @@ class FakeTelegramBotAPI:
         key, msg = found
         if (refused := self._check("editMessageText", text_error(p) or markup_error(p))) is not None:
             return refused
+        if "text" not in msg:
+            return self._err(400, "Bad Request: there is no text in the message to edit")
         if msg.get("text") == p["text"] and msg.get("reply_markup") == p.get("reply_markup"):
             return self._err(400, "Bad Request: message is not modified")
         msg = {**msg, "text": p["text"], "edit_date": int(time.time())}
@@ -356,7 +368,7 @@ class FakeTelegramBotAPI:
         self.messages[key] = msg
         return msg
 
-    def _m_sendphoto(self, p: JSON) -> Any:
+    def _m_sendphoto(self, p: JSON, files: dict[str, bytes]) -> Any:
         chat_id = int(p["chat_id"])
         if chat_id > 0 and chat_id not in self.dm_open:
             return self._err(403, "Forbidden: bot can't initiate conversation with a user")
@@ -369,7 +381,37 @@ class FakeTelegramBotAPI:
             msg["caption"] = p["caption"]
         if isinstance(p.get("reply_markup"), dict) and "inline_keyboard" in p["reply_markup"]:
             msg["reply_markup"] = p["reply_markup"]
+        if "photo" in files:
+            self.photos[(chat_id, mid)] = files["photo"]
+            self.uploaded += len(files["photo"])
         self.messages[(chat_id, mid)] = msg
+        return msg
+
+    def _m_editmessagemedia(self, p: JSON, files: dict[str, bytes]) -> Any:
+        found = self._edit_target(p)
+        if isinstance(found, web.Response):
+            return found
+        key, msg = found
+        media = p.get("media")
+        if not isinstance(media, dict) or media.get("type") != "photo":
+            return self._err(400, "Bad Request: unsupported media")
+        if (refused := self._check("editMessageMedia", caption_error(media) or markup_error(p))) is not None:
+            return refused
+        if "photo" not in msg:
+            return self._err(400, "Bad Request: there is no media in the message to edit")
+        name = str(media.get("media", "")).removeprefix("attach://")
+        if name not in files:
+            return self._err(400, "Bad Request: wrong file identifier/HTTP URL specified")
+        mid = key[1]
+        msg = {**msg, "caption": media.get("caption") or "", "edit_date": int(time.time()),
+               "photo": [{"file_id": f"photo{mid}e{len(self.calls)}", "file_unique_id": f"p{mid}e{len(self.calls)}",
+                          "width": 800, "height": 600}]}
+        msg.pop("reply_markup", None)
+        if isinstance(p.get("reply_markup"), dict):
+            msg["reply_markup"] = p["reply_markup"]
+        self.messages[key] = msg
+        self.photos[key] = files[name]
+        self.uploaded += len(files[name])
         return msg
 
     def _edit_target(self, p: JSON) -> tuple[tuple[int, int], JSON] | web.Response:
@@ -388,6 +430,8 @@ class FakeTelegramBotAPI:
         key, msg = found
         if (refused := self._check("editMessageCaption", caption_error(p) or markup_error(p))) is not None:
             return refused
+        if "photo" not in msg:
+            return self._err(400, "Bad Request: there is no caption in the message to edit")
         if msg.get("caption") == p.get("caption") and msg.get("reply_markup") == p.get("reply_markup"):
             return self._err(400, "Bad Request: message is not modified")
         msg = {**msg, "caption": p.get("caption") or "", "edit_date": int(time.time())}
@@ -415,6 +459,7 @@ class FakeTelegramBotAPI:
 
     def _m_deletemessage(self, p: JSON) -> Any:
         key = (int(p["chat_id"]), int(p["message_id"]))
+        self.photos.pop(key, None)
         if self.messages.pop(key, None) is None:
             return self._err(400, "Bad Request: message to delete not found")
         return True
@@ -443,6 +488,7 @@ class FakeTelegramBotAPI:
         return member
 
 
+_UPLOADS = {"sendphoto", "editmessagemedia"}  # handlers that take the call's multipart files too
 _TRUE_METHODS = {m.lower() for m in (
     "deleteWebhook", "setWebhook", "setMyCommands", "deleteMyCommands", "sendChatAction",
     "setChatMenuButton", "close", "logOut")}

@@ -12,9 +12,15 @@ import pytest
 
 from bot.core.codec import decode
 from rules import engine_names, get_engine
-from tests.telegram.conftest import Harness, assert_no_hand_in_group
+from tests.telegram.conftest import GROUP_ID, Harness, assert_no_hand_in_group
 
 MAX_TURNS = 1500
+
+
+@pytest.fixture
+def h(hp: Harness) -> Harness:
+    """Every game is played with the production default look: the table and the hands as pictures."""
+    return hp
 
 
 def landed(game: str) -> bool:
@@ -38,6 +44,7 @@ async def test_a_full_round(h: Harness, game: str) -> None:
         await h.press_verb(await h.table_message(), "addai", h.alice)
     await h.press_verb(await h.table_message(), "start", h.alice)
     start = await h.table()
+    started = len(h.fake.calls)
     assert start.status == "playing", (await h.table_message())["text"]
     first_round = start.state.get("round")
     buttons_used = 0
@@ -58,4 +65,9 @@ async def test_a_full_round(h: Harness, game: str) -> None:
         assert (await h.table()).log_seq > rec.log_seq, (move, h.fake.calls_to("sendMessage")[-1].params)
     rec = await h.table()
     assert rec.status == "finished" or rec.state.get("round") != first_round
+    assert "photo" in await h.table_message() and "photo" in await h.hand_message(h.alice)
+    # From the start on the table is a picture, edited as one (never a text edit in the group).
+    assert [c.method for c in h.fake.calls[started:] if c.chat_id == GROUP_ID and c.method.startswith("edit")] \
+        and all(c.method in ("editMessageMedia", "editMessageCaption")
+                for c in h.fake.calls[started:] if c.chat_id == GROUP_ID and c.method.startswith("edit"))
     assert_no_hand_in_group(h)

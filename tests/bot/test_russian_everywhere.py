@@ -61,11 +61,11 @@ GRAMMAR_EXTRA = {
 
 
 # The bot's own commands, typed in the terminal or after a slash (/rules, /lang ru, quit, --ai 2), their
-# arguments, the keys named on the terminal, and the product's name.
+# arguments (/look pictures|text), the keys named on the terminal, and the product's name.
 BOT_WORDS = {
     "rules", "quit", "resume", "new", "rematch", "game", "standings", "table", "sort", "hand", "leaderboard", "all",
     "month", "week", "global", "stats", "teams", "team", "name", "history", "lang", "en", "ru", "away", "back",
-    "rummy", "dm", "ai", "Enter", "Ctrl-C", "Rummy", "Club", "hint",
+    "rummy", "dm", "ai", "Enter", "Ctrl-C", "Rummy", "Club", "hint", "look", "pictures", "text",
 }
 
 

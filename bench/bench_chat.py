@@ -20,6 +20,8 @@ Per game, platform and pace:
   alternately with the group's next table edit answered 429 (retry after 1 s, waited for real; on
   Telegram the flood window is let empty first, a minute of fake time) and without (base). Delay:
   from her request until the bot's answer reaches the fake;
+* up kB/turn: picture bytes uploaded per human turn (Telegram; `--chat-looks text,pictures` runs
+  each Telegram match with the chat's `/look` as text and as pictures, in one run);
 * broke: what the fakes refused by the platforms' rules (Telegram: text, markup, sizes; Discord:
   sizes, late answers, expired tokens), reported rather than failing the run; should be 0.
 
@@ -27,7 +29,7 @@ The adapters are driven only through the test harnesses and the fakes' recorded 
 bench measures whatever adapter is in place: the figures before and after a rewrite.
 
 `python -m bench.bench_chat [--chat-games rummikub,canasta] [--chat-platforms telegram,discord]
-[--chat-paces human,full] [--chat-seed S] [--chat-samples N] [--chat-quick]` (prefixed, since
+[--chat-paces human,full] [--chat-looks text,pictures] [--chat-seed S] [--chat-samples N] [--chat-quick]` (prefixed, since
 `python -m bench` hands every argument to every bench and `--games` means a count elsewhere)
 """
 
@@ -82,6 +84,7 @@ class Match:
     baseline: list[float] = field(default_factory=list)  # seconds, the same without the 429
     pressed: int = 0
     broke: int = 0
+    uploaded: int | None = None  # picture bytes uploaded (Telegram)
     finished: bool = False
     seconds: float = 0.0
 
@@ -144,13 +147,14 @@ async def tg_unrelated(h: tg.Harness, update: dict, under_429: bool) -> float | 
     return reply.t - asked if hit or not under_429 else None
 
 
-async def tg_match(game: str, pace: str, seed: int, options: str, samples: int) -> Match:
+async def tg_match(game: str, pace: str, seed: int, options: str, samples: int, look: str = "text") -> Match:
     fake = await FakeTelegramBotAPI(tg.TOKEN).start()
     out = Match()
     started = time.perf_counter()
     with tempfile.TemporaryDirectory() as tmp:
         h = tg.Harness(fake, str(Path(tmp) / "bench.db"), FakeClock())
         h.seed = seed
+        h.look = look
         await h.start()
         try:
             engine = get_engine(game)
@@ -161,7 +165,7 @@ async def tg_match(game: str, pace: str, seed: int, options: str, samples: int) 
             for _ in range(max(engine.min_seats, 3) - 2):
                 await h.press_verb(await h.table_message(), "addai", h.alice)
             await h.press_verb(await h.table_message(), "start", h.alice)
-            first, sampled = len(fake.calls), 0.0
+            first, sampled, uploaded = len(fake.calls), 0.0, fake.uploaded
             while (rec := await h.table()).status == "playing" and len(out.turns) < MAX_TURNS:
                 seat = engine.current_seat(rec.state)
                 user = h.alice if rec.seats[seat].user_id == str(h.alice["id"]) else h.bob
@@ -204,6 +208,7 @@ async def tg_match(game: str, pace: str, seed: int, options: str, samples: int) 
             out.waited = h.slept - sampled
             out.throttled = len(fake.throttled)  # the flood rule's 429s, not the injected ones
             out.left = len(fake.chat_messages(tg.GROUP_ID))
+            out.uploaded = fake.uploaded - uploaded
         finally:
             out.broke = len(fake.rejected)
             fake.rejected.clear()  # reported instead of failing the harness's stop
@@ -359,6 +364,7 @@ def _opt(value: float | None, width: int) -> str:
 
 
 def _row(platform: str, game: str, pace: str, m: Match) -> str:
+    """`platform` as run: "tg-text" / "tg-pics" (the chat's look) or "discord"."""
     calls = [t.calls for t in m.turns]
     new, edits = [t.new for t in m.turns], [t.edits for t in m.turns]
     return (f"   {platform:8s} {game:14s} {pace:5s} {len(m.turns):5d} {m.pressed:5d} "
@@ -367,16 +373,17 @@ def _row(platform: str, game: str, pace: str, m: Match) -> str:
             f"{statistics.median(edits):3.1f} {statistics.mean(edits):4.2f} {max(edits):2d} "
             f"{sum(t.deletes for t in m.turns):4d} {busiest_60s(m.group_at):6d} {_opt(m.throttled, 4)} "
             f"{_opt(m.waited, 6)} {m.left:4d}  {_ms(m.unrelated)}  {_ms(m.baseline)} {m.broke:5d} "
+            f"{_opt(m.uploaded / 1000 / len(m.turns) if m.uploaded is not None else None, 6)} "
             f"{'' if m.finished else 'unfinished '}{m.seconds:5.1f}s")
 
 
 HEADER = """\
                                           calls/turn new/turn     edit/turn  group                         unrelated chat (ms)
-   platform game           pace  turns press  med max  med mean max med mean max  del 60s-max 429s waited left  429 p50 p95  base p50 p95 broke"""
+   platform game           pace  turns press  med max  med mean max med mean max  del 60s-max 429s waited left  429 p50 p95  base p50 p95 broke up kB/turn"""
 
 
 async def _run(games: list[str], platforms: list[str], paces: list[str], seed: int, samples: int,
-               options: dict[str, str]) -> None:
+               options: dict[str, str], looks: Sequence[str] = ("text",)) -> None:
     logging.getLogger("telegram.ext.AIORateLimiter").setLevel(logging.CRITICAL)  # each 429 logs a traceback
     runners: dict[str, Callable[..., Awaitable[Match]]] = {"telegram": tg_match, "discord": dc_match}
     started = time.perf_counter()
@@ -384,11 +391,14 @@ async def _run(games: list[str], platforms: list[str], paces: list[str], seed: i
     print(f"   machine: {machine()}")
     print(f"   2 humans + AI (3 seats, Canasta 4), seed {seed}; human pace = {HUMAN_GAP_S:.0f} s between human moves")
     print(HEADER)
-    for platform in platforms:
+    runs = [(p, look) for p in platforms for look in (looks if p == "telegram" else ("",))]
+    for platform, look in runs:
         for game in games:
             for pace in paces:
-                m = await runners[platform](game, pace, seed, options[game], samples)
-                print(_row(platform, game, pace, m), flush=True)
+                extra = {"look": look} if look else {}
+                m = await runners[platform](game, pace, seed, options[game], samples, **extra)
+                label = f"tg-{look[:4]}" if look else platform
+                print(_row(label, game, pace, m), flush=True)
     print("   group: the Telegram group / the Discord channel; new, edit: per human turn, what reached it (200);")
     print("   60s-max: group messages + edits that reached it in any 60 s of the fake's clock (the harness clock,")
     print(f"   +{HUMAN_GAP_S:.0f} s a human move at human pace, still at full speed; on Telegram plus the seconds the bot")
@@ -402,13 +412,14 @@ def main(argv: list[str]) -> None:
     parser.add_argument("--chat-games", default=",".join(g for g in engine_names() if g in MATCH))
     parser.add_argument("--chat-platforms", default="telegram,discord")
     parser.add_argument("--chat-paces", default="human,full")
+    parser.add_argument("--chat-looks", default="text,pictures", help="Telegram chats' /look, each in one run")
     parser.add_argument("--chat-seed", type=int, default=1)
     parser.add_argument("--chat-samples", type=int, default=4, help="RetryAfter samples per full-speed match")
     parser.add_argument("--chat-quick", action="store_true", help="shorter Three-Thirteen, 2 samples")
     args, _ = parser.parse_known_args(argv)
     samples = min(args.chat_samples, 2) if args.chat_quick else args.chat_samples
     asyncio.run(_run(args.chat_games.split(","), args.chat_platforms.split(","), args.chat_paces.split(","),
-                     args.chat_seed, samples, QUICK if args.chat_quick else MATCH))
+                     args.chat_seed, samples, QUICK if args.chat_quick else MATCH, args.chat_looks.split(",")))
 
 
 if __name__ == "__main__":

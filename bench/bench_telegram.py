@@ -17,8 +17,11 @@ limiter's bucket held every one for 0.3 s, so compare p95) and beside a group un
 with retry_after 1 s injected, obeyed with a real sleep), with PTB's one-update-at-a-time processing
 ("before") and the per-chat processor ("after"), in one run.
 
+Each match is played with the chats' `/look` as text and as pictures (`--tg-looks`), in one run; the
+last column is the picture bytes uploaded per turn (the whole match's, the first pictures included).
+
 `python -m bench.bench_telegram [--tg-games g1,g2] [--tg-seed S] [--tg-max-turns N] [--tg-window 0|1]
-[--tg-dm-samples N]`
+[--tg-dm-samples N] [--tg-looks text,pictures]`
 """
 
 from __future__ import annotations
@@ -44,7 +47,7 @@ OPTIONS = {  # shorter matches than the defaults, so every game reaches its end 
     "rummy101": "match_rounds=1", "canasta": 'match_length="1 round"', "three_thirteen": "rounds=3",
     "rummy500": "target_score=100",
 }
-MESSAGE_METHODS = ("sendMessage", "editMessageText", "sendPhoto", "editMessageCaption")
+MESSAGE_METHODS = ("sendMessage", "editMessageText", "sendPhoto", "editMessageCaption", "editMessageMedia")
 
 
 def _peak(times: list[float], period: float = 60.0) -> int:
@@ -62,13 +65,14 @@ def _left_in_group(fake: FakeTelegramBotAPI) -> int:
     return len([m for m in fake.chat_messages(GROUP_ID) if m["message_id"] not in deleted])
 
 
-async def _match(game: str, pace: str, seed: int, max_turns: int, window: bool) -> dict[str, Any]:
+async def _match(game: str, pace: str, seed: int, max_turns: int, window: bool, look: str = "text") -> dict[str, Any]:
     fake = await FakeTelegramBotAPI(TOKEN).start()
     with tempfile.TemporaryDirectory() as tmp:
         clock = FakeClock()
         h = Harness(fake, str(Path(tmp) / "bench.db"), clock)
         h.seed = seed
         h.rate_limits = {"overall_max_rate": 10_000, "group_max_rate": 20 if window else 100_000}
+        h.look = look
         await h.start()
         users = (h.alice, h.bob, h.carol)
         per_action: list[int] = []
@@ -116,27 +120,30 @@ async def _match(game: str, pace: str, seed: int, max_turns: int, window: bool) 
     group_times = [c.at for c in fake.calls if c.chat_id == GROUP_ID and c.method in MESSAGE_METHODS
                    and c.status == 200]
     return {"actions": per_action, "turns": per_turn, "edits": edits, "posts": posts, "peak": _peak(group_times),
-            "left": _left_in_group(fake) if finished else None, "finished": finished}
+            "left": _left_in_group(fake) if finished else None, "finished": finished, "uploaded": fake.uploaded}
 
 
 def _mm(values: list[int]) -> str:
     return f"{statistics.median(values):4.1f} / {max(values):2d}" if values else "   - /  -"
 
 
-async def _run(games: list[str], seed: int, max_turns: int, window: bool) -> None:
+async def _run(games: list[str], seed: int, max_turns: int, window: bool, looks: list[str]) -> None:
     print("== bench_telegram: PTB 22 against the fake Bot API on 127.0.0.1, SQLite file store")
     print(f"   machine: {machine()}")
     print(f"   3 humans typing the AI's choice (Canasta + 1 AI); group window {'on (20 in 60 s)' if window else 'off'}")
     print("   per turn (a player's actions until the turn passes) and per action (one typed move); med / max")
-    print("   game            pace   actions turns  calls/action  calls/turn  group edits/turn  group new/turn  "
-          "busiest 60s  left at end")
+    print("   game            look pace   actions turns  calls/action  calls/turn  group edits/turn  group new/turn  "
+          "busiest 60s  left at end  upload kB/turn")
     started = time.perf_counter()
     for game in games:
-        for pace in ("human", "full"):
-            r = await _match(game, pace, seed, max_turns, window)
-            left = r["left"] if r["finished"] else f"(unfinished after {len(r['actions'])})"
-            print(f"   {game:15s} {pace:5s} {len(r['actions']):7d} {len(r['turns']):5d}  {_mm(r['actions']):>12s}  "
-                  f"{_mm(r['turns']):>10s}  {_mm(r['edits']):>16s}  {_mm(r['posts']):>14s}  {r['peak']:11d}  {left}")
+        for look in looks:
+            for pace in ("human", "full"):
+                r = await _match(game, pace, seed, max_turns, window, look)
+                left = r["left"] if r["finished"] else f"(unfinished after {len(r['actions'])})"
+                up = r["uploaded"] / 1000 / max(1, len(r["turns"]))
+                print(f"   {game:15s} {look[:4]:4s} {pace:5s} {len(r['actions']):7d} {len(r['turns']):5d}  "
+                      f"{_mm(r['actions']):>12s}  {_mm(r['turns']):>10s}  {_mm(r['edits']):>16s}  "
+                      f"{_mm(r['posts']):>14s}  {r['peak']:11d}  {str(left):>11s}  {up:14.1f}")
     print(f"   ({time.perf_counter() - started:.1f} s)")
 
 
@@ -200,8 +207,10 @@ def main(argv: list[str]) -> None:
     parser.add_argument("--tg-max-turns", type=int, default=400)
     parser.add_argument("--tg-window", type=int, default=1)
     parser.add_argument("--tg-dm-samples", type=int, default=15)
+    parser.add_argument("--tg-looks", default="text,pictures", help="the chats' /look, each in the same run")
     args, _ = parser.parse_known_args(argv)
-    asyncio.run(_run(args.tg_games.split(","), args.tg_seed, args.tg_max_turns, bool(args.tg_window)))
+    asyncio.run(_run(args.tg_games.split(","), args.tg_seed, args.tg_max_turns, bool(args.tg_window),
+                     args.tg_looks.split(",")))
     if args.tg_dm_samples:
         asyncio.run(_dm_latency(args.tg_dm_samples))
 

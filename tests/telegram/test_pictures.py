@@ -103,3 +103,21 @@ async def test_look_needs_a_known_choice_and_the_host_or_an_admin(hp: Harness) -
     await h.say("/look text", h.bob, h.group)
     assert "Only the host" in h.fake.calls_to("sendMessage")[-1].params["text"]
     assert "photo" in await h.table_message()
+
+
+async def test_after_a_restart_a_picture_that_must_become_text_is_replaced_once(hp: Harness) -> None:
+    """The restarted process does not know what the message shows: Telegram's refusal of the edit
+    (a photo has no text) says so, and the message is replaced."""
+    h = hp
+    await started(h)
+    before = (await h.table_message())["message_id"]
+    await h.stop()
+    await h.store.open()
+    await h.store.set_chat_settings("telegram", str(GROUP_ID), {"look": "text"})  # changed while it was down
+    await h.store.close()
+    n = len(h.fake.calls)
+    await h.start()
+    await play_turn(h)
+    table = await h.table_message()
+    assert "text" in table and table["message_id"] != before
+    assert group_calls(h, n).count("deleteMessage") == 1 and (GROUP_ID, before) not in h.fake.messages

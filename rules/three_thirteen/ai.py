@@ -30,6 +30,11 @@ out bonus scaled by the chance the opponent goes out next, read from the value o
 (greedy throws its costliest loose card, so a low discard late in a match means it is close: +11.0);
 a bonus for a hand left with one loose card (one draw from out; 1 or 2.5 points per card: +11.1);
 the out bonus in the take rule too (+10.7); a take margin of -1.5 or +1.5 points (+8.6, +6.2).
+On the bench's deals (seed 50000, 200 matches), this AI and the one before it run side by side
+(one run, a loaded 2-core machine): 58.5% won (95% CI 51.6..65.1%), paired margin +9.4 +/- 3.3,
+against 56.5%, +7.5 +/- 3.1. The goal of 60% is still NOT met: the gain is within noise (a
+200-match interval is about +/- 7 points). Decisions p50 2.3 ms against 1.5 ms, p95 26 ms against
+24 ms (the expectation now also runs after a take).
 """
 
 from __future__ import annotations

@@ -212,4 +212,3 @@ def test_ai_after_taking_weighs_the_next_draw_among_discards_that_keep_the_cut()
     state = scenario(round_number=4, hands={0: "9H 9S KD QD 2C 8C"}, discard="9D", turn=0)
     state, _ = act(state, 0, "take")
     assert choose_action(ENG.view(state, 0), Random(1)) == Discard(card="8C")
-

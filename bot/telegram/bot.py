@@ -6,7 +6,7 @@ has the policy). Nothing here knows a game rule: texts, hands and their controls
 presenter (bot.core.presenter), moves are the engines' text commands.
 
 The bot is put together by concern: commands.py (commands and DM text), standings.py, buttons.py
-(presses), lobby.py (the lobby's buttons) and delivery.py (what goes out, through outbox.py).
+(presses), lobby.py (the lobby's buttons), hints.py (`hint`) and delivery.py (what goes out, through outbox.py).
 """
 
 from __future__ import annotations
@@ -42,6 +42,7 @@ from bot.telegram.buttons import Buttons
 from bot.telegram.commands import Commands
 from bot.telegram.common import PLATFORM, mention, player_of
 from bot.telegram.delivery import Delivery
+from bot.telegram.hints import Hints
 from bot.telegram.limits import fit_html
 from bot.telegram.lobby import Lobby
 from bot.telegram.outbox import Outbox, obey_retry_after
@@ -51,7 +52,7 @@ from storage import Store
 log = logging.getLogger(__name__)
 
 UPDATE_MEMORY_S = 7 * 24 * 3600.0
-COMMANDS = ("new", "help", "rules", "lang", "away", "back", "end", "hand")
+COMMANDS = ("new", "help", "rules", "lang", "away", "back", "end", "hand", "hint")
 STATS_COMMANDS = ("leaderboard", "stats", "teams", "team", "history", "rematch")  # texts: stats.cmd.*
 
 
@@ -65,7 +66,7 @@ class TelegramConfig:
     group_period_s: float = 60.0
 
 
-class TelegramBot(Commands, Standings, Buttons, Lobby, Delivery):
+class TelegramBot(Commands, Standings, Buttons, Lobby, Hints, Delivery):
     def __init__(
         self,
         service: TableService,
@@ -112,6 +113,7 @@ class TelegramBot(Commands, Standings, Buttons, Lobby, Delivery):
         app.add_handler(CommandHandler("back", self.cmd_back))
         app.add_handler(CommandHandler("end", self.cmd_end))
         app.add_handler(CommandHandler("hand", self.cmd_hand))
+        app.add_handler(CommandHandler("hint", self.cmd_hint))
         app.add_handler(CommandHandler("leaderboard", self.cmd_leaderboard))
         app.add_handler(CommandHandler("stats", self.cmd_stats))
         app.add_handler(CommandHandler("teams", self.cmd_teams))

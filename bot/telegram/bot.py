@@ -16,7 +16,7 @@ import html
 import logging
 from collections.abc import Awaitable, Callable
 from dataclasses import dataclass
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from telegram import BotCommand, InlineKeyboardMarkup, Update, User
 from telegram.error import TelegramError
@@ -47,7 +47,11 @@ from bot.telegram.limits import fit_html
 from bot.telegram.lobby import Lobby
 from bot.telegram.outbox import Outbox, obey_retry_after
 from bot.telegram.standings import Standings
+from bot.telegram.web_links import WebLinks
 from storage import Store
+
+if TYPE_CHECKING:
+    from bot.web.server import WebServer  # aiohttp's server loads only when the web table is on
 
 log = logging.getLogger(__name__)
 
@@ -64,9 +68,10 @@ class TelegramConfig:
     # One group's true limit (outbox.py, window.py): Telegram's 20 messages in any 60 s.
     group_limit: int = 20
     group_period_s: float = 60.0
+    webapp_name: str | None = None  # the Mini App's short name (TELEGRAM_WEBAPP_NAME): the group's link into it
 
 
-class TelegramBot(Commands, Standings, Buttons, Lobby, Hints, Delivery):
+class TelegramBot(Commands, Standings, Buttons, Lobby, Hints, WebLinks, Delivery):
     def __init__(
         self,
         service: TableService,
@@ -83,6 +88,7 @@ class TelegramBot(Commands, Standings, Buttons, Lobby, Hints, Delivery):
         self.presenter = Presenter(self.uis)
         self.scheduler = Scheduler(service, self.config.tick_interval_s, self.render_outcomes)
         self.bot_username = "rummyclub_bot"  # replaced by the real one at startup (getMe)
+        self.web: WebServer | None = None  # the web table (WEB_PORT), set by app.py while it runs
         self._settings: dict[str, dict[str, Any]] = {}
         self._options_open: set[str] = set()
         self._info: dict[str, dict[str, Any]] = {}

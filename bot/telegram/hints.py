@@ -66,7 +66,7 @@ class Hints(_Base):
             hint = await table_hint(self.service, rec.id, me)
         except ServiceError as err:
             await self._answer(query, render_error(err, lang, rec.game), alert=True)
-            await self.put_hand(await self.service.get(rec.id), seat)
+            await self.put_hand(rec, seat)  # the record the press read: off turn, the hand drops the button
             return
         text = hint.render(lang)
         if utf16_len(text) <= CALLBACK_MAX:

@@ -149,7 +149,7 @@ class Delivery(_Base):
             text += "\n" + html.escape(t("tg.deadline", lang, time=clock_time(panel.deadline, lang)))
         if panel.restored:
             text = html.escape(t("lobby.restored", lang)) + "\n" + text
-        markup = kb.table_keyboard(rec, self.bot_username, lang) if panel.playing else None
+        markup = kb.table_keyboard(rec, self.bot_username, lang, self.app_link(rec)) if panel.playing else None
         self.outbox.put(int(rec.chat_id), rec.id, TABLE_KEY, text, markup, await self._thread(rec), rec.version)
 
     # ---- hands ---------------------------------------------------------------------------------
@@ -173,7 +173,7 @@ class Delivery(_Base):
         if hand.picked:
             text += "\n" + html.escape(t("tg.selected", lang, items=" ".join(hand.picked)))
         note = "\n" + html.escape(hand.note) if hand.note else ""
-        markup = kb.hand_keyboard(rec, hand.seat, hand.controls, lang)
+        markup = kb.hand_keyboard(rec, hand.seat, hand.controls, lang, self.hand_web_url(rec, lang))
         text += self._event_lines(rec.id, hand.seat, text + note + kb.markup_key(markup), hand.events) + note
         if fresh:
             # Asked for again: a new message at the bottom of the DM replaces the old one.

@@ -163,7 +163,7 @@ async def tg_match(game: str, pace: str, seed: int, options: str, samples: int, 
             await h.say(f"/new {game} {options}", h.alice, h.group)
             await h.press_verb(await h.table_message(), "join", h.bob)
             for _ in range(max(engine.min_seats, 3) - 2):
-                await h.press_verb(await h.table_message(), "addai", h.alice)
+                await h.press_verb(await h.table_message(), "addai", h.alice, "normal")
             await h.press_verb(await h.table_message(), "start", h.alice)
             first, sampled, uploaded = len(fake.calls), 0.0, fake.uploaded
             while (rec := await h.table()).status == "playing" and len(out.turns) < MAX_TURNS:

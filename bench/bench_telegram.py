@@ -17,11 +17,14 @@ limiter's bucket held every one for 0.3 s, so compare p95) and beside a group un
 with retry_after 1 s injected, obeyed with a real sleep), with PTB's one-update-at-a-time processing
 ("before") and the per-chat processor ("after"), in one run.
 
-Each match is played with the chats' `/look` as text and as pictures (`--tg-looks`), in one run; the
-last column is the picture bytes uploaded per turn (the whole match's, the first pictures included).
+`--tg-extras 1` plays each match again with the table's `hints` option on and the web table's
+buttons (the hand's Open table, the group's Mini App link), to show they ride on the calls already
+made (rows marked "+x"). Each match is played with the chats' `/look` as text and as pictures
+(`--tg-looks`), in one run; the last column is the picture bytes uploaded per turn (the whole
+match's, the first pictures included).
 
 `python -m bench.bench_telegram [--tg-games g1,g2] [--tg-seed S] [--tg-max-turns N] [--tg-window 0|1]
-[--tg-dm-samples N] [--tg-looks text,pictures]`
+[--tg-extras 0|1] [--tg-dm-samples N] [--tg-looks text,pictures]`
 """
 
 from __future__ import annotations
@@ -38,6 +41,8 @@ from typing import Any
 
 from bench.bench_rummikub import machine, percentile
 from bot.core.clock import FakeClock
+from bot.web.auth import SeatLinks
+from bot.web.server import WebServer
 from rules import engine_names, get_engine
 from tests.telegram.conftest import GROUP_ID, TOKEN, Harness
 from tests.telegram.fake_bot_api import FakeTelegramBotAPI
@@ -65,7 +70,8 @@ def _left_in_group(fake: FakeTelegramBotAPI) -> int:
     return len([m for m in fake.chat_messages(GROUP_ID) if m["message_id"] not in deleted])
 
 
-async def _match(game: str, pace: str, seed: int, max_turns: int, window: bool, look: str = "text") -> dict[str, Any]:
+async def _match(game: str, pace: str, seed: int, max_turns: int, window: bool, extras: bool = False,
+                 look: str = "text") -> dict[str, Any]:
     fake = await FakeTelegramBotAPI(TOKEN).start()
     with tempfile.TemporaryDirectory() as tmp:
         clock = FakeClock()
@@ -73,7 +79,12 @@ async def _match(game: str, pace: str, seed: int, max_turns: int, window: bool, 
         h.seed = seed
         h.rate_limits = {"overall_max_rate": 10_000, "group_max_rate": 20 if window else 100_000}
         h.look = look
+        if extras:
+            h.options = {"hints": True}
         await h.start()
+        if extras:
+            h.tg.web = WebServer("https://web.example", SeatLinks(b"k" * 32), 3600.0, clock)
+            h.tg.config.webapp_name = "table"
         users = (h.alice, h.bob, h.carol)
         per_action: list[int] = []
         per_turn: list[int] = []  # a turn: a player's actions until the turn passes (draw + discard is one)
@@ -87,7 +98,7 @@ async def _match(game: str, pace: str, seed: int, max_turns: int, window: bool, 
             for u in users[1:]:
                 await h.press_verb(await h.table_message(), "join", u)
             for _ in range(max(0, get_engine(game).min_seats - len(users))):
-                await h.press_verb(await h.table_message(), "addai", h.alice)
+                await h.press_verb(await h.table_message(), "addai", h.alice, "normal")
             await h.press_verb(await h.table_message(), "start", h.alice)
             by_id = {str(u["id"]): u for u in users}
             while (rec := await h.table()).status == "playing" and len(per_action) < max_turns:
@@ -127,7 +138,8 @@ def _mm(values: list[int]) -> str:
     return f"{statistics.median(values):4.1f} / {max(values):2d}" if values else "   - /  -"
 
 
-async def _run(games: list[str], seed: int, max_turns: int, window: bool, looks: list[str]) -> None:
+async def _run(games: list[str], seed: int, max_turns: int, window: bool, extras: bool = False,
+               looks: tuple[str, ...] = ("text",)) -> None:
     print("== bench_telegram: PTB 22 against the fake Bot API on 127.0.0.1, SQLite file store")
     print(f"   machine: {machine()}")
     print(f"   3 humans typing the AI's choice (Canasta + 1 AI); group window {'on (20 in 60 s)' if window else 'off'}")
@@ -136,14 +148,15 @@ async def _run(games: list[str], seed: int, max_turns: int, window: bool, looks:
           "busiest 60s  left at end  upload kB/turn")
     started = time.perf_counter()
     for game in games:
-        for look in looks:
-            for pace in ("human", "full"):
-                r = await _match(game, pace, seed, max_turns, window, look)
-                left = r["left"] if r["finished"] else f"(unfinished after {len(r['actions'])})"
-                up = r["uploaded"] / 1000 / max(1, len(r["turns"]))
-                print(f"   {game:15s} {look[:4]:4s} {pace:5s} {len(r['actions']):7d} {len(r['turns']):5d}  "
-                      f"{_mm(r['actions']):>12s}  {_mm(r['turns']):>10s}  {_mm(r['edits']):>16s}  "
-                      f"{_mm(r['posts']):>14s}  {r['peak']:11d}  {str(left):>11s}  {up:14.1f}")
+        runs = [(p, x, look) for look in looks for x in ((False, True) if extras else (False,)) for p in ("human", "full")]
+        for pace, x, look in runs:
+            r = await _match(game, pace, seed, max_turns, window, x, look)
+            left = r["left"] if r["finished"] else f"(unfinished after {len(r['actions'])})"
+            label = pace + ("+x" if x else "")
+            up = r["uploaded"] / 1000 / max(1, len(r["turns"]))
+            print(f"   {game:15s} {look[:4]:4s} {label:7s} {len(r['actions']):5d} {len(r['turns']):5d}  "
+                  f"{_mm(r['actions']):>12s}  {_mm(r['turns']):>10s}  {_mm(r['edits']):>16s}  "
+                  f"{_mm(r['posts']):>14s}  {r['peak']:11d}  {str(left):>11s}  {up:14.1f}")
     print(f"   ({time.perf_counter() - started:.1f} s)")
 
 
@@ -206,11 +219,12 @@ def main(argv: list[str]) -> None:
     parser.add_argument("--tg-seed", type=int, default=1)
     parser.add_argument("--tg-max-turns", type=int, default=400)
     parser.add_argument("--tg-window", type=int, default=1)
+    parser.add_argument("--tg-extras", type=int, default=0)
     parser.add_argument("--tg-dm-samples", type=int, default=15)
     parser.add_argument("--tg-looks", default="text,pictures", help="the chats' /look, each in the same run")
     args, _ = parser.parse_known_args(argv)
     asyncio.run(_run(args.tg_games.split(","), args.tg_seed, args.tg_max_turns, bool(args.tg_window),
-                     args.tg_looks.split(",")))
+                     bool(args.tg_extras), tuple(args.tg_looks.split(","))))
     if args.tg_dm_samples:
         asyncio.run(_dm_latency(args.tg_dm_samples))
 

@@ -52,6 +52,8 @@ class Settings(BaseSettings):
                                   description="a per-seat web link stops working after this many seconds")
     web_init_max_age_s: float = Field(24 * 3600.0, gt=0, allow_inf_nan=False,
                                       description="Telegram Mini App sign-ins older than this are refused")
+    telegram_webapp_name: str | None = Field(None, pattern=r"^[A-Za-z0-9_]{3,30}$",
+                                             description="the Mini App's short name at @BotFather (t.me/<bot>/<name>)")
 
     @field_validator(*SECRET_FIELDS, mode="before")
     @classmethod
@@ -61,6 +63,13 @@ class Settings(BaseSettings):
         if isinstance(value, str):
             value = value.strip()
             return value or None
+        return value
+
+    @field_validator("telegram_webapp_name", mode="before")
+    @classmethod
+    def _blank_is_unset(cls, value: Any) -> Any:
+        if isinstance(value, str):
+            return value.strip() or None  # `TELEGRAM_WEBAPP_NAME=` as .env.example has it
         return value
 
     @field_validator("log_level", mode="before")

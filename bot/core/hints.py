@@ -16,6 +16,7 @@ from typing import Protocol
 
 from bot.core.i18n import t
 from bot.core.models import Player, ServiceError
+from bot.core.presenter.games import turn_of
 from rules import Engine
 from rules.core.hints import Hint
 from storage import TableRecord
@@ -58,3 +59,8 @@ async def table_hint(service: _Tables, table_id: str, user: Player) -> TableHint
     options = engine.options_model.parse_options(rec.options)
     hint: Hint = import_module(f"rules.{rec.game}.hints").hint(engine.view(rec.state, seat), options)
     return TableHint(rec.game, seat, engine.format(hint.action), hint)
+
+
+def offers_hint(rec: TableRecord, seat: int) -> bool:
+    """A hand shows a Hint button only when a press would get a hint: the option on, the seat on turn."""
+    return bool(rec.options.get("hints")) and turn_of(rec) == seat

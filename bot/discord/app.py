@@ -6,6 +6,7 @@ import asyncio
 import logging
 from collections.abc import AsyncIterator
 from contextlib import asynccontextmanager
+from typing import TYPE_CHECKING
 
 import discord
 import yarl
@@ -15,6 +16,9 @@ from bot.discord.bot import DiscordBot, DiscordConfig, build_client
 from bot.settings import Settings
 from bot.startup import PLATFORM, StartupError
 from storage import Store
+
+if TYPE_CHECKING:
+    from bot.telegram.bot import TelegramBot
 
 log = logging.getLogger(__name__)
 
@@ -60,20 +64,24 @@ def build(settings: Settings, service: TableService, store: Store,
 
 
 @asynccontextmanager
-async def web_table(settings: Settings, service: TableService, store: Store, adapter: DiscordBot) -> AsyncIterator[None]:
-    """With WEB_PORT, the web table in this process, on the same service: hands carry the seat's
-    private link and the table message the spectator's (issue 18)."""
+async def web_table(settings: Settings, service: TableService, store: Store,
+                    *adapters: DiscordBot | TelegramBot) -> AsyncIterator[None]:
+    """With WEB_PORT, one web table in this process, on the same service, given to every adapter
+    (issue 18): Discord's hands carry the seat's private link and its table message the spectator's,
+    Telegram's hands an "Open table" Mini App button and its group message the Mini App link."""
     if not settings.web_port:
         yield
         return
     from bot.web.server import serve  # aiohttp's server loads only when asked for
 
     async with serve(service, store, settings) as server:
-        adapter.web = server
+        for adapter in adapters:
+            adapter.web = server
         try:
             yield
         finally:
-            adapter.web = None
+            for adapter in adapters:
+                adapter.web = None
 
 
 async def run(settings: Settings, store: Store) -> int:
@@ -95,10 +103,8 @@ async def run_with_telegram(settings: Settings, store: Store) -> int:
     """Both tokens: one process, one store and one table service, the Telegram updater polling
     next to the Discord gateway. One scheduler (Telegram's) ticks the clock and hands each
     adapter the outcomes of its own tables."""
-    from telegram import Update
-
-    from bot.telegram.app import build_application, check_bot_api
-    from bot.telegram.bot import TelegramConfig
+    from bot.telegram.app import ALLOWED_UPDATES, build_application, check_bot_api
+    from bot.telegram.app import config_from as telegram_config
 
     assert settings.discord_token is not None and settings.telegram_token is not None
     # A rejected token or an unreachable Bot API surfaces here, before anything needs closing.
@@ -109,7 +115,7 @@ async def run_with_telegram(settings: Settings, store: Store) -> int:
     client, dc = build(settings, service, store, run_scheduler=False)
     app, tg = build_application(
         settings.telegram_token.get_secret_value(), service, store,
-        config=TelegramConfig(default_lang=settings.default_lang, tick_interval_s=settings.tick_interval_s),
+        config=telegram_config(settings),
         base_url=settings.telegram_api_url, rate_limit=settings.telegram_rate_limit,
         overall_max_rate=settings.telegram_overall_max_per_s, group_max_rate=settings.telegram_group_max_per_min)
     telegram_outcomes = tg.scheduler.on_outcomes
@@ -121,14 +127,16 @@ async def run_with_telegram(settings: Settings, store: Store) -> int:
     tg.scheduler.on_outcomes = both
     try:
         # Inside the try: whatever fails from here on, the store is closed (its thread would
-        # otherwise keep the process alive after the error is printed).
-        await app.initialize()
-        await app.start()
-        await tg.startup(app)
-        assert app.updater is not None
-        await app.updater.start_polling(allowed_updates=Update.ALL_TYPES)
-        async with web_table(settings, service, store, dc), client:
-            await client.start(settings.discord_token.get_secret_value())
+        # otherwise keep the process alive after the error is printed). The web table starts first,
+        # so the hands Telegram restores at start-up carry its button too.
+        async with web_table(settings, service, store, dc, tg):
+            await app.initialize()
+            await app.start()
+            await tg.startup(app)
+            assert app.updater is not None
+            await app.updater.start_polling(allowed_updates=ALLOWED_UPDATES)
+            async with client:
+                await client.start(settings.discord_token.get_secret_value())
     finally:
         if app.updater is not None and app.updater.running:
             await app.updater.stop()

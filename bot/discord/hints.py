@@ -5,9 +5,7 @@ from __future__ import annotations
 
 from bot.core.hints import table_hint
 from bot.core.models import Player
-from bot.core.presenter.games import turn_of
 from bot.core.service import TableService
-from storage import TableRecord
 
 
 def code_span(command: str) -> str:
@@ -18,8 +16,3 @@ def code_span(command: str) -> str:
 async def hint_line(service: TableService, table_id: str, user: Player, lang: str) -> str:
     """"Hint: `play …` — why", or `ServiceError` saying why there is none."""
     return (await table_hint(service, table_id, user)).render(lang, code_span)
-
-
-def offers_hint(rec: TableRecord, seat: int) -> bool:
-    """A hand shows the Hint button only when a press would get a hint: the option on, the seat on turn."""
-    return bool(rec.options.get("hints")) and turn_of(rec) == seat

@@ -16,13 +16,13 @@ import discord
 
 from bot.core.ai_seats import level_labels
 from bot.core.codec import DISCORD_MAX_CHARS, encode, mask_of
+from bot.core.hints import offers_hint
 from bot.core.i18n import t
 from bot.core.options_ui import option_choices, option_line, option_name, show_value
 from bot.core.presenter import HandControls, HandPanel, TablePanel
 from bot.core.presenter.games import max_seats, options_model
 from bot.core.render import render_lobby
 from bot.core.text import fit
-from bot.discord.hints import offers_hint
 from bot.discord.limits import EMBED_DESC_MAX, EMBED_TITLE_MAX, FIELD_MAX
 from bot.discord.safe import plain
 from storage import TableRecord

@@ -7,7 +7,10 @@ import errno
 import logging
 import socket
 from collections.abc import Awaitable, Callable
+from contextlib import AbstractAsyncContextManager, AsyncExitStack
 from dataclasses import replace
+from functools import partial
+from typing import TYPE_CHECKING
 from urllib.parse import urlparse
 
 from telegram import Bot, LinkPreviewOptions, Update
@@ -20,6 +23,9 @@ from bot.startup import StartupError
 from bot.telegram.bot import TelegramBot, TelegramConfig
 from bot.telegram.processing import PerChatUpdateProcessor
 from storage import Store
+
+if TYPE_CHECKING:
+    from bot.web.server import WebServer
 
 log = logging.getLogger(__name__)
 # Only what the handlers read: commands and DM text (message), buttons (callback_query).
@@ -41,6 +47,7 @@ def build_application(
     group_time_period: float = 60,
     sleep: Callable[[float], Awaitable[None]] = asyncio.sleep,
     concurrent: bool = True,
+    web: Callable[[], AbstractAsyncContextManager[WebServer]] | None = None,
 ) -> tuple[Application, TelegramBot]:
     """An Application with the adapter installed. `base_url` points it at another Bot API server
     (a local one, or the fake in tests).
@@ -55,7 +62,10 @@ def build_application(
     where Telegram allows 20. Its own retries are off (max_retries=0): on a `RetryAfter` it clears
     one event that *every* request waits for, so one group told to wait would stall every chat. The
     outbox obeys `RetryAfter` per chat instead (its retries run in the caller: that chat's worker or
-    that chat's update)."""
+    that chat's update).
+
+    `web` starts the web table (bot/web/server.serve) inside the application's event loop, before the
+    tables are restored (so their hands carry the "Open table" button), and stops it at shutdown."""
     config = replace(config or TelegramConfig(), group_limit=int(group_max_rate) if rate_limit else 0,
                      group_period_s=group_time_period)
     tg = TelegramBot(service, store, config, sleep)
@@ -69,8 +79,12 @@ def build_application(
         builder = builder.rate_limiter(AIORateLimiter(overall_max_rate=overall_max_rate, group_max_rate=0,
                                                       max_retries=0))
 
+    web_stack = AsyncExitStack()
+
     async def post_init(app: Application) -> None:
         await store.open()  # idempotent: run_polling/run_webhook own the event loop, so open it here
+        if web is not None:
+            tg.web = await web_stack.enter_async_context(web())
         await tg.startup(app)
 
     async def post_stop(app: Application) -> None:
@@ -80,6 +94,8 @@ def build_application(
         # Again (it is idempotent): post_stop runs only after a start, and when run_webhook fails
         # before one (setWebhook refused) the scheduler post_init started would be left pending.
         await tg.shutdown()
+        tg.web = None
+        await web_stack.aclose()
         await store.close()
 
     app = builder.post_init(post_init).post_stop(post_stop).post_shutdown(post_shutdown).build()
@@ -140,6 +156,11 @@ def check_webhook_port(listen: str, port: int) -> None:
         raise StartupError(f"TELEGRAM_WEBHOOK_PORT: {why}") from err
 
 
+def config_from(settings: Settings) -> TelegramConfig:
+    return TelegramConfig(default_lang=settings.default_lang, tick_interval_s=settings.tick_interval_s,
+                          webapp_name=settings.telegram_webapp_name)
+
+
 def run_from_settings(settings: Settings, store: Store) -> int:
     """`rummyclub run` with a Telegram token: polling by default, a webhook when configured."""
     assert settings.telegram_token is not None
@@ -151,11 +172,17 @@ def run_from_settings(settings: Settings, store: Store) -> int:
     asyncio.run(check_bot_api(settings.telegram_token.get_secret_value(), settings.telegram_api_url))
     logging.getLogger("telegram.ext").addFilter(BootstrapFailureFilter())
     service = TableService(store, lobby_ttl_s=settings.lobby_ttl_s)
+    web: Callable[[], AbstractAsyncContextManager[WebServer]] | None = None
+    if settings.web_port:  # the web table in this process, on the same service (issue 18)
+        from bot.web.server import serve  # aiohttp's server loads only when asked for
+
+        web = partial(serve, service, store, settings)
+
     app, _ = build_application(
-        settings.telegram_token.get_secret_value(), service, store,
-        config=TelegramConfig(default_lang=settings.default_lang, tick_interval_s=settings.tick_interval_s),
+        settings.telegram_token.get_secret_value(), service, store, config=config_from(settings),
         base_url=settings.telegram_api_url, rate_limit=settings.telegram_rate_limit,
-        overall_max_rate=settings.telegram_overall_max_per_s, group_max_rate=settings.telegram_group_max_per_min)
+        overall_max_rate=settings.telegram_overall_max_per_s, group_max_rate=settings.telegram_group_max_per_min,
+        web=web)
     if settings.telegram_mode == "webhook":
         assert settings.telegram_webhook_url is not None
         secret = settings.telegram_webhook_secret.get_secret_value() if settings.telegram_webhook_secret else None

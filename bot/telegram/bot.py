@@ -6,7 +6,7 @@ has the policy). Nothing here knows a game rule: texts, hands and their controls
 presenter (bot.core.presenter), moves are the engines' text commands.
 
 The bot is put together by concern: commands.py (commands and DM text), standings.py, buttons.py
-(presses), lobby.py (the lobby's buttons) and delivery.py (what goes out, through outbox.py).
+(presses), lobby.py (the lobby's buttons), hints.py (`hint`) and delivery.py (what goes out, through outbox.py).
 """
 
 from __future__ import annotations
@@ -17,7 +17,7 @@ import logging
 import threading
 from collections.abc import Awaitable, Callable
 from dataclasses import dataclass
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from telegram import BotCommand, InlineKeyboardMarkup, Update, User
 from telegram.error import TelegramError
@@ -44,17 +44,22 @@ from bot.telegram.buttons import Buttons
 from bot.telegram.commands import Commands
 from bot.telegram.common import PLATFORM, mention, player_of
 from bot.telegram.delivery import Delivery
+from bot.telegram.hints import Hints
 from bot.telegram.limits import fit_html
 from bot.telegram.lobby import Lobby
 from bot.telegram.outbox import Outbox, obey_retry_after
 from bot.telegram.pictures import Pictures
 from bot.telegram.standings import Standings
+from bot.telegram.web_links import WebLinks
 from storage import Store
+
+if TYPE_CHECKING:
+    from bot.web.server import WebServer  # aiohttp's server loads only when the web table is on
 
 log = logging.getLogger(__name__)
 
 UPDATE_MEMORY_S = 7 * 24 * 3600.0
-COMMANDS = ("new", "help", "rules", "lang", "look", "away", "back", "end", "hand")
+COMMANDS = ("new", "help", "rules", "lang", "look", "away", "back", "end", "hand", "hint")
 STATS_COMMANDS = ("leaderboard", "stats", "teams", "team", "history", "rematch")  # texts: stats.cmd.*
 
 
@@ -66,10 +71,11 @@ class TelegramConfig:
     # One group's true limit (outbox.py, window.py): Telegram's 20 messages in any 60 s.
     group_limit: int = 20
     group_period_s: float = 60.0
+    webapp_name: str | None = None  # the Mini App's short name (TELEGRAM_WEBAPP_NAME): the group's link into it
     look: str = "pictures"  # tables and hands of a chat without `/look`: "pictures" or "text"
 
 
-class TelegramBot(Commands, Standings, Buttons, Lobby, Pictures, Delivery):
+class TelegramBot(Commands, Standings, Buttons, Lobby, Hints, WebLinks, Pictures, Delivery):
     def __init__(
         self,
         service: TableService,
@@ -86,6 +92,7 @@ class TelegramBot(Commands, Standings, Buttons, Lobby, Pictures, Delivery):
         self.presenter = Presenter(self.uis)
         self.scheduler = Scheduler(service, self.config.tick_interval_s, self.render_outcomes)
         self.bot_username = "rummyclub_bot"  # replaced by the real one at startup (getMe)
+        self.web: WebServer | None = None  # the web table (WEB_PORT), set by app.py while it runs
         self._settings: dict[str, dict[str, Any]] = {}
         self._picture_cache = PictureCache()
         self._drawing = threading.Lock()
@@ -119,6 +126,7 @@ class TelegramBot(Commands, Standings, Buttons, Lobby, Pictures, Delivery):
         app.add_handler(CommandHandler("back", self.cmd_back))
         app.add_handler(CommandHandler("end", self.cmd_end))
         app.add_handler(CommandHandler("hand", self.cmd_hand))
+        app.add_handler(CommandHandler("hint", self.cmd_hint))
         app.add_handler(CommandHandler("leaderboard", self.cmd_leaderboard))
         app.add_handler(CommandHandler("stats", self.cmd_stats))
         app.add_handler(CommandHandler("teams", self.cmd_teams))

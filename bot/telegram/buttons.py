@@ -31,7 +31,7 @@ else:
 
 log = logging.getLogger(__name__)
 LOBBY_VERBS = ("join", "leave", "addai", "rmai", "start", "cancel", "options", "setopt", "lobby")
-HAND_VERBS = ("pick", "sort", "cmd", "mvs", "mvt", "mv")
+HAND_VERBS = ("pick", "sort", "hint", "cmd", "mvs", "mvt", "mv")
 PEEK_MAX = CALLBACK_MAX
 ALERT_OVER = 60  # a refusal longer than this is shown as an alert (a toast cuts it)
 
@@ -92,6 +92,9 @@ class Buttons(_Base):
             await self.uis.update(rec.id, seat, by_number=not (await self.uis.get(rec.id, seat)).by_number)
             await self._answer(query, None)
             await self.put_hand(rec, seat)
+            return
+        if verb == "hint":  # version 0: the hint is of the table as it is when pressed
+            await self.press_hint(query, me, rec, seat, lang)
             return
         if data.version != rec.version and not await self._pressed_before(press_key(query)):
             await self._answer(query, render_error(ServiceError("E_STALE"), lang))

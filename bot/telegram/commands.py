@@ -267,6 +267,9 @@ class Commands(_Base):
             await self.uis.update(rec.id, seat, by_number=not (await self.uis.get(rec.id, seat)).by_number)
             await self.put_hand(rec, seat)
             return
+        if word == "hint":
+            await self._reply(update, await self.hint_text(rec, me, lang))
+            return
         if word in ("hand", "rack", "table"):
             await self.put_hand(rec, seat, fresh=True)
             return

@@ -142,7 +142,7 @@ class Delivery(_Base):
         if rec.status == "lobby":
             await self.render_lobby(rec)
             return
-        markup = kb.table_keyboard(rec, self.bot_username, lang) if panel.playing else None
+        markup = kb.table_keyboard(rec, self.bot_username, lang, self.app_link(rec)) if panel.playing else None
         photo = await self.picture(rec, panel.view, None, lang) if await self.shows_pictures(rec.chat_id) else None
         if photo is not None:
             self.outbox.put(int(rec.chat_id), rec.id, TABLE_KEY, table_caption(panel), markup, await self._thread(rec),
@@ -184,7 +184,7 @@ class Delivery(_Base):
         if hand.picked:
             text += "\n" + html.escape(t("tg.selected", lang, items=" ".join(hand.picked)))
         note = "\n" + html.escape(hand.note) if hand.note else ""
-        markup = kb.hand_keyboard(rec, hand.seat, hand.controls, lang)
+        markup = kb.hand_keyboard(rec, hand.seat, hand.controls, lang, self.hand_web_url(rec, lang))
         text += self._event_lines(rec.id, hand.seat, text + note + kb.markup_key(markup), hand.events) + note
         if fresh:
             # Asked for again: a new message at the bottom of the DM replaces the old one.

@@ -5,10 +5,12 @@ rule in here; every press is encoded with bot.core.codec and decoded back throug
 
 from __future__ import annotations
 
-from telegram import InlineKeyboardButton, InlineKeyboardMarkup
+from telegram import InlineKeyboardButton, InlineKeyboardMarkup, WebAppInfo
 from telegram.helpers import create_deep_linked_url
 
+from bot.core.ai_seats import level_labels
 from bot.core.codec import encode, mask_of
+from bot.core.hints import offers_hint
 from bot.core.i18n import t
 from bot.core.options_ui import option_choices, option_line
 from bot.core.presenter import HandControls
@@ -17,7 +19,7 @@ from storage import TableRecord
 
 TILES_PER_ROW = 7
 MAX_ITEM_BUTTONS = 60  # Telegram allows 100 buttons; the rest of a huge hand is typed
-MAX_MOVE_BUTTONS = 36  # with 60 items and the sort row, within Telegram's 100 buttons
+MAX_MOVE_BUTTONS = 36  # + 60 items, Move… and the sort row (Sort, Hint, Open table): Telegram's 100 buttons
 CHOICES_PER_ROW = 6
 ACTIONS_PER_ROW = 4
 
@@ -39,11 +41,13 @@ def deep_link(bot_username: str, payload: str) -> str:
 
 
 def lobby_keyboard(rec: TableRecord, lang: str) -> InlineKeyboardMarkup:
+    """Join/Leave, one Add AI button per level (the press carries it: `addai <level>`), Remove AI,
+    and the host's Options/Start/Cancel."""
     v = rec.version
     return InlineKeyboardMarkup([
-        [_b(t("tg.btn.join", lang), encode(rec.id, v, "join")), _b(t("tg.btn.leave", lang), encode(rec.id, v, "leave"))],
-        [_b(t("tg.btn.add_ai", lang), encode(rec.id, v, "addai")),
+        [_b(t("tg.btn.join", lang), encode(rec.id, v, "join")), _b(t("tg.btn.leave", lang), encode(rec.id, v, "leave")),
          _b(t("tg.btn.remove_ai", lang), encode(rec.id, v, "rmai"))],
+        [_b(label, encode(rec.id, v, "addai", level)) for level, label in level_labels(lang)],
         [_b(t("tg.btn.options", lang), encode(rec.id, v, "options")),
          _b(t("tg.btn.start", lang), encode(rec.id, v, "start")),
          _b(t("tg.btn.cancel", lang), encode(rec.id, v, "cancel"))],
@@ -70,27 +74,39 @@ def options_keyboard(rec: TableRecord, lang: str) -> InlineKeyboardMarkup:
 # ---- the table in the group ------------------------------------------------------------------
 
 
-def table_keyboard(rec: TableRecord, bot_username: str, lang: str) -> InlineKeyboardMarkup:
+def table_keyboard(rec: TableRecord, bot_username: str, lang: str, app_link: str | None = None) -> InlineKeyboardMarkup:
+    """Peek and My hand; with the Mini App named (`app_link`, web/server.mini_app_link) a link into it
+    (a group cannot carry a `web_app` button: Telegram allows those in private chats only)."""
     # Version 0: these buttons act on whoever presses them, so they never go out of date.
-    return InlineKeyboardMarkup([[
+    rows = [[
         _b(t("tg.btn.peek", lang), encode(rec.id, 0, "peek")),
         InlineKeyboardButton(t("tg.btn.my_hand", lang), url=deep_link(bot_username, f"h{rec.id}")),
-    ]])
+    ]]
+    if app_link:
+        rows.append([InlineKeyboardButton(t("tg.btn.web_table", lang), url=app_link)])
+    return InlineKeyboardMarkup(rows)
 
 
 # ---- hands -----------------------------------------------------------------------------------
 
 
-def hand_keyboard(rec: TableRecord, seat: int, c: HandControls, lang: str) -> InlineKeyboardMarkup | None:
+def hand_keyboard(rec: TableRecord, seat: int, c: HandControls, lang: str,
+                  web_url: str | None = None) -> InlineKeyboardMarkup | None:
     """Picks toggle (`pick <seat> <mask>`: the whole new selection), moves send (`cmd <seat> <move>
     <mask> [<option>]`), and the two-step table-item move (`mvs`, `mvt <piece>`, `mv <move> <piece>
-    <dest>`); off turn only the sort button."""
+    <dest>`); a Hint button beside Sort when the table's hints are on and it is the seat's turn; off
+    turn only the sort button. With the web table on (`web_url`), an "Open table" `web_app` button
+    beside Sort, on turn or not."""
     if not c.playing:
         return None
     v = rec.version
     sort = [_b(t("tg.btn.sort", lang), encode(rec.id, 0, "sort", seat))]
+    if web_url:
+        sort.append(InlineKeyboardButton(t("tg.btn.web_table", lang), web_app=WebAppInfo(web_url)))
     if not c.my_turn:
         return InlineKeyboardMarkup([sort])
+    if offers_hint(rec, seat):  # version 0: the hint is of the table as it is when pressed
+        sort.append(_b(t("tg.btn.hint", lang), encode(rec.id, 0, "hint", seat)))
     back = [_b(t("tg.btn.back", lang), encode(rec.id, v, "pick", seat, "0"))]
     if c.moving is not None and c.move_index is not None:
         dests = [_b(d.label if d.new else f"→{d.label}", encode(rec.id, v, "mv", seat, c.move_index, c.moving, d.option))

@@ -9,6 +9,7 @@ from telegram import CallbackQuery, User
 from telegram.constants import ChatMemberStatus
 from telegram.error import TelegramError
 
+from bot.core.ai_seats import button_level
 from bot.core.codec import ButtonData, CodecError
 from bot.core.i18n import t
 from bot.core.models import Player, ServiceError
@@ -43,7 +44,7 @@ class Lobby(_Base):
             rec = await self.service.leave(rec.id, me, key=key)
             await self._answer(query, t("tg.left", lang))
         elif verb == "addai":
-            rec = await self.service.add_ai(rec.id, me, key=key)
+            rec = await self.service.add_ai(rec.id, me, level=button_level(data.args), key=key)
             await self._answer(query, None)
         elif verb == "rmai":
             rec = await self.service.remove_ai(rec.id, me, key=key)

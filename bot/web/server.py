@@ -36,6 +36,15 @@ class WebServer:
             query["lang"] = lang
         return f"{self.base_url.rstrip('/')}/table/{table_id}?{urlencode(query)}"
 
+    def mini_app_url(self, table_id: str, lang: str | None = None) -> str | None:
+        """The table's page for a Telegram `web_app` button, or None when Telegram would refuse it (it
+        takes https:// only). No token in it: the Mini App's signed initData says who opens it, so the
+        URL is the same on every hand edit and worth nothing to anyone it is forwarded to."""
+        if not self.base_url.startswith("https://"):
+            return None
+        query = f"?{urlencode({'lang': lang})}" if lang else ""
+        return f"{self.base_url.rstrip('/')}/table/{table_id}{query}"
+
     def announcer(self, player: Player, tell: Callable[[str], None], lang: str) -> Callable[[TableRecord], None]:
         """A commit listener telling `player` their seat's link the first time a table of theirs commits."""
         def listener(rec: TableRecord) -> None:

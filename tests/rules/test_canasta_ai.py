@@ -151,6 +151,15 @@ def test_discard_avoids_feeding_the_next_opponents_pile_take() -> None:
     assert decide(other, P1) == Discard(tile="k9")
 
 
+def test_a_small_feeding_risk_outweighs_keeping_a_number_on_the_table() -> None:
+    # P2 holds two tiles, so every natural here is a small risk (~0.5%), except k9: six 9s in Team B's meld
+    # and P1's own leave one unseen. k9 is worth keeping (the opponents build 9s), yet it is the safe discard.
+    state = scenario(hands={P1: "k9 r10 r4 b6 k12", P2: "r5 b5"}, melds={B: ["9x6"]}, pile="y13", turn=P1)
+    view = ENG.view(state, P1)
+    assert 0.0 < feed_risk(view, "r10") < 0.01 and feed_risk(view, "k9") == 0.0
+    assert decide(state, P1) == Discard(tile="k9")
+
+
 def test_a_block_three_goes_when_every_other_discard_is_risky() -> None:
     # A two-tile pile and eight tiles in hand would not call for blocking (the old rule), but each natural here
     # has most copies unseen.

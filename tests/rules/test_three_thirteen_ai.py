@@ -203,3 +203,12 @@ def test_ai_action_ignores_the_hidden_cards(seed: int) -> None:
         action = ENG.ai_action(state, seat, Random(step))
         assert ENG.ai_action(other, seat, Random(step)) == action
         state, _ = ENG.apply(state, seat, action)
+
+
+def test_ai_after_taking_weighs_the_next_draw_among_discards_that_keep_the_cut() -> None:
+    # The 9D taken makes a set; every loose card then leaves less deadwood than before the take (48),
+    # so the discard is chosen by the expectation: KD QD wait on JD and the wild 6s, and 8C goes,
+    # where the deadwood now alone would throw KD (leaving 20 instead of 22).
+    state = scenario(round_number=4, hands={0: "9H 9S KD QD 2C 8C"}, discard="9D", turn=0)
+    state, _ = act(state, 0, "take")
+    assert choose_action(ENG.view(state, 0), Random(1)) == Discard(card="8C")

@@ -37,7 +37,7 @@ class DyingHarness(Harness):
 
 async def table_at_alices_turn(h: Harness) -> None:
     await h.open_lobby()
-    await h.press_verb(await h.table_message(), "addai", h.alice)
+    await h.press_verb(await h.table_message(), "addai", h.alice, "normal")
     await h.press_verb(await h.table_message(), "start", h.alice)  # the AI answers every move at once
     rec = await h.table()
     assert rec.state is not None and rec.state["turn"] == 0

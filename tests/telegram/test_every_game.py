@@ -41,7 +41,7 @@ async def test_a_full_round(h: Harness, game: str) -> None:
     engine = get_engine(game)
     await h.open_lobby(game, users=(h.bob,))
     for _ in range(max(0, engine.min_seats - 2)):
-        await h.press_verb(await h.table_message(), "addai", h.alice)
+        await h.press_verb(await h.table_message(), "addai", h.alice, "normal")
     await h.press_verb(await h.table_message(), "start", h.alice)
     start = await h.table()
     started = len(h.fake.calls)

@@ -50,8 +50,8 @@ async def test_peek_is_a_private_popup(h: Harness) -> None:
 
 async def test_turn_notices_only_for_humans_in_their_dm_and_none_in_the_group(h: Harness) -> None:
     await h.open_lobby()
-    await h.press_verb(await h.table_message(), "addai", h.alice)
-    await h.press_verb(await h.table_message(), "addai", h.alice)
+    await h.press_verb(await h.table_message(), "addai", h.alice, "normal")
+    await h.press_verb(await h.table_message(), "addai", h.alice, "normal")
     await h.press_verb(await h.table_message(), "start", h.alice)
     for _ in range(6):
         rec = await h.table()

@@ -21,7 +21,7 @@ async def test_wrong_user_presses_are_refused_privately(h: Harness) -> None:
     before = await h.table()
     up = await h.press_verb(lobby, "start", h.bob)
     assert h.answer_for(up)["text"] == "Only the host can do that."
-    up = await h.press_verb(lobby, "addai", h.carol)
+    up = await h.press_verb(lobby, "addai", h.carol, "normal")
     assert h.answer_for(up)["text"] == "Only the host can do that."
     assert (await h.table()).version == before.version
 

@@ -100,6 +100,7 @@ class TelegramBot(Commands, Standings, Buttons, Lobby, Hints, WebLinks, Pictures
         self._info: dict[str, dict[str, Any]] = {}
         self._hand_lines: dict[tuple[str, int], tuple[str, tuple[str, ...]]] = {}  # delivery._event_lines
         self._held_lines: dict[str, tuple[str, ...]] = {}  # table -> event lines of steps not shown yet
+        self._round_results: dict[str, str | None] = {}  # table -> the last round's result (delivery)
         self.processed: list[int] = []
         self._processed_cond = asyncio.Condition()
 

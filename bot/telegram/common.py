@@ -60,6 +60,7 @@ def press_key(query: CallbackQuery) -> str:
 # notice in their DM, and the group's turn message for a player who cannot be reached there.
 TABLE_KEY = "table"
 GROUP_TURN_KEY = "turn"
+ROUND_RESULT_KEY = "round_result"  # the last round's result, shown in the table message while the match goes on
 
 
 def hand_key(user_id: str) -> str:

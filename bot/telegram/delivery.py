@@ -12,8 +12,9 @@ The policy (issue 13, item 3; written on bot.core.presenter's Updates and TurnNo
   notice is deleted once their turn is over, so a DM holds one hand and at most one notice;
 * the group gets a turn message only for a player the bot cannot reach privately; it goes as soon
   as that turn is over;
-* announcements (round and match results) stay in the group; everything temporary (notices, group
-  turn messages, "cannot reach" notes) is deleted when the match ends.
+* a round's result is shown in the table message until the next round ends; the match's result is
+  a message that stays in the group; everything temporary (notices, group turn messages, "cannot
+  reach" notes) is deleted when the match ends, so the table and the result are what is left.
 """
 
 from __future__ import annotations
@@ -30,7 +31,17 @@ from bot.core.presenter.panels import TABLE_LINES
 from bot.core.render import render_lobby
 from bot.core.text import excerpt
 from bot.telegram import keyboards as kb
-from bot.telegram.common import GROUP_TURN_KEY, PLATFORM, TABLE_KEY, clock_time, hand_key, mention, notice_key, pre
+from bot.telegram.common import (
+    GROUP_TURN_KEY,
+    PLATFORM,
+    ROUND_RESULT_KEY,
+    TABLE_KEY,
+    clock_time,
+    hand_key,
+    mention,
+    notice_key,
+    pre,
+)
 from bot.telegram.outbox import TEMP_PREFIX
 from bot.telegram.pictures import table_caption
 from storage import TableRecord
@@ -94,6 +105,11 @@ class Delivery(_Base):
         if updates.table is None:
             return
         rec, panel = updates.table.table, updates.table
+        if updates.announcements or updates.finished:
+            # While the match goes on a round's result is part of the table message (its edit carries
+            # it: no group message of its own), until the next round ends; at match end the result is
+            # the one message that stays beside the table, and the table drops it.
+            await self._set_round_result(rec.id, None if updates.finished else "\n\n".join(updates.announcements))
         held = self._held_lines.pop(rec.id, ())
         if hold_table:  # its event lines wait with it, so the group still reads every step of the turn
             self._held_lines[rec.id] = (held + panel.lines)[-TABLE_LINES:]
@@ -103,9 +119,9 @@ class Delivery(_Base):
             if not hand.controls.my_turn and hand.ui != hand.ui.after_move():
                 await self.uis.moved(rec.id, hand.seat)  # the turn went (a timeout, the AI): picks mean nothing now
             await self._put_hand(hand)
-        if updates.announcements:
-            self.outbox.post(int(rec.chat_id), html.escape("\n\n".join(updates.announcements)),
-                             thread_id=await self._thread(rec))
+        said = "\n\n".join(updates.announcements)
+        if updates.finished and said:
+            self.outbox.post(int(rec.chat_id), html.escape(said), thread_id=await self._thread(rec))
         await self._notices(rec, updates.table.turn, updates.notice)
         if updates.finished:
             await self.clear_temporary(rec)
@@ -137,21 +153,37 @@ class Delivery(_Base):
                     await self._put_hand(hand)
         await self.clear_temporary(rec)
 
+    async def _round_result(self, table_id: str) -> str | None:
+        """The last round's result shown in the table message (stored: a restart shows it too)."""
+        if table_id not in self._round_results:
+            value = (await self.store.table_refs(table_id)).get(ROUND_RESULT_KEY)
+            self._round_results[table_id] = value if isinstance(value, str) else None
+        return self._round_results[table_id]
+
+    async def _set_round_result(self, table_id: str, text: str | None) -> None:
+        if await self._round_result(table_id) != text:
+            self._round_results[table_id] = text
+            await self.store.set_table_ref(table_id, ROUND_RESULT_KEY, text)
+
     async def _put_table(self, panel: TablePanel) -> None:
         rec, lang = panel.table, panel.lang
         if rec.status == "lobby":
             await self.render_lobby(rec)
             return
         markup = kb.table_keyboard(rec, self.bot_username, lang, self.app_link(rec)) if panel.playing else None
+        last_round = await self._round_result(rec.id) if rec.status == "playing" else None
         photo = await self.picture(rec, panel.view, None, lang) if await self.shows_pictures(rec.chat_id) else None
         if photo is not None:
-            self.outbox.put(int(rec.chat_id), rec.id, TABLE_KEY, table_caption(panel), markup, await self._thread(rec),
+            caption = table_caption(panel) + (f"\n\n{html.escape(last_round)}" if last_round else "")
+            self.outbox.put(int(rec.chat_id), rec.id, TABLE_KEY, caption, markup, await self._thread(rec),
                             rec.version, photo)
             return
         if rec.state is None:
             text = html.escape(panel.note or panel.body)
         else:
             text = pre(panel.body + (f"\n\n{panel.note}" if panel.note else ""))
+        if last_round:
+            text += "\n" + html.escape(last_round)
         if panel.lines:
             text += "\n" + html.escape("\n".join(panel.lines))
         if panel.deadline is not None:

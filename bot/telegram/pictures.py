@@ -44,7 +44,7 @@ def table_caption(panel: TablePanel) -> str:
     if panel.restored:
         lines.insert(0, html.escape(t("lobby.restored", lang)))
     if panel.turn is not None and panel.playing:
-        lines.append(html.escape(t("dc.turn_line", lang, name=names(rec, None, lang)[panel.turn])))
+        lines.append(html.escape(t("table.turn", lang, name=names(rec, None, lang)[panel.turn])))
     lines += [html.escape(line) for line in panel.lines]
     if panel.note:
         lines.append(html.escape(panel.note))

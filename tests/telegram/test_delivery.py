@@ -111,12 +111,32 @@ async def test_at_match_end_only_the_table_and_the_results_stay_in_the_group(h: 
     left = live(h, GROUP_ID)
     table_id = (await h.store.table_refs(rec.id))["table"]
     assert left[0]["message_id"] == table_id
-    assert left[1:] and all("over" in m["text"].lower() or "round" in m["text"].lower() for m in left[1:]), \
-        [m["text"][:60] for m in left]
+    assert len(left) == 2 and "over" in left[1]["text"].lower(), [m["text"][:60] for m in left]
     assert [c for c in h.fake.calls_to("sendMessage") if "cannot get my messages" in c.params["text"]]
     assert not [m for m in left if "cannot get my messages" in m["text"]], "the note was temporary"
     for u in (h.alice, h.bob):
         assert not notices(h, u), "no notice left in a DM"
+
+
+async def test_a_round_result_is_shown_in_the_table_message_and_only_the_match_result_stays(h: Harness) -> None:
+    h.options = {"rounds": 3}
+    await three_humans(h, "three_thirteen")
+    rec = await h.table()
+    rounds = rec.state["round"]
+    while (rec := await h.table()).status == "playing" and rec.state["round"] == rounds:
+        await play_turn(h)
+    await h.tg.idle()
+    assert rec.status == "playing", "three rounds: the first one is over, the match goes on"
+    table_id = (await h.store.table_refs(rec.id))["table"]
+    group = live(h, GROUP_ID)
+    assert [m["message_id"] for m in group] == [table_id], "no message of its own for a round"
+    assert "Round 1 over" in group[0]["text"], "the round's result is in the table message"
+    assert (await h.store.table_refs(rec.id)).get("round_result"), "kept with the table: a restart shows it"
+    while (await h.table()).status == "playing":
+        await play_turn(h)
+    await h.tg.idle()
+    left = live(h, GROUP_ID)
+    assert len(left) == 2 and left[0]["message_id"] == table_id, [m["text"][:60] for m in left]
 
 
 async def test_never_more_than_twenty_group_messages_in_any_sixty_seconds(h: Harness) -> None:

@@ -13,6 +13,7 @@ import pytest
 from bot.core.codec import decode
 from rules import engine_names, get_engine
 from tests.telegram.conftest import GROUP_ID, Harness, assert_no_hand_in_group
+from tests.telegram.test_delivery import live
 
 MAX_TURNS = 1500
 
@@ -71,3 +72,21 @@ async def test_a_full_round(h: Harness, game: str) -> None:
         and all(c.method in ("editMessageMedia", "editMessageCaption")
                 for c in h.fake.calls[started:] if c.chat_id == GROUP_ID and c.method.startswith("edit"))
     assert_no_hand_in_group(h)
+
+
+async def test_a_whole_rummikub_match_with_pictures_ends_with_the_table_picture_and_the_result(h: Harness) -> None:
+    h.options = {"match_games": 1}
+    await h.open_lobby("rummikub", users=(h.bob,))
+    await h.press_verb(await h.table_message(), "start", h.alice)
+    for _ in range(MAX_TURNS):
+        rec = await h.table()
+        if rec.status != "playing":
+            break
+        user = h.alice if rec.seats[rec.state["turn"]].user_id == str(h.alice["id"]) else h.bob
+        await h.dm(await h.ai_move(user), user)
+    await h.tg.idle()
+    assert (await h.table()).status == "finished"
+    assert "photo" in await h.table_message(), "the table stays a picture to the end"
+    assert_no_hand_in_group(h)
+    left = live(h, GROUP_ID)
+    assert len(left) == 2 and "photo" in left[0], "the table picture and the result are what stays in the group"

@@ -14,7 +14,6 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Any
 
-from rules import Engine
 from rules.core.moves import Filling, MoveTemplate, Slot, compose
 
 ENUMERATED = ("meld", "position", "choice")
@@ -31,10 +30,6 @@ class Control:
     verb: str
     detail: str = ""
     with_items: bool = False
-
-
-def moves(engine: Engine, view: dict[str, Any]) -> list[MoveTemplate]:
-    return engine.moves(view)
 
 
 def _shape(tpl: MoveTemplate) -> tuple[Slot | None, Slot | None, list[Slot]]:

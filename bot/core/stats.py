@@ -16,7 +16,7 @@ as a match played).
 from __future__ import annotations
 
 import datetime as dt
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from typing import Any
 
@@ -432,19 +432,36 @@ class Standings:
                        me.name)
         return t("stats.team_named_ok", lang, team=name, players=_names(players))
 
-    async def history(self, platform: str, chat_id: str, args: Sequence[str], lang: str) -> str:
+    async def history_results(self, platform: str, chat_id: str, args: Sequence[str]) -> list[MatchResultRecord]:
+        """The chat's last matches, newest first (`args`: the optional count)."""
         n = HISTORY_DEFAULT
         if args:
             if len(args) > 1 or not args[0].isdigit() or not 1 <= int(args[0]) <= HISTORY_MAX:
                 raise StatsError("bad_count", max=HISTORY_MAX)
             n = int(args[0])
-        results = await self.store.results(platform, chat_id, limit=n)
+        return await self.store.results(platform, chat_id, limit=n)
+
+    def history_text(self, results: Sequence[MatchResultRecord], lang: str,
+                     replay_url: Callable[[str], str] | None = None) -> str:
+        """The history's text; with `replay_url` (the web table is on) each finished match's line is
+        followed by the address of its replay. Abandoned matches have no replay: they never finished."""
         if not results:
             return t("stats.no_history", lang)
         lines = [t("stats.history_title", lang, n=len(results))]
         for rec in results:
             lines.append(self._history_line(rec, lang))
+            if replay_url is not None and rec.status == "finished":
+                lines.append(t("stats.history_replay", lang, url=replay_url(rec.table_id)))
         return "\n".join(lines)
+
+    @staticmethod
+    def replay_label(rec: MatchResultRecord, lang: str) -> str:
+        """A short name for a match's replay, where the address cannot sit in the text (a button)."""
+        return t("stats.replay_button", lang, game=t(f"game.{rec.game}", lang), when=_when(rec.finished_at))
+
+    async def history(self, platform: str, chat_id: str, args: Sequence[str], lang: str,
+                      replay_url: Callable[[str], str] | None = None) -> str:
+        return self.history_text(await self.history_results(platform, chat_id, args), lang, replay_url)
 
     @staticmethod
     def _history_line(rec: MatchResultRecord, lang: str) -> str:

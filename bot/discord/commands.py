@@ -174,6 +174,7 @@ class Commands(Lobby):
             me = player_of(interaction.user)
             args = text.split()
             standings = self.service.standings
+            extra: dict[str, Any] = {}
             try:
                 if command == "leaderboard":
                     reply = await standings.leaderboard(PLATFORM, chat, args, lang, me)
@@ -184,13 +185,20 @@ class Commands(Lobby):
                 elif command == "team":
                     reply = await standings.name_team(PLATFORM, chat, me, args, lang)
                 else:
-                    reply = await standings.history(PLATFORM, chat, args, lang)
+                    results = await standings.history_results(PLATFORM, chat, args)
+                    reply = standings.history_text(results, lang)
+                    # With the web table on, each finished match's replay (public view) is a link
+                    # button: an address inside the code block would not be clickable.
+                    if self.web is not None:
+                        links = [ui.link(standings.replay_label(r, lang), self.web.replay_url(r.table_id, lang))
+                                 for r in results if r.status == "finished"]
+                        extra = {"view": ui.new_view(links)} if links else {}
             except StatsError as err:
                 # The defer was public (standings are for the channel): bad input replaces it privately.
                 await interaction.delete_original_response()
                 await interaction.followup.send(fit_content(err.render(lang)), ephemeral=True, allowed_mentions=NOBODY)
                 return
-            await interaction.followup.send(ui.code_block(reply, 1900), allowed_mentions=NOBODY)
+            await interaction.followup.send(ui.code_block(reply, 1900), allowed_mentions=NOBODY, **extra)
         await self._guarded(interaction, work(), public=True)
 
     async def cmd_hand(self, interaction: discord.Interaction) -> None:

@@ -66,8 +66,10 @@ class Standings(_Base):
     async def cmd_history(self, update: Update, context: ContextTypes.DEFAULT_TYPE) -> None:
         chat = update.effective_chat
         assert chat is not None
+        web = self.web  # with the web table on, each finished match links to its replay (public view)
         await self._stats_reply(update, lambda lang: self.service.standings.history(
-            PLATFORM, str(chat.id), list(context.args or []), lang))
+            PLATFORM, str(chat.id), list(context.args or []), lang,
+            None if web is None else lambda table_id: web.replay_url(table_id, lang)))
 
     async def cmd_rematch(self, update: Update, context: ContextTypes.DEFAULT_TYPE) -> None:
         chat, user = update.effective_chat, update.effective_user

@@ -53,6 +53,7 @@ class Viewer:
     seat: int | None  # None: the public view
     player: Player | None
     lang: str
+    expires: float = float("inf")  # the link's expiry; a Mini App's initData is re-checked on reconnect only
 
 
 HUB = web.AppKey("hub", Hub)
@@ -91,14 +92,14 @@ async def viewer(request: web.Request) -> Viewer:
             if rec is None:
                 raise AuthError("no table")
             if granted.seat is None:
-                return Viewer(rec, None, None, _lang(request, None, config.default_lang))
+                return Viewer(rec, None, None, _lang(request, None, config.default_lang), granted.expires)
             if not 0 <= granted.seat < len(rec.seats):
                 raise AuthError("no seat")
             s = rec.seats[granted.seat]
             if s.kind != "human" or s.platform is None or s.user_id is None:
                 raise AuthError("not a player's seat")
             return Viewer(rec, granted.seat, Player(s.platform, s.user_id, s.name),
-                          _lang(request, None, config.default_lang))
+                          _lang(request, None, config.default_lang), granted.expires)
         if init and config.bot_token:
             user = validate_init_data(init, config.bot_token, config.init_max_age_s, now)
             rec = await app[STORE].get_table(table_id)
@@ -199,26 +200,31 @@ async def post_check(request: web.Request) -> web.Response:
 
 
 async def events(request: web.Request) -> web.StreamResponse:
-    """One stream per page: the seat's payload now and after every commit of its table."""
+    """One stream per page: the seat's payload now and after every commit of its table, until the
+    link it was opened with expires (by the app's clock): then the server ends it, so an expired link
+    stops seeing the table even on a page left open, not only when it reconnects."""
     v = await viewer(request)
     app = request.app
+    clock = app[CLOCK]
     resp = web.StreamResponse(headers={"Content-Type": "text/event-stream", "Cache-Control": "no-cache",
                                        "X-Accel-Buffering": "no"})
     with app[HUB].watch(v.rec.id) as wake:
         await resp.prepare(request)
         last = None
         try:
-            while not app[HUB].closed:
+            while not app[HUB].closed and clock.now() < v.expires:
                 wake.clear()  # before the read: a commit after it wakes the wait below
                 rec = await app[STORE].get_table(v.rec.id)
                 if rec is not None and rec.version != last:
                     data = await payload(app[PRESENTER], rec, v.seat, v.lang, now=app[CLOCK].now())
                     await resp.write(f"event: table\ndata: {json.dumps(data, ensure_ascii=False)}\n\n".encode())
                     last = rec.version
+                left = v.expires - clock.now()
                 try:
-                    await asyncio.wait_for(wake.wait(), HEARTBEAT_S)
+                    await asyncio.wait_for(wake.wait(), max(0.0, min(HEARTBEAT_S, left)))
                 except TimeoutError:
-                    await resp.write(b": ping\n\n")
+                    if clock.now() < v.expires:
+                        await resp.write(b": ping\n\n")
         except (ConnectionResetError, asyncio.CancelledError):
             pass
     return resp

@@ -16,7 +16,7 @@ from __future__ import annotations
 import hashlib
 import hmac
 import json
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from urllib.parse import parse_qsl
 
 SPECTATOR = "-"
@@ -77,6 +77,7 @@ class Pass:
 
     table_id: str
     seat: int | None
+    expires: float = field(default=float("inf"), compare=False)  # an open stream ends then
 
 
 @dataclass(frozen=True)
@@ -102,4 +103,4 @@ class SeatLinks:
             raise AuthError("bad signature")
         if int(exp) < now:
             raise AuthError("expired")
-        return Pass(table_id, None if who == SPECTATOR else int(who))
+        return Pass(table_id, None if who == SPECTATOR else int(who), int(exp))

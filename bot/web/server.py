@@ -36,6 +36,14 @@ class WebServer:
             query["lang"] = lang
         return f"{self.base_url.rstrip('/')}/table/{table_id}?{urlencode(query)}"
 
+    def replay_url(self, table_id: str, lang: str | None = None) -> str:
+        """A finished match's replay page, signed like the spectator link: the public view only, so it
+        may be posted in a chat (a player's own view needs their seat link)."""
+        query = {"k": self.links.token(table_id, None, self.clock.now() + self.link_ttl_s)}
+        if lang:
+            query["lang"] = lang
+        return f"{self.base_url.rstrip('/')}/replay/{table_id}?{urlencode(query)}"
+
     def mini_app_url(self, table_id: str, lang: str | None = None) -> str | None:
         """The table's page for a Telegram `web_app` button, or None when Telegram would refuse it (it
         takes https:// only). No token in it: the Mini App's signed initData says who opens it, so the

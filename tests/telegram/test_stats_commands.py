@@ -2,8 +2,15 @@
 
 from __future__ import annotations
 
+import html
+import re
+from urllib.parse import parse_qs, urlsplit
+
+from bot.web.auth import SeatLinks
+from bot.web.server import WebServer
 from tests.stats.conftest import GO_OUT, LOSING, WINNING
 from tests.telegram.conftest import GROUP_ID, Harness
+from tests.web.tables import replay_answers
 
 
 def last_reply(h: Harness, chat_id: int) -> str:
@@ -88,3 +95,21 @@ async def test_end_keeps_the_board_clean_and_russian_replies(h: Harness) -> None
     h.carol["language_code"] = "ru"  # the chat has no /lang: the asker's own language
     await h.say("/leaderboard шахматы", h.carol, h.group)
     assert "Не понимаю «шахматы»" in last_reply(h, GROUP_ID)
+
+
+async def test_history_links_each_finished_match_to_its_replay_when_the_web_table_is_on(h: Harness) -> None:
+    await play_quick_match(h)
+    await h.say("/history", h.carol, h.group)
+    assert "/replay/" not in last_reply(h, GROUP_ID), "no web table: the history as before"
+
+    links = SeatLinks(b"k" * 32)
+    h.tg.web = WebServer("https://web.example", links, 3600.0, h.clock)
+    await h.say("/history", h.carol, h.group)
+    rec = await h.table()
+    (url,) = re.findall(r"https://web\.example/replay/\S+", html.unescape(last_reply(h, GROUP_ID)))
+    assert url.startswith(f"https://web.example/replay/{rec.id}?k=")
+    query = parse_qs(urlsplit(url).query)
+    assert links.verify(query["k"][0], h.clock.now()).seat is None, "signed like the spectator link: the public view"
+    assert query["lang"] == ["en"]
+    frame = await replay_answers(url, h.service, h.store, h.clock, links)
+    assert frame["table"] == rec.id and frame["hand"] is None and frame["steps"] > 1

@@ -3,12 +3,16 @@
 from __future__ import annotations
 
 import json
-from urllib.parse import urlencode
+from urllib.parse import parse_qsl, urlencode, urlsplit
 
+from aiohttp.test_utils import TestClient, TestServer
+
+from bot.core.clock import Clock
 from bot.core.models import Player
 from bot.core.service import TableService
-from bot.web.auth import sign_init_data
-from storage import TableRecord
+from bot.web.app import WebConfig, create_app
+from bot.web.auth import SeatLinks, sign_init_data
+from storage import Store, TableRecord
 
 BOT_TOKEN = "123456:TEST-token"
 SECRET = b"web-secret-for-tests"
@@ -31,3 +35,19 @@ async def two_player_table(service: TableService, game: str = "rummikub", deck: 
     await service.join(rec.id, BOB)
     await service.start(rec.id, ALICE)
     return await service.get(rec.id)
+
+
+async def replay_answers(url: str, service: TableService, store: Store, clock: Clock, links: SeatLinks) -> dict:
+    """Open a replay link as a browser would, on a web app over this service: the page answers 200
+    and the API behind it, with the link's own token, gives the match's public frames."""
+    parts = urlsplit(url)
+    table = parts.path.rsplit("/", 1)[-1]
+    client = TestClient(TestServer(create_app(service, store, WebConfig(links), clock)))
+    await client.start_server()
+    try:
+        assert (await client.get(f"{parts.path}?{parts.query}")).status == 200
+        resp = await client.get(f"/api/table/{table}/replay", params=dict(parse_qsl(parts.query)))
+        assert resp.status == 200
+        return await resp.json()
+    finally:
+        await client.close()

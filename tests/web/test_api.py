@@ -182,3 +182,29 @@ async def test_seat_and_status_changes_are_pushed_too(web: Web) -> None:
     ended = await _next_event(resp)
     assert ended["status"] == "abandoned" and not ended["hand"]["actions"]
     resp.close()
+
+
+async def _rest(resp: ClientResponse) -> str:
+    """Everything the stream sends until the server ends it."""
+    return (await asyncio.wait_for(resp.content.read(), 5)).decode()
+
+
+async def test_an_open_stream_ends_when_its_link_expires(web: Web) -> None:
+    rec = await two_player_table(web.service, deck=RK_DECK)
+    resp = await web.client.get(f"/api/table/{rec.id}/events", params={"k": web.link(rec.id, 1, ttl=60)})
+    assert (await _next_event(resp))["version"] == rec.version
+    web.clock.advance(61)
+    await web.service.act(rec.id, ALICE, "play r10 r11 r12 | k9 b9 y9", expected_version=rec.version)
+    assert "data: " not in await _rest(resp), "the commit after the expiry is not sent; the stream ends"
+
+
+async def test_an_idle_stream_ends_at_its_links_expiry_without_a_commit(web: Web, monkeypatch) -> None:
+    monkeypatch.setattr("bot.web.app.HEARTBEAT_S", 0.01)  # the loop looks at the clock at every heartbeat
+    rec = await two_player_table(web.service, deck=RK_DECK)
+    resp = await web.client.get(f"/api/table/{rec.id}/events", params={"k": web.link(rec.id, None, ttl=60)})
+    await _next_event(resp)
+    assert (await asyncio.wait_for(resp.content.readuntil(b": ping\n\n"), 5)).endswith(b": ping\n\n"), \
+        "alive before the expiry"
+    web.clock.advance(61)
+    await _rest(resp)
+    assert resp.content.at_eof()

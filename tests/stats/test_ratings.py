@@ -5,7 +5,7 @@ from __future__ import annotations
 import pytest
 from openskill.models import PlackettLuce
 
-from bot.core.stats import Rater, _sides
+from bot.core.ratings import Rater, sides_of
 from storage import GLOBAL_SCOPE, MatchResultRecord, RatingKey, RatingRecord
 from tests.stats.conftest import AI, ALICE, BOB, CAROL, DAN, human
 
@@ -99,5 +99,5 @@ def test_a_pair_with_an_ai_partner_is_no_team() -> None:
 
 
 def test_sides_without_teams_are_seats() -> None:
-    sides = _sides(result("rummy101", [human(ALICE), human(BOB), human(CAROL)], [-50, 0, 0], [1, 2]))
+    sides = sides_of(result("rummy101", [human(ALICE), human(BOB), human(CAROL)], [-50, 0, 0], [1, 2]))
     assert [(s.seats, s.place, s.won) for s in sides] == [([0], 3, False), ([1], 1, True), ([2], 1, True)]

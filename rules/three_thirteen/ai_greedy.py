@@ -14,11 +14,17 @@ from rules.three_thirteen.deadwood import card_value, is_wild
 
 def choose_greedy_action(view: dict[str, Any], rng: Random) -> Action:
     """The baseline: pile only for a wild or an immediate deadwood cut; discard the costliest loose card."""
-    wild, ace_high = view["wild_rank"], view["ace_high"]
+    wild = view["wild_rank"]
     if view["phase"] == "draw":
         top = view["discard_top"]
         take = top is not None and (is_wild(top, wild) or _immediate_cut(view))
         return TakeDiscard() if take or not view["can_draw_stock"] else DrawStock()
+    return costliest_discard(view)
+
+
+def costliest_discard(view: dict[str, Any]) -> Action:
+    """Out when it can; else the costliest loose card (no wild), or what the rules leave."""
+    wild, ace_high = view["wild_rank"], view["ace_high"]
     out = going_out(view)
     if out is not None:
         return Discard(card=out)

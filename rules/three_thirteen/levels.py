@@ -16,27 +16,19 @@ from typing import Any
 
 from rules.core.engine import Action
 from rules.core.levels import Level, Policy
-from rules.three_thirteen.actions import Discard, DrawStock, TakeDiscard
+from rules.three_thirteen.actions import DrawStock, TakeDiscard
 from rules.three_thirteen.ai import choose_action
-from rules.three_thirteen.ai_basics import discardable, fallback, going_out
-from rules.three_thirteen.deadwood import card_value, is_wild
+from rules.three_thirteen.ai_greedy import costliest_discard
+from rules.three_thirteen.deadwood import is_wild
 
 
 def choose_casual_action(view: dict[str, Any], rng: Random) -> Action:
-    """Easy: the stock unless the top discard is wild; out when it can; else the costliest loose card."""
-    wild, ace_high = view["wild_rank"], view["ace_high"]
+    """Easy: the stock unless the top discard is wild; then the greedy baseline's discard."""
     if view["phase"] == "draw":
         top = view["discard_top"]
-        wanted = top is not None and is_wild(top, wild)
+        wanted = top is not None and is_wild(top, view["wild_rank"])
         return TakeDiscard() if wanted or not view["can_draw_stock"] else DrawStock()
-    out = going_out(view)
-    if out is not None:
-        return Discard(card=out)
-    allowed = set(discardable(view))
-    loose = [c for c in view["deadwood_cards"] if c in allowed and not is_wild(c, wild)]
-    if loose:
-        return Discard(card=max(loose, key=lambda c: (card_value(c, wild, ace_high), c)))
-    return Discard(card=fallback(view, allowed))
+    return costliest_discard(view)
 
 
 POLICIES: dict[Level, Policy] = {"easy": choose_casual_action, "normal": choose_action, "strong": choose_action}

@@ -234,7 +234,10 @@ def _fuzz(game: str):  # noqa: ANN202 - each game's own generator of nearly lega
     return fuzz_action
 
 
-def sampled_states(game: str, seeds: range, steps: int) -> list[dict[str, Any]]:
+def positions(game: str, seeds: range = range(3), steps: int = 90, every: int = 6,
+              last: bool = True) -> list[dict[str, Any]]:
+    """States of seeded AI games, taken every few moves (and the last one reached, with `last`), so
+    several parts of the turn come up."""
     engine = get_engine(game)
     out = []
     for seed in seeds:
@@ -244,9 +247,11 @@ def sampled_states(game: str, seeds: range, steps: int) -> list[dict[str, Any]]:
             seat = engine.current_seat(state)
             if seat is None:
                 break
-            if step % 9 == 0:
+            if step % every == 0:
                 out.append(state)
             state, _ = engine.apply(state, seat, engine.ai_action(state, seat, rng))
+        if last:
+            out.append(state)
     return out
 
 
@@ -254,7 +259,7 @@ def refusals(game: str) -> list[IllegalAction]:
     """One refusal per distinct (code, variant) that probing and fuzzing a few played games produce."""
     engine, fuzz = get_engine(game), _fuzz(game)
     found: dict[tuple, IllegalAction] = {}
-    for state in sampled_states(game, range(4), 60):
+    for state in positions(game, range(4), 60, every=9, last=False):
         current = engine.current_seat(state)
         rng = Random(len(found))
         attempts = [(current, text) for text in PROBES[game]] + [((current + 1) % state["seats"], "draw")]

@@ -20,7 +20,6 @@ Buttons, selects and the lobby are pressed or read, not typed: only notation may
 from __future__ import annotations
 
 import re
-from random import Random
 from typing import Any
 
 import discord
@@ -37,7 +36,7 @@ from bot.telegram import keyboards
 from rules import GameOptions, SetupError, get_engine
 from rules.core.options import literal_choices
 from storage import SeatRecord, TableRecord
-from tests.bot.test_error_words import refusals
+from tests.bot.test_error_words import positions, refusals
 
 GAMES = ("rummikub", "rummy101", "rummy500", "canasta", "three_thirteen")
 NAMES = ("Аня", "Борис", "Вера", "Глеб")  # Cyrillic seat names, so only the bot's own words are judged
@@ -130,24 +129,6 @@ def record(game: str, state: dict[str, Any], status: str = "playing", options: d
         options=state["options"] if options is None else options, seed=1, seats=seats, state=state,
         created_at=0, updated_at=0,
     )
-
-
-def positions(game: str, seeds: range = range(3), steps: int = 90, every: int = 6) -> list[dict[str, Any]]:
-    """States of seeded AI games, taken every few moves, so several parts of the turn come up."""
-    engine = get_engine(game)
-    out = []
-    for seed in seeds:
-        rng = Random(seed)
-        state = engine.new_game(4 if game == "canasta" else 3, seed=seed)
-        for step in range(steps):
-            seat = engine.current_seat(state)
-            if seat is None:
-                break
-            if step % every == 0:
-                out.append(state)
-            state, _ = engine.apply(state, seat, engine.ai_action(state, seat, rng))
-        out.append(state)
-    return out
 
 
 def non_default_options(game: str) -> dict[str, Any]:

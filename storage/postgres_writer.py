@@ -22,21 +22,17 @@ from __future__ import annotations
 import asyncio
 from collections.abc import Awaitable, Callable
 from dataclasses import dataclass
-from typing import Any, Generic, TypeVar
+from typing import Any, TypeVar
 
 import asyncpg
+
+from storage.group_queue import Job, JobQueue, fail, settle
 
 T = TypeVar("T")
 Work = Callable[[asyncpg.Connection], Awaitable[T]]
 
 MAX_BATCH = 256  # writes per transaction: bounds how long one batch holds its row locks
 IN_FLIGHT = 3  # batches at once, a pool connection each (the pool holds POOL_MAX)
-
-
-@dataclass
-class _Job(Generic[T]):
-    work: Work[T]
-    future: asyncio.Future[T]
 
 
 @dataclass
@@ -58,8 +54,7 @@ class PgGroupWriter:
         self._pool = pool
         self.before_commit: Callable[[asyncpg.Connection], Awaitable[None]] | None = None
         self.stats = PgWriterStats()
-        self._queue: list[_Job[Any]] = []
-        self._wake = asyncio.Event()
+        self._queue: JobQueue[Work[Any]] = JobQueue()
         self._task: asyncio.Task[None] | None = None
         self._closing = False
         self._slots = asyncio.Semaphore(IN_FLIGHT)
@@ -72,7 +67,7 @@ class PgGroupWriter:
         if self._task is not None:
             # Writes already queued are made (and answered) before the pool closes.
             self._closing = True
-            self._wake.set()
+            self._queue.wake.set()
             task, self._task = self._task, None
             await task
 
@@ -80,19 +75,16 @@ class PgGroupWriter:
         """Run `work` in the next shared transaction; its result (or its error) once COMMIT is done."""
         if self._task is None or self._closing:
             raise RuntimeError("PostgresStore is not open; await store.open() first")
-        future: asyncio.Future[T] = asyncio.get_running_loop().create_future()
-        self._queue.append(_Job(work, future))
-        self._wake.set()
-        return await future
+        result: T = await self._queue.put(work)
+        return result
 
     async def _run(self) -> None:
         while not (self._closing and not self._queue):
-            await self._wake.wait()
-            self._wake.clear()
+            await self._queue.wake.wait()
+            self._queue.wake.clear()
             while self._queue:
                 await self._slots.acquire()  # meanwhile the queue fills: the next batch is larger
-                batch = [j for j in self._queue[:MAX_BATCH] if not j.future.cancelled()]
-                del self._queue[:MAX_BATCH]
+                batch = self._queue.take(MAX_BATCH)
                 if not batch:
                     self._slots.release()
                     continue
@@ -106,7 +98,7 @@ class PgGroupWriter:
         self._running.discard(task)
         self._slots.release()
 
-    async def _batch(self, batch: list[_Job[Any]]) -> None:
+    async def _batch(self, batch: list[Job[Work[Any]]]) -> None:
         outcomes: list[tuple[bool, Any]] = []
         try:
             async with self._pool.acquire() as db, db.transaction():
@@ -121,17 +113,9 @@ class PgGroupWriter:
                 if self.before_commit is not None:
                     await self.before_commit(db)
         except Exception as err:  # BEGIN or COMMIT failed: nothing of the batch is stored
-            for job in batch:
-                if not job.future.done():
-                    job.future.set_exception(err)
+            fail(batch, err)
             return
         self.stats.batches += 1
         self.stats.writes += len(batch)
         self.stats.largest_batch = max(self.stats.largest_batch, len(batch))
-        for job, (ok, value) in zip(batch, outcomes, strict=True):
-            if job.future.done():
-                continue  # its caller gave up; the write itself is stored
-            if ok:
-                job.future.set_result(value)
-            else:
-                job.future.set_exception(value)
+        settle(batch, outcomes)

@@ -33,7 +33,9 @@ import sqlite3
 from collections.abc import Callable
 from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass
-from typing import Any, Generic, TypeVar
+from typing import Any, TypeVar
+
+from storage.group_queue import JobQueue, fail, settle
 
 T = TypeVar("T")
 log = logging.getLogger(__name__)
@@ -43,12 +45,6 @@ MAX_BATCH = 512  # writes per transaction: bounds how long one COMMIT keeps the 
 INLINE_MAX = 32  # larger batches go to the writer's thread: the loop is not held for all of them
 CHECKPOINT_EVERY = 250  # writes between two background checkpoints (~4 MB of WAL, as SQLite's own default)
 WAL_LIMIT_BYTES = 64 * 1024 * 1024  # the WAL is truncated by the writer itself past this size
-
-
-@dataclass
-class _Job(Generic[T]):
-    work: Work[T]
-    future: asyncio.Future[T]
 
 
 @dataclass
@@ -94,8 +90,7 @@ class GroupWriter:
         self._checkpointer: sqlite3.Connection | None = None
         self._thread = ThreadPoolExecutor(1, thread_name_prefix="sqlite-writer")
         self._ckpt_thread = ThreadPoolExecutor(1, thread_name_prefix="sqlite-checkpoint")
-        self._queue: list[_Job[Any]] = []
-        self._wake = asyncio.Event()
+        self._queue: JobQueue[Work[Any]] = JobQueue()
         self._task: asyncio.Task[None] | None = None
         self._ckpt: asyncio.Future[None] | None = None
         self._since_ckpt = 0
@@ -119,7 +114,7 @@ class GroupWriter:
         if self._task is not None:
             # Writes already queued are made (and answered) before the connection closes.
             self._closing = True
-            self._wake.set()
+            self._queue.wake.set()
             task, self._task = self._task, None
             await task
         if self._ckpt is not None:
@@ -138,19 +133,16 @@ class GroupWriter:
         """Run `work` in the next shared transaction; its result (or its error) once COMMIT is done."""
         if self._task is None or self._closing:
             raise RuntimeError("SqliteStore is not open; await store.open() first")
-        future: asyncio.Future[T] = asyncio.get_running_loop().create_future()
-        self._queue.append(_Job(work, future))
-        self._wake.set()
-        return await future
+        result: T = await self._queue.put(work)
+        return result
 
     async def _run(self) -> None:
         loop = asyncio.get_running_loop()
         while not (self._closing and not self._queue):
-            await self._wake.wait()
-            self._wake.clear()
+            await self._queue.wake.wait()
+            self._queue.wake.clear()
             while self._queue:
-                batch = [j for j in self._queue[:MAX_BATCH] if not j.future.cancelled()]
-                del self._queue[:MAX_BATCH]
+                batch = self._queue.take(MAX_BATCH)
                 if not batch:
                     continue
                 works = [j.work for j in batch]
@@ -161,17 +153,9 @@ class GroupWriter:
                     else:
                         outcomes = await loop.run_in_executor(self._thread, self._transact, works)
                 except Exception as err:  # BEGIN or COMMIT failed: nothing of the batch is stored
-                    for job in batch:
-                        if not job.future.done():
-                            job.future.set_exception(err)
+                    fail(batch, err)
                     continue
-                for job, (ok, value) in zip(batch, outcomes, strict=True):
-                    if job.future.done():
-                        continue  # its caller gave up; the write itself is stored
-                    if ok:
-                        job.future.set_result(value)
-                    else:
-                        job.future.set_exception(value)
+                settle(batch, outcomes)
                 try:
                     await self._after_batch(loop, len(batch))
                 except sqlite3.Error:

@@ -1,19 +1,19 @@
 """The Rummikub draft layout of a page, checked by the engine without committing anything.
 
-Each meld is judged by the rules' own meld analysis (valid or the catalog's reason); the whole
+Each meld is judged by the rules' own draft view (valid or the catalog's reason, the opening total of
+the new melds); the whole
 layout is then tried as the `play` it would be, on the stored state, through `engine.apply` (pure:
 it works on a copy), so the page shows exactly the refusal Done would get."""
 
 from __future__ import annotations
 
 import re
-from dataclasses import dataclass
 from typing import Any
 
 from bot.core.i18n import t
 from bot.core.render.common import render_error
 from rules import IllegalAction, get_engine
-from rules.rummikub.melds import InvalidMeld, analyse
+from rules.rummikub.views import draft_view
 from storage import TableRecord
 
 TILE = re.compile(r"^(?:[rbky](?:[1-9]|1[0-3])|j)$")
@@ -40,26 +40,12 @@ def play_text(layout: list[list[str]]) -> str:
     return "play " + " | ".join(" ".join(meld) for meld in layout)
 
 
-@dataclass(frozen=True)
-class MeldCheck:
-    valid: bool
-    value: int
-    reason: str  # the catalog sentence for an invalid meld, else ""
-
-
-def _meld(tiles: list[str], lang: str) -> MeldCheck:
-    try:
-        info = analyse(tiles)
-    except InvalidMeld as err:
-        return MeldCheck(False, 0, t(f"meld_reason.{err.reason}", lang))
-    return MeldCheck(True, info.value, "")
-
-
 def check(rec: TableRecord, seat: int, layout: list[list[str]], lang: str) -> dict[str, Any]:
     """Every meld's validity, the opening total against the threshold, and what Done would answer."""
     state = rec.state or {}
-    melds = [_meld(m, lang) for m in layout]
-    before = sum(_meld(list(m["tiles"]), lang).value for m in state.get("table", []))
+    # The rules' own draft view (RK-26): each meld valid or not, and the value of the new melds only
+    # (a meld kept as it stood on the table does not count toward the opening).
+    drafted = draft_view({**state, "draft": {"table": [{"tiles": m, "prefix": None} for m in layout], "rack": []}})
     opened = bool(state.get("opened", [True] * (seat + 1))[seat])
     engine = get_engine(rec.game)
     error = ""
@@ -68,9 +54,10 @@ def check(rec: TableRecord, seat: int, layout: list[list[str]], lang: str) -> di
     except IllegalAction as err:
         error = render_error(err, lang, rec.game)
     return {
-        "melds": [{"valid": m.valid, "value": m.value, "reason": m.reason} for m in melds],
+        "melds": [{"valid": m["valid"], "value": m["value"],
+                   "reason": "" if m["valid"] else t(f"meld_reason.{m['reason']}", lang)} for m in drafted["melds"]],
         "opened": opened,
-        "opening": sum(m.value for m in melds if m.valid) - before,
+        "opening": drafted["new_value"],
         "required": state.get("options", {}).get("initial_meld_min", 0),
         "ok": not error,
         "error": error,

@@ -32,6 +32,27 @@ log = logging.getLogger(__name__)
 # Edits are not subscribed: an edited command or move is not a new one (and would only replay the
 # first outcome through its idempotency key); member changes and the rest are not used.
 ALLOWED_UPDATES = [Update.MESSAGE, Update.CALLBACK_QUERY]
+# The logger AIORateLimiter writes to (PTB's get_logger with class_name).
+RATE_LIMITER_LOGGER = "telegram.ext.AIORateLimiter"
+
+
+class RetryAfterIsHandled(logging.Filter):
+    """With `max_retries=0` AIORateLimiter logs every `RetryAfter` at ERROR, traceback included,
+    before raising it; the outbox then waits and retries for that chat (outbox.obey_retry_after),
+    so it is an expected event, not an error: the record goes on as one INFO line."""
+
+    def filter(self, record: logging.LogRecord) -> bool:
+        if record.levelno >= logging.ERROR and record.getMessage().startswith("Rate limit hit after maximum of 0"):
+            record.levelno, record.levelname = logging.INFO, "INFO"
+            record.msg, record.args = "Rate limit hit: the outbox waits and retries for that chat", ()
+            record.exc_info = record.exc_text = None
+        return True
+
+
+def quiet_handled_retry_after() -> None:
+    limiter_log = logging.getLogger(RATE_LIMITER_LOGGER)
+    if not any(isinstance(f, RetryAfterIsHandled) for f in limiter_log.filters):
+        limiter_log.addFilter(RetryAfterIsHandled())
 
 
 def build_application(
@@ -76,6 +97,7 @@ def build_application(
     if base_url:
         builder = builder.base_url(base_url)
     if rate_limit:
+        quiet_handled_retry_after()
         builder = builder.rate_limiter(AIORateLimiter(overall_max_rate=overall_max_rate, group_max_rate=0,
                                                       max_retries=0))
 

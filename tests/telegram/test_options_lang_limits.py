@@ -2,6 +2,10 @@
 
 from __future__ import annotations
 
+import logging
+
+import pytest
+
 from bot.core.codec import decode
 from rules import get_engine
 from tests.telegram.conftest import GROUP_ID, Harness
@@ -59,8 +63,9 @@ async def test_lang_and_command_menus(h: Harness) -> None:
     assert (await h.store.chat_settings("telegram", str(GROUP_ID)))["lang"] == "ru"
 
 
-async def test_retry_after_is_obeyed(h: Harness) -> None:
+async def test_retry_after_is_obeyed(h: Harness, caplog: pytest.LogCaptureFixture) -> None:
     await h.open_lobby(users=(h.bob,))
+    caplog.set_level(logging.INFO, logger="telegram")
     h.fake.fail_next("editMessageText", 429, "Too Many Requests: retry after 3", {"retry_after": 3})
     n = len(h.fake.calls)
     await h.press_verb(await h.table_message(), "start", h.alice)
@@ -68,6 +73,9 @@ async def test_retry_after_is_obeyed(h: Harness) -> None:
     edits = [c for c in h.fake.calls_to("editMessageText", after=n) if c.chat_id == GROUP_ID]
     assert len(edits) == 2 and edits[0].params == edits[1].params  # the same edit, once more after waiting
     assert "Rummikub · game 1" in (await h.table_message())["text"]
+    # Handled, so not logged as an error (AIORateLimiter's own record is turned into one INFO line).
+    limiter = [r for r in caplog.records if r.name == "telegram.ext.AIORateLimiter"]
+    assert limiter and all(r.levelno == logging.INFO and r.exc_info is None for r in limiter)
 
 
 async def test_edits_to_one_chat_are_coalesced(h: Harness) -> None:

@@ -53,7 +53,8 @@ from bot.core.codec import CodecError, decode
 from bot.discord.app import point_at
 from rules import engine_names, get_engine
 from tests.discord import conftest as dc
-from tests.discord.fake_discord import EPHEMERAL, FakeDiscord
+from tests.discord.fake_discord import FakeDiscord
+from tests.discord.fake_wire import EPHEMERAL
 from tests.telegram import conftest as tg
 from tests.telegram.fake_bot_api import FakeTelegramBotAPI
 

@@ -20,7 +20,8 @@ from bot.core.service import TableService
 from bot.discord import DiscordBot, DiscordConfig, build_client
 from rules import get_engine
 from storage import SqliteStore, TableRecord
-from tests.discord.fake_discord import EPHEMERAL, JSON, MANAGE_GUILD, FakeDiscord
+from tests.discord.fake_discord import FakeDiscord
+from tests.discord.fake_wire import EPHEMERAL, JSON, MANAGE_GUILD
 
 TOKEN = "FAKE.DISCORD.TOKEN"
 HAND_VERBS = ("pick", "cmd", "sort")

@@ -10,74 +10,40 @@ pytest's monkeypatch so they are restored):
 (`Client` does NOT call GET /gateway/bot in 2.7 - it connects straight to
 DEFAULT_GATEWAY; only AutoShardedClient asks /gateway/bot.)
 
-Message limits are enforced as Discord does (400, code 50035 "Invalid Form Body") on every message
-the bot sends or edits (interaction responses, follow-ups, webhook edits, channel messages): content
-≤ 2000, ≤ 10 embeds, embed title ≤ 256, description ≤ 4096, ≤ 25 fields, field name ≤ 256 and
-value ≤ 1024, footer ≤ 2048, author ≤ 256, all embed text together ≤ 6000; button labels ≤ 80,
-custom ids ≤ 100, link urls ≤ 512, ≤ 5 action rows, ≤ 5 buttons in a row or one select alone, ≤ 25 select options
-with labels and values ≤ 100, placeholders ≤ 150; autocomplete ≤ 25 choices, name and value ≤ 100;
-≤ 10 attachments a message (50035) and ≤ 25 MiB each (413, 40005 "Request entity too large").
-Attachments are kept on their messages (see fake_attachments): their bytes in `files` by attachment
-id, and an embed image naming no attachment of its message in `missing_images`.
-Each refusal is kept in `rejected` so the harness fails a test in which the bot sent what Discord
-drops. Inbound, a string option holds ≤ 6000.
+Message limits are enforced as Discord does (tests/discord/fake_wire.py); each refusal is kept in
+`rejected` so the harness fails a test in which the bot sent what Discord drops. Attachments are
+kept on their messages (see fake_attachments): their bytes in `files` by attachment id, and an embed
+image naming no attachment of its message in `missing_images`. REST handlers: fake_routes.py.
 
 Time limits, on the injectable `clock`: the initial response to an interaction within 3 s (else
 404 10062 "Unknown interaction"); follow-ups and edits or deletes of its messages through the
 interaction token within 15 minutes (else 401 50027 "Invalid Webhook Token"). Both kinds of lateness
 are kept in `expired`.
-
-REST quirk: discord.py only JSON-decodes a body when the Content-Type header is
-exactly "application/json" (aiohttp's web.json_response adds "; charset=utf-8",
-which makes every response a str and breaks login) -> see _json().
 """
 from __future__ import annotations
 
 import asyncio
-import datetime as dt
 import itertools
 import json
 import re
 import time
 import zlib
 from collections.abc import Callable
-from dataclasses import dataclass, field
 from typing import Any
 
 from aiohttp import WSMsgType, web
 
-from tests.discord.fake_attachments import attach, attachment_errors, too_large
-
-JSON = dict[str, Any]
-DISCORD_EPOCH_MS = 1420070400000
-EPHEMERAL = 1 << 6
-CONTENT_MAX = 2000
-OPTION_VALUE_MAX = 6000  # a slash command's string option, as the client lets a user type it
-_EMBED_LIMITS = {"title": 256, "description": 4096}
-EMBED_TOTAL_MAX = 6000
-PLAIN_MEMBER = 0x400 | 0x800 | 0x80000000  # view channel, send messages, use app commands
-MANAGE_GUILD = 1 << 5
-
-
-@dataclass
-class Req:
-    method: str
-    path: str            # path without the /api/v10 prefix, e.g. /interactions/1/tok/callback
-    query: dict[str, str]
-    json: Any
-    files: dict[str, bytes] = field(default_factory=dict)
-    t: float = field(default_factory=time.perf_counter)
-    at: float = 0.0  # the fake's clock when the request came
-    status: int = 200  # what the fake answered
-
-
-def _json(data: Any, status: int = 200, headers: dict[str, str] | None = None) -> web.Response:
-    return web.Response(body=json.dumps(data).encode(), status=status,
-                        content_type="application/json", headers=headers)
-
-
-def _now_iso() -> str:
-    return dt.datetime.now(dt.UTC).isoformat()
+from tests.discord.fake_routes import ROUTES
+from tests.discord.fake_wire import (
+    DISCORD_EPOCH_MS,
+    JSON,
+    OPTION_VALUE_MAX,
+    PLAIN_MEMBER,
+    Req,
+    command_options,
+    json_response,
+    now_iso,
+)
 
 
 class FakeDiscord:
@@ -165,14 +131,14 @@ class FakeDiscord:
 
     def member(self, user: JSON) -> JSON:
         perms = self.permissions.get(user["id"], PLAIN_MEMBER)
-        return {"user": user, "roles": [], "joined_at": _now_iso(), "deaf": False, "mute": False,
+        return {"user": user, "roles": [], "joined_at": now_iso(), "deaf": False, "mute": False,
                 "flags": 0, "pending": False, "nick": None, "avatar": None,
                 "permissions": str(perms)}
 
     def guild(self) -> JSON:
         gid = str(self.guild_id)
         return {"id": gid, "name": "Test Guild", "icon": None, "owner_id": self.owner["id"],
-                "unavailable": False, "member_count": 2, "large": False, "joined_at": _now_iso(),
+                "unavailable": False, "member_count": 2, "large": False, "joined_at": now_iso(),
                 "roles": [{"id": gid, "name": "@everyone", "permissions": "2248473465835073",
                            "position": 0, "color": 0, "hoist": False, "managed": False,
                            "mentionable": False, "flags": 0}],
@@ -189,7 +155,7 @@ class FakeDiscord:
                 channel_id: int | None = None, **extra: Any) -> JSON:
         mid = self.snowflake()
         msg = {"id": str(mid), "channel_id": str(channel_id or self.channel_id),
-               "author": author or self.bot_user, "content": content, "timestamp": _now_iso(),
+               "author": author or self.bot_user, "content": content, "timestamp": now_iso(),
                "edited_timestamp": None, "tts": False, "mention_everyone": False, "mentions": [],
                "mention_roles": [], "attachments": [], "embeds": embeds or [], "pinned": False,
                "type": 0, "flags": flags, "components": components or [], **extra}
@@ -248,7 +214,7 @@ class FakeDiscord:
             await s.dispatch(event, data)
 
     async def send_interaction(self, payload: JSON) -> JSON:
-        for opt in _options(payload.get("data") or {}):
+        for opt in command_options(payload.get("data") or {}):
             if opt.get("type") == 3 and len(str(opt.get("value", ""))) > OPTION_VALUE_MAX:
                 raise ValueError(f"Discord clients send at most {OPTION_VALUE_MAX} characters in an option")
         self.created_at[payload["token"]] = self.clock()
@@ -324,16 +290,16 @@ class FakeDiscord:
             if method == request.method and re.fullmatch(pattern, path):
                 self.failures.remove(failure)
                 # a real rate limit comes through Cloudflare (Via); without it discord.py assumes a ban
-                return _json({"message": "You are being rate limited.", "retry_after": retry_after, "global": False},
+                return json_response({"message": "You are being rate limited.", "retry_after": retry_after, "global": False},
                              status, headers={"Via": "1.1 google", "X-RateLimit-Scope": "user"})
         is_webhook = path.startswith(("/interactions/", "/webhooks/"))
         if not is_webhook and request.headers.get("Authorization") != f"Bot {self.token}":
-            return _json({"message": "401: Unauthorized", "code": 0}, 401)
-        for (m, pattern), fn in _ROUTES.items():
+            return json_response({"message": "401: Unauthorized", "code": 0}, 401)
+        for (m, pattern), fn in ROUTES.items():
             if m == request.method and (mt := re.fullmatch(pattern, path)):
                 out = fn(self, req, *mt.groups())
-                return out if isinstance(out, web.Response) else _json(out)
-        return _json({"message": "404: Not Found", "code": 0}, 404)
+                return out if isinstance(out, web.Response) else json_response(out)
+        return json_response({"message": "404: Not Found", "code": 0}, 404)
 
 
 class _GatewaySession:
@@ -388,311 +354,3 @@ class _GatewaySession:
                 await self.dispatch("RESUMED", {})
 
 
-# ------------------------------------------------------------------ limits
-def _options(data: JSON) -> list[JSON]:
-    out = []
-    for opt in data.get("options") or []:
-        out.append(opt)
-        out += _options(opt)
-    return out
-
-
-def _too_long(errors: JSON, where: str, value: Any, limit: int) -> None:
-    if isinstance(value, str) and len(value) > limit:
-        errors[where] = {"_errors": [{"code": "BASE_TYPE_MAX_LENGTH",
-                                      "message": f"Must be {limit} or fewer in length."}]}
-
-
-def message_errors(body: JSON | None) -> JSON:
-    """What Discord would refuse in a message body (create or edit), as its `errors` object."""
-    errors: JSON = {}
-    d = body or {}
-    _too_long(errors, "content", d.get("content"), CONTENT_MAX)
-    embeds = d.get("embeds") or []
-    if len(embeds) > 10:
-        errors["embeds"] = {"_errors": [{"code": "BASE_TYPE_MAX_LENGTH", "message": "Must be 10 or fewer in length."}]}
-    total = 0
-    for i, e in enumerate(embeds):
-        for key, limit in _EMBED_LIMITS.items():
-            _too_long(errors, f"embeds.{i}.{key}", e.get(key), limit)
-        fields = e.get("fields") or []
-        if len(fields) > 25:
-            errors[f"embeds.{i}.fields"] = {"_errors": [{"code": "BASE_TYPE_MAX_LENGTH",
-                                                          "message": "Must be 25 or fewer in length."}]}
-        for j, fld in enumerate(fields):
-            _too_long(errors, f"embeds.{i}.fields.{j}.name", fld.get("name"), 256)
-            _too_long(errors, f"embeds.{i}.fields.{j}.value", fld.get("value"), 1024)
-        footer, author = (e.get("footer") or {}).get("text"), (e.get("author") or {}).get("name")
-        _too_long(errors, f"embeds.{i}.footer.text", footer, 2048)
-        _too_long(errors, f"embeds.{i}.author.name", author, 256)
-        texts = [e.get("title"), e.get("description"), footer, author]
-        texts += [x for fld in fields for x in (fld.get("name"), fld.get("value"))]
-        total += sum(len(x) for x in texts if isinstance(x, str))
-    if total > EMBED_TOTAL_MAX:
-        errors["embeds"] = {"_errors": [{"code": "MAX_EMBED_SIZE_EXCEEDED", "message": "Embed size exceeds maximum size of 6000"}]}
-    rows = d.get("components") or []
-    if len(rows) > 5:
-        errors["components"] = {"_errors": [{"code": "BASE_TYPE_MAX_LENGTH", "message": "Must be 5 or fewer in length."}]}
-    for r, row in enumerate(rows):
-        inner = row.get("components") or []
-        if row.get("type") != 1:
-            errors[f"components.{r}"] = {"_errors": [{"code": "UNION_TYPE_CHOICES",
-                                                      "message": "Value of field \"type\" must be one of (1,)."}]}
-        elif len(inner) > 5 or (len(inner) > 1 and any(c.get("type") != 2 for c in inner)):
-            # a row holds up to five buttons, or one select menu alone
-            errors[f"components.{r}.components"] = {"_errors": [{"code": "BASE_TYPE_MAX_LENGTH",
-                                                                 "message": "Must be 5 or fewer in length."}]}
-        for c, comp in enumerate(inner):
-            where = f"components.{r}.components.{c}"
-            _too_long(errors, f"{where}.label", comp.get("label"), 80)
-            _too_long(errors, f"{where}.custom_id", comp.get("custom_id"), 100)
-            _too_long(errors, f"{where}.url", comp.get("url"), 512)  # a link button's address
-            _too_long(errors, f"{where}.placeholder", comp.get("placeholder"), 150)
-            options = comp.get("options") or []
-            if len(options) > 25:
-                errors[f"{where}.options"] = {"_errors": [{"code": "BASE_TYPE_MAX_LENGTH",
-                                                            "message": "Must be 25 or fewer in length."}]}
-            for k, o in enumerate(options):
-                _too_long(errors, f"{where}.options.{k}.label", o.get("label"), 100)
-                _too_long(errors, f"{where}.options.{k}.value", o.get("value"), 100)
-    return errors
-
-
-def _choice_errors(data: JSON) -> JSON:
-    errors: JSON = {}
-    choices = data.get("choices") or []
-    if len(choices) > 25:
-        errors["choices"] = {"_errors": [{"code": "BASE_TYPE_MAX_LENGTH", "message": "Must be 25 or fewer in length."}]}
-    for i, ch in enumerate(choices):
-        _too_long(errors, f"choices.{i}.name", ch.get("name"), 100)
-        _too_long(errors, f"choices.{i}.value", ch.get("value"), 100)
-    return errors
-
-
-def _refuse(f: FakeDiscord, r: Req, errors: JSON) -> web.Response | None:
-    if not errors:
-        return None
-    f.rejected.append((r.path, errors))
-    return _json({"message": "Invalid Form Body", "code": 50035, "errors": errors}, 400)
-
-
-def _body_refusal(f: FakeDiscord, r: Req, d: JSON | None) -> web.Response | None:
-    refused = _refuse(f, r, message_errors(d))
-    if refused is not None:  # (a Response is falsy: no `or`)
-        return refused
-    too_many = attachment_errors(d, r.files)
-    if too_many:
-        return _refuse(f, r, too_many)
-    if too_large(r.files):
-        f.rejected.append((r.path, {"files": "Request entity too large"}))
-        return _json({"message": "Request entity too large", "code": 40005}, 413)
-    return None
-
-
-def _attach(f: FakeDiscord, r: Req, msg: JSON, d: JSON | None) -> None:
-    attach(f.files, lambda: str(f.snowflake()), msg, d, r.files, f.missing_images)
-
-
-# ------------------------------------------------------------------ REST handlers
-def _me(f: FakeDiscord, r: Req) -> JSON:
-    return {**f.bot_user, "verified": True, "mfa_enabled": False, "locale": "en-US"}
-
-
-def _app_info(f: FakeDiscord, r: Req) -> JSON:
-    return {"id": str(f.app_id), "name": "FakeBot", "description": "", "icon": None,
-            "bot_public": True, "bot_require_code_grant": False, "owner": f.owner,
-            "verify_key": "00" * 32, "flags": 0, "team": None, "bot": f.bot_user}
-
-
-def _gateway_bot(f: FakeDiscord, r: Req) -> JSON:
-    return {"url": f.gateway_url, "shards": 1,
-            "session_start_limit": {"total": 1000, "remaining": 999, "reset_after": 0,
-                                    "max_concurrency": 1}}
-
-
-def _put_commands(f: FakeDiscord, r: Req, app_id: str, guild_id: str | None = None) -> list[JSON]:
-    out = []
-    for c in r.json or []:
-        out.append({"id": str(f.snowflake()), "application_id": app_id, "version": "1",
-                    "type": c.get("type", 1), "description": c.get("description", ""),
-                    "default_member_permissions": None, "nsfw": False, "options": [], **c,
-                    **({"guild_id": guild_id} if guild_id else {})})
-    f.commands[int(guild_id) if guild_id else None] = out
-    return out
-
-
-def _callback(f: FakeDiscord, r: Req, iid: str, token: str) -> JSON:
-    """POST /interactions/{id}/{token}/callback?with_response=1 (discord.py always asks
-    with_response and parses {'interaction': ..., 'resource': ...})."""
-    inter = f.interactions.get(token, {})
-    if token in f.created_at and f.clock() - f.created_at[token] > f.answer_within_s:
-        f.expired.append(token)
-        return _json({"message": "Unknown interaction", "code": 10062}, 404)
-    if token in f.deferred:
-        return _json({"message": "Interaction has already been acknowledged.", "code": 40060}, 400)
-    rtype = r.json["type"]
-    data = r.json.get("data") or {}
-    refused = _refuse(f, r, _choice_errors(data) if rtype == 8 else message_errors(data))
-    if refused is None and rtype in (4, 7):
-        refused = _body_refusal(f, r, data)
-    if refused is not None:
-        return refused
-    flags = data.get("flags", 0)
-    resp: JSON = {"interaction": {"id": iid, "type": inter.get("type", 2),
-                                  "response_message_loading": rtype == 5,
-                                  "response_message_ephemeral": bool(flags & EPHEMERAL)}}
-    msg = None
-    if rtype in (4, 5):           # CHANNEL_MESSAGE_WITH_SOURCE / DEFERRED_CHANNEL_MESSAGE
-        msg = f.message(content=data.get("content") or "", flags=flags | (128 if rtype == 5 else 0),
-                        components=data.get("components"), embeds=data.get("embeds"),
-                        type=20, application_id=str(f.app_id), webhook_id=str(f.app_id),
-                        interaction_metadata={"id": iid, "type": inter.get("type", 2),
-                                              "user": (inter.get("member") or {}).get("user")
-                                              or inter.get("user")})
-        f.original[token] = int(msg["id"])
-        _attach(f, r, msg, data)
-    elif rtype in (6, 7) and "message" in inter:   # DEFERRED_UPDATE / UPDATE_MESSAGE
-        msg = f.messages.get(int(inter["message"]["id"]), inter["message"])
-        if rtype == 7:
-            msg.update({k: v for k, v in data.items() if k in ("content", "components", "embeds")},
-                       edited_timestamp=_now_iso())
-            _attach(f, r, msg, data)
-        f.original[token] = int(msg["id"])
-    f.deferred[token] = rtype
-    if msg is not None:
-        resp["interaction"]["response_message_id"] = msg["id"]
-        resp["resource"] = {"type": rtype, "message": msg}
-    return resp
-
-
-def _invalid_token(f: FakeDiscord, token: str) -> web.Response | None:
-    if not f.token_expired(token):
-        return None
-    f.expired.append(token)
-    return _json({"message": "Invalid Webhook Token", "code": 50027}, 401)
-
-
-def _followup(f: FakeDiscord, r: Req, app_id: str, token: str) -> Any:
-    if (late := _invalid_token(f, token)) is not None:
-        return late
-    d = r.json or {}
-    if (refused := _body_refusal(f, r, d)) is not None:
-        return refused
-    if f.deferred.get(token) == 5 and token in f.original:
-        # As Discord does: the first follow-up after a "thinking" defer replaces the loading message
-        # (keeping its ephemeral flag); later ones are new messages.
-        f.deferred[token] = -5
-        msg = f.messages[f.original[token]]
-        msg.update({k: v for k, v in d.items() if k in ("content", "components", "embeds")},
-                   edited_timestamp=_now_iso())
-        msg["flags"] = msg.get("flags", 0) & ~128
-        _attach(f, r, msg, d)
-        return msg
-    msg = f.message(content=d.get("content") or "", flags=d.get("flags", 0),
-                    components=d.get("components"), embeds=d.get("embeds"),
-                    webhook_id=app_id, application_id=app_id)
-    _attach(f, r, msg, d)
-    return msg
-
-
-def _webhook_msg(f: FakeDiscord, r: Req, app_id: str, token: str, mid: str) -> Any:
-    if (late := _invalid_token(f, token)) is not None:
-        return late
-    msg_id = f.original.get(token) if mid == "@original" else int(mid)
-    msg = f.messages.get(msg_id) if msg_id else None
-    if msg is None:
-        msg = f.message(webhook_id=app_id)
-    if r.method == "PATCH":
-        d = r.json or {}
-        if (refused := _body_refusal(f, r, d)) is not None:
-            return refused
-        msg.update({k: v for k, v in d.items() if k in ("content", "components", "embeds")},
-                   edited_timestamp=_now_iso())
-        msg["flags"] = msg.get("flags", 0) & ~128       # no longer "loading"
-        _attach(f, r, msg, d)
-    return msg
-
-
-def _delete_webhook_msg(f: FakeDiscord, r: Req, app_id: str, token: str, mid: str) -> web.Response:
-    if (late := _invalid_token(f, token)) is not None:
-        return late
-    msg_id = f.original.get(token) if mid == "@original" else int(mid)
-    if mid == "@original":
-        f.original.pop(token, None)
-        f.deferred[token] = 0  # still acknowledged; follow-ups from now on are new messages
-    f.messages.pop(msg_id or 0, None)
-    return web.Response(status=204)
-
-
-def _channel_msg(f: FakeDiscord, r: Req, channel_id: str) -> Any:
-    d = r.json or {}
-    if int(channel_id) in f.dm_channels and f.dm_channels[int(channel_id)] in f.dm_closed:
-        return _json({"message": "Cannot send messages to this user", "code": 50007}, 403)
-    if (refused := _body_refusal(f, r, d)) is not None:
-        return refused
-    msg = f.message(content=d.get("content") or "", components=d.get("components"),
-                    embeds=d.get("embeds"), channel_id=int(channel_id))
-    _attach(f, r, msg, d)
-    return msg
-
-
-def _edit_channel_msg(f: FakeDiscord, r: Req, channel_id: str, mid: str) -> Any:
-    if int(channel_id) in f.dm_channels and f.dm_channels[int(channel_id)] in f.dm_closed:
-        return _json({"message": "Cannot send messages to this user", "code": 50007}, 403)
-    msg = f.messages.get(int(mid))
-    if msg is None:
-        return _json({"message": "Unknown Message", "code": 10008}, 404)
-    d = r.json or {}
-    if (refused := _body_refusal(f, r, d)) is not None:
-        return refused
-    msg.update({k: v for k, v in d.items() if k in ("content", "components", "embeds")}, edited_timestamp=_now_iso())
-    _attach(f, r, msg, d)
-    return msg
-
-
-def _delete_channel_msg(f: FakeDiscord, r: Req, channel_id: str, mid: str) -> web.Response:
-    msg = f.messages.get(int(mid))
-    if msg is None or msg.get("channel_id") != channel_id:
-        return _json({"message": "Unknown Message", "code": 10008}, 404)
-    del f.messages[int(mid)]
-    return web.Response(status=204)
-
-
-def _dm_channel(f: FakeDiscord, r: Req) -> JSON:
-    uid = str((r.json or {}).get("recipient_id"))
-    cid = next((c for c, u in f.dm_channels.items() if u == uid), None) or f.snowflake()
-    f.dm_channels[cid] = uid
-    return {"id": str(cid), "type": 1, "recipients": [f.user(int(uid), f"user{uid}")], "flags": 0,
-            "last_message_id": None}
-
-
-def _thread(f: FakeDiscord, r: Req, channel_id: str) -> JSON:
-    tid = f.snowflake()
-    f.threads.append(tid)
-    return {"id": str(tid), "type": 11, "guild_id": str(f.guild_id), "parent_id": channel_id,
-            "name": (r.json or {}).get("name", "thread"), "owner_id": str(f.app_id), "flags": 0,
-            "rate_limit_per_user": 0, "last_message_id": None, "member_count": 1, "message_count": 0,
-            "thread_metadata": {"archived": False, "auto_archive_duration": 1440, "archive_timestamp": _now_iso(),
-                                "locked": False}}
-
-
-_ROUTES: dict[tuple[str, str], Callable[..., Any]] = {
-    ("GET", r"/users/@me"): _me,
-    ("GET", r"/oauth2/applications/@me"): _app_info,
-    ("GET", r"/applications/@me"): _app_info,
-    ("GET", r"/gateway/bot"): _gateway_bot,
-    ("GET", r"/gateway"): lambda f, r: {"url": f.gateway_url},
-    ("PUT", r"/applications/(\d+)/commands"): _put_commands,
-    ("PUT", r"/applications/(\d+)/guilds/(\d+)/commands"): _put_commands,
-    ("GET", r"/applications/(\d+)/commands"): lambda f, r, a: f.commands.get(None, []),
-    ("POST", r"/interactions/(\d+)/([^/]+)/callback"): _callback,
-    ("POST", r"/webhooks/(\d+)/([^/]+)"): _followup,
-    ("GET", r"/webhooks/(\d+)/([^/]+)/messages/([^/]+)"): _webhook_msg,
-    ("PATCH", r"/webhooks/(\d+)/([^/]+)/messages/([^/]+)"): _webhook_msg,
-    ("DELETE", r"/webhooks/(\d+)/([^/]+)/messages/([^/]+)"): _delete_webhook_msg,
-    ("POST", r"/channels/(\d+)/messages"): _channel_msg,
-    ("PATCH", r"/channels/(\d+)/messages/(\d+)"): _edit_channel_msg,
-    ("DELETE", r"/channels/(\d+)/messages/(\d+)"): _delete_channel_msg,
-    ("POST", r"/users/@me/channels"): _dm_channel,
-    ("POST", r"/channels/(\d+)/threads"): _thread,
-}

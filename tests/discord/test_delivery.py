@@ -14,7 +14,7 @@ from bot.core.presenter.controls import Action, Choice
 from bot.discord import views as ui
 from storage import TableRecord
 from tests.discord.conftest import Harness, components
-from tests.discord.fake_discord import Req
+from tests.discord.fake_wire import Req
 
 
 def _channel(h: Harness, since: int = 0) -> list[Req]:

@@ -5,7 +5,7 @@ from __future__ import annotations
 from bot.core.i18n import t
 from rules import get_engine
 from tests.discord.conftest import Harness, components, is_hand
-from tests.discord.fake_discord import EPHEMERAL
+from tests.discord.fake_wire import EPHEMERAL
 
 
 async def _started(h: Harness, game: str = "rummikub") -> None:

@@ -12,7 +12,8 @@ import pytest
 
 from bot.core.clock import FakeClock
 from tests.discord.conftest import TOKEN
-from tests.discord.fake_discord import JSON, FakeDiscord
+from tests.discord.fake_discord import FakeDiscord
+from tests.discord.fake_wire import JSON
 
 
 @pytest.fixture

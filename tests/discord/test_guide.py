@@ -5,7 +5,7 @@ from __future__ import annotations
 
 from bot.core.guides import guide_text
 from tests.discord.conftest import EPHEMERAL, Harness
-from tests.discord.fake_discord import CONTENT_MAX, JSON
+from tests.discord.fake_wire import CONTENT_MAX, JSON
 
 
 def answers(h: Harness, payload: JSON) -> list[str]:
@@ -46,7 +46,7 @@ async def test_rules_in_the_players_language(h: Harness) -> None:
 
 
 def test_the_fake_refuses_what_discord_refuses() -> None:
-    from tests.discord.fake_discord import message_errors
+    from tests.discord.fake_wire import message_errors
 
     assert message_errors({"content": "x" * CONTENT_MAX}) == {}
     assert message_errors({"content": "x" * (CONTENT_MAX + 1)})

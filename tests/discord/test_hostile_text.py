@@ -11,7 +11,7 @@ from hypothesis import strategies as st
 
 from bot.discord import views as ui
 from tests.discord.conftest import Harness
-from tests.discord.fake_discord import EPHEMERAL, JSON, OPTION_VALUE_MAX, message_errors
+from tests.discord.fake_wire import EPHEMERAL, JSON, OPTION_VALUE_MAX, message_errors
 
 BAD = re.compile("[\x00-\x09\x0b-\x1f\x7f-\x9f\u200b-\u200f\u202a-\u202e\u2066-\u2069\ufeff]")
 HOSTILE = "\x1b[2J\x1b]0;pwned\x07" + "".join(map(chr, range(32))) + "\u202eevil\u2066\u200b\x9b31m"

@@ -11,7 +11,7 @@ from bot.discord import views
 from rules.core.levels import LEVELS
 from storage import TableRecord
 from tests.discord.conftest import Harness, components
-from tests.discord.fake_discord import EPHEMERAL
+from tests.discord.fake_wire import EPHEMERAL
 from tests.discord.test_options import set_option
 
 

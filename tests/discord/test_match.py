@@ -5,7 +5,7 @@ from __future__ import annotations
 
 from bot.core.codec import decode
 from tests.discord.conftest import Harness, components
-from tests.discord.fake_discord import EPHEMERAL
+from tests.discord.fake_wire import EPHEMERAL
 
 
 async def test_commands_registered_under_one_group(h: Harness) -> None:

@@ -15,7 +15,8 @@ from rules import get_engine
 from storage import TableRecord
 from tests.discord.conftest import TOKEN, Harness, components
 from tests.discord.fake_attachments import picture_of
-from tests.discord.fake_discord import JSON, FakeDiscord
+from tests.discord.fake_discord import FakeDiscord
+from tests.discord.fake_wire import JSON
 
 
 def _drawn(rec: TableRecord, seat: int | None, by_number: bool = False) -> bytes:

@@ -16,7 +16,8 @@ from bot.core.codec import decode
 from bot.web.auth import Pass, SeatLinks
 from bot.web.server import WebServer
 from tests.discord.conftest import TOKEN, Harness, components
-from tests.discord.fake_discord import JSON, FakeDiscord
+from tests.discord.fake_discord import FakeDiscord
+from tests.discord.fake_wire import JSON
 from tests.discord.test_cli_run import _open_a_table, bot_process
 
 LINKS = SeatLinks(b"k" * 32)

@@ -10,6 +10,7 @@ from babel.dates import format_time
 from telegram import CallbackQuery, Message, Update, User
 from telegram.helpers import mention_html
 
+from bot.core.i18n import t
 from bot.core.models import Player
 from bot.core.text import display_name
 
@@ -33,10 +34,19 @@ def mention(seat_user_id: str | None, name: str) -> str:
 
 
 def clock_time(epoch: float, lang: str) -> str:
-    """A deadline as a time of day in UTC, in the language's own short format (Babel). Telegram tells
-    a bot nothing of a user's time zone, so the text says UTC rather than guess one."""
+    """A deadline as a time of day in UTC, in the language's own short format (Babel)."""
     moment = dtm.datetime.fromtimestamp(epoch, dtm.UTC)
     return format_time(moment, "short", tzinfo=dtm.UTC, locale=lang)
+
+
+def deadline_html(epoch: float, lang: str) -> str:
+    """"⏱ until 12:34" as HTML: the time is a `<tg-time>` (a date_time entity, in PTB since 22.7; format "t"),
+    which each reader's app shows in their own time zone. Telegram tells a bot nothing of a user's
+    time zone, so the fallback text (notifications, older apps) is the time in UTC, saying so."""
+    at = html.escape(t("tg.utc_time", lang, time=clock_time(epoch, lang)))
+    marker = "\x00"
+    line = html.escape(t("tg.deadline", lang, time=marker))
+    return line.replace(marker, f'<tg-time unix="{int(epoch)}" format="t">{at}</tg-time>')
 
 
 def topic_of(update: Update) -> str | None:
@@ -72,6 +82,6 @@ def notice_key(user_id: str) -> str:
 
 
 __all__ = [
-    "GROUP_TURN_KEY", "PLATFORM", "TABLE_KEY", "clock_time", "hand_key", "mention", "msg_key", "notice_key",
+    "GROUP_TURN_KEY", "PLATFORM", "TABLE_KEY", "clock_time", "deadline_html", "hand_key", "mention", "msg_key", "notice_key",
     "player_of", "pre", "press_key", "topic_of",
 ]

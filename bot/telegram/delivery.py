@@ -36,7 +36,7 @@ from bot.telegram.common import (
     PLATFORM,
     ROUND_RESULT_KEY,
     TABLE_KEY,
-    clock_time,
+    deadline_html,
     hand_key,
     mention,
     notice_key,
@@ -187,7 +187,7 @@ class Delivery(_Base):
         if panel.lines:
             text += "\n" + html.escape("\n".join(panel.lines))
         if panel.deadline is not None:
-            text += "\n" + html.escape(t("tg.deadline", lang, time=clock_time(panel.deadline, lang)))
+            text += "\n" + deadline_html(panel.deadline, lang)
         if panel.restored:
             text = html.escape(t("lobby.restored", lang)) + "\n" + text
         self.outbox.put(int(rec.chat_id), rec.id, TABLE_KEY, text, markup, await self._thread(rec), rec.version)
@@ -252,10 +252,10 @@ class Delivery(_Base):
             lang = await self.chat_lang(notice.user_id)
             title = (await self._table_info(rec.id))["chat_title"]
             text = t("tg.notice", lang, game=t(f"game.{rec.game}", lang), chat=excerpt(title, 64))
+            text = html.escape(text)
             if notice.deadline is not None:
-                text += " · " + t("tg.deadline", lang, time=clock_time(notice.deadline, lang))
-            self.outbox.notify(int(notice.user_id), rec.id, notice_key(notice.user_id), html.escape(text),
-                               version=rec.version)
+                text += " · " + deadline_html(notice.deadline, lang)
+            self.outbox.notify(int(notice.user_id), rec.id, notice_key(notice.user_id), text, version=rec.version)
             return
         # Not reachable in private (never opened the DM, or blocked it): a mention in the group.
         lang = await self.chat_lang(rec.chat_id)

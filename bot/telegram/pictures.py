@@ -23,7 +23,7 @@ from bot.core.pictures import PictureCache
 from bot.core.presenter import TablePanel
 from bot.core.render import render_error
 from bot.core.render.common import names
-from bot.telegram.common import PLATFORM, clock_time, topic_of
+from bot.telegram.common import PLATFORM, deadline_html, topic_of
 from storage import TableRecord
 
 if TYPE_CHECKING:
@@ -49,7 +49,7 @@ def table_caption(panel: TablePanel) -> str:
     if panel.note:
         lines.append(html.escape(panel.note))
     if panel.deadline is not None:
-        lines.append(html.escape(t("tg.deadline", lang, time=clock_time(panel.deadline, lang))))
+        lines.append(deadline_html(panel.deadline, lang))
     return "\n".join(lines)
 
 

@@ -14,7 +14,9 @@ CAPTION_MAX = 1024
 CALLBACK_TEXT_MAX = 200
 CALLBACK_DATA_MAX = 64  # bytes of an inline button's callback_data
 HTML_TAGS = {"b", "strong", "i", "em", "u", "ins", "s", "strike", "del", "span", "tg-spoiler", "a", "tg-emoji",
-             "code", "pre", "blockquote"}
+             "code", "pre", "blockquote", "tg-time"}
+# <tg-time unix="…" format="…">: a date_time entity; the format is r, or w?[dD]?[tT]?
+_TG_TIME = re.compile(r'\s+unix="([0-9]+)"(?:\s+format="(r|w?[dD]?[tT]?)")?\s*')
 _HTML_TOKEN = re.compile(r"<(/?)([a-zA-Z][a-zA-Z0-9-]*)((?:\s[^<>]*)?)>|&(#[0-9]+|#x[0-9a-fA-F]+|lt|gt|amp|quot);|[<>&]")
 
 
@@ -32,6 +34,8 @@ def parse_html(text: str) -> str:
             tag = tag.lower()
             if tag not in HTML_TAGS:
                 raise ValueError(f"unsupported start tag \"{tag}\" at byte offset {m.start()}")
+            if tag == "tg-time" and not closing and not _TG_TIME.fullmatch(m.group(3) or ""):
+                raise ValueError(f"invalid tg-time attributes at byte offset {m.start()}")
             if not closing:
                 stack.append(tag)
             elif not stack or stack[-1] != tag:

@@ -6,6 +6,7 @@ reach, every temporary message gone at match end, and never more than 20 group m
 from __future__ import annotations
 
 import html
+import re
 
 from tests.telegram.conftest import GROUP_ID, Harness
 from tests.telegram.fake_bot_api import JSON
@@ -68,6 +69,8 @@ async def test_the_table_shows_the_deadline_as_a_time_not_a_countdown(h: Harness
     table = (await h.table_message())["text"]
     assert "⏱ until" in table and "UTC" in table and "s left" not in table
     rec = await h.table()
+    # Each reader's app shows the time in their own zone; "UTC" is the fallback text inside the tag.
+    assert re.search(rf'⏱ until <tg-time unix="{int(rec.deadline)}" format="t">[^<]+ UTC</tg-time>', table)
     user = user_of(h, rec.seats[rec.state["turn"]].user_id)
     await h.dm("new " + h.fake.buttons(await h.hand_message(user))[0]["text"], user)  # a draft step
     n = len(h.fake.calls)

@@ -14,7 +14,7 @@ import pytest
 
 from bot.core.clock import FakeClock
 from tests.telegram.conftest import GROUP_ID, TOKEN, Harness, assert_flood_obeyed
-from tests.telegram.fake_bot_api import JSON, Call, FakeTelegramBotAPI
+from tests.telegram.fake_bot_api import JSON, Call, FakeTelegramBotAPI, parse_html
 
 OTHER_GROUP = -100600
 
@@ -102,6 +102,9 @@ async def test_delete_removes_the_message_and_a_second_delete_is_refused(api) ->
      "BUTTON_DATA_INVALID"),  # 66 bytes in 33 characters: Telegram counts bytes
     ("sendPhoto", {"photo": "file-id", "caption": "c" * 1025}, "caption is too long"),
     ("sendPhoto", {"photo": "file-id", "caption": "<i>c", "parse_mode": "HTML"}, "can't parse entities"),
+    ("sendMessage", {"text": '<tg-time format="t">12:00</tg-time>', "parse_mode": "HTML"}, "can't parse entities"),
+    ("sendMessage", {"text": '<tg-time unix="1" format="x">12:00</tg-time>', "parse_mode": "HTML"},
+     "can't parse entities"),
 ])
 async def test_the_fake_refuses_what_telegram_refuses(api, method: str, params: JSON, why: str) -> None:  # noqa: ANN001
     fake, clock, call = api
@@ -112,6 +115,9 @@ async def test_the_fake_refuses_what_telegram_refuses(api, method: str, params: 
 
 async def test_limits_are_measured_after_the_markup_is_parsed(api) -> None:  # noqa: ANN001
     fake, clock, call = api
+    timed = '⏱ <tg-time unix="1764590400" format="t">12:00 UTC</tg-time>'
+    assert parse_html(timed) == "⏱ 12:00 UTC"  # a date_time entity shows its text
+    assert (await call("sendMessage", chat_id=str(GROUP_ID), text=timed, parse_mode="HTML"))["ok"]
     caption = "<b>" + "c" * 1024 + "</b>"  # 1 031 characters sent, 1 024 shown: accepted
     assert (await call("sendPhoto", chat_id=str(GROUP_ID), photo="file-id", caption=caption, parse_mode="HTML"))["ok"]
     button = {"inline_keyboard": [[{"text": "b", "callback_data": "d" * 64}]]}

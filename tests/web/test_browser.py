@@ -125,7 +125,8 @@ def test_two_browsers_see_each_others_moves_and_a_market_take_by_taps(served: Se
     loaded(alice, rec.version + 2)  # and Alice sees Bob's take
     after = served.run(served.service.get(rec.id))
     assert not {"7S", "7D", "7H"} & set(after.state["hands"][1])
-    wait(alice, lambda b: "7" in css(b, "#body")[0].text and not css(b, 'button[data-kind="action"]'))
+    wait(alice, lambda b: sorted(x.get_attribute("title") for x in css(b, ".tablemeld .card")) == ["7D", "7H", "7S"]
+         and not css(b, 'button[data-kind="action"]'))  # Bob's set, drawn as cards on Alice's table
     wait(bob, lambda b: not css(b, '#hand .card[data-item="7S"]'))
 
 

@@ -247,3 +247,40 @@ def test_a_canasta_pile_take_by_a_tap(served: Served, browsers) -> None:
     after = served.run(served.service.get(table_id))
     assert not after.state["pile"] and after.state["turn"] == 0, "the pile is Alice's, and she plays on"
     assert len(css(b, "#hand .tile")) == len(after.state["hands"][0])
+
+
+# Alice opens with the run r3..r8 and keeps a second r5; next turn she puts it in the run between r5
+# and r6 and splits the run between the two fives: r3 r4 r5 | r5 r6 r7 r8.
+SPLIT_DECK = ["r3", "r4", "r5", "r6", "r7", "r8", "r5", "b1", "k2", "y4", "b6", "k8", "y11", "b13"]
+
+
+def tap(b: Any, target: Any) -> None:
+    from selenium.webdriver.common.action_chains import ActionChains
+    from selenium.webdriver.common.actions import interaction
+    from selenium.webdriver.common.actions.pointer_input import PointerInput
+
+    ActionChains(b, devices=[PointerInput(interaction.POINTER_TOUCH, "finger")]).click(target).perform()
+
+
+def test_a_tile_dropped_between_two_tiles_and_a_run_split_at_a_gap_make_one_play(served: Served, browsers) -> None:
+    from tests.web.tables import ALICE, BOB
+
+    rec = served.run(two_player_table(served.service, deck=SPLIT_DECK))
+    rec = served.run(served.service.act(rec.id, ALICE, "play r3 r4 r5 r6 r7 r8")).table
+    rec = served.run(served.service.act(rec.id, BOB, "draw")).table
+    b = browsers()
+    b.get(served.url(rec.id, 0))
+    loaded(b)
+    run = lambda b: [t.get_attribute("data-tile") for t in css(b, '.meld[data-meld="0"] .tile')]  # noqa: E731
+    assert run(b) == ["r3", "r4", "r5", "r6", "r7", "r8"]
+    drag(b, rack_tile(b, "r5"), css(b, '.meld[data-meld="0"] .gap[data-at="3"]')[0], touch=True)
+    wait(b, lambda b: run(b) == ["r3", "r4", "r5", "r5", "r6", "r7", "r8"] and css(b, ".meld.invalid"))
+    tap(b, css(b, '.meld[data-meld="0"] .gap[data-at="3"]')[0])  # between the two fives
+    wait(b, lambda b: len(css(b, ".meld.valid")) == 2 and not css(b, ".meld.invalid"))
+    assert run(b) == ["r3", "r4", "r5"]
+    assert b.execute_script("return [innerWidth, document.documentElement.scrollWidth]") == [360, 360]
+    css(b, "#done")[0].click()
+    wait(b, lambda b: int(b.execute_script("return document.body.dataset.version")) > rec.version)
+    after = served.run(served.service.get(rec.id))
+    assert sorted(m["tiles"] for m in after.state["table"]) == [["r3", "r4", "r5"], ["r5", "r6", "r7", "r8"]]
+    assert "r5" not in after.state["racks"][0], "the rack's five went into the play"

@@ -10,7 +10,6 @@ from __future__ import annotations
 import asyncio
 import sys
 from pathlib import Path
-
 from random import Random
 
 from bench.bench_web import ALICE, BOB, serving

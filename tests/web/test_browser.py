@@ -125,7 +125,7 @@ def test_two_browsers_see_each_others_moves_and_a_market_take_by_taps(served: Se
     loaded(alice, rec.version + 2)  # and Alice sees Bob's take
     after = served.run(served.service.get(rec.id))
     assert not {"7S", "7D", "7H"} & set(after.state["hands"][1])
-    wait(alice, lambda b: sorted(x.get_attribute("title") for x in css(b, ".tablemeld .card")) == ["7D", "7H", "7S"]
+    wait(alice, lambda b: sorted(x.get_attribute("data-code") for x in css(b, ".tablemeld .card")) == ["7D", "7H", "7S"]
          and not css(b, 'button[data-kind="action"]'))  # Bob's set, drawn as cards on Alice's table
     wait(bob, lambda b: not css(b, '#hand .card[data-item="7S"]'))
 
@@ -284,3 +284,63 @@ def test_a_tile_dropped_between_two_tiles_and_a_run_split_at_a_gap_make_one_play
     after = served.run(served.service.get(rec.id))
     assert sorted(m["tiles"] for m in after.state["table"]) == [["r3", "r4", "r5"], ["r5", "r6", "r7", "r8"]]
     assert "r5" not in after.state["racks"][0], "the rack's five went into the play"
+
+
+def action(b: Any, label: str) -> Any:
+    """The move button of that name (`discard ✓` for the picked items)."""
+    return wait(b, lambda b: [x for x in css(b, 'button[data-kind="action"]') if x.text.split(" ")[0] == label])[0]
+
+
+def pile_top(b: Any) -> str | None:
+    tops = css(b, '.zone[data-zone="pile"] [data-code]')
+    return tops[0].get_attribute("data-code") if tops else None
+
+
+def test_rummy101_by_taps_a_discard_then_a_draw_and_a_discard_seen_on_the_other_page(served: Served,
+                                                                                       browsers) -> None:
+    rec = served.run(two_player_table(served.service, "rummy101", deck=["r1"]))  # seat 0 starts, 22 tiles
+    alice, bob = browsers((1280, 800)), browsers()
+    alice.get(served.url(rec.id, 0))
+    bob.get(served.url(rec.id, 1))
+    loaded(alice)
+    loaded(bob)
+    assert pile_top(bob) is None and css(bob, '.zone[data-zone="stock"] .back')[0].text == str(len(rec.state["stock"]))
+    css(alice, '#hand .tile[data-item="r1"]')[0].click()
+    action(alice, "discard").click()  # the starter opens the round with a discard
+    loaded(bob, rec.version + 1)
+    wait(bob, lambda b: pile_top(b) == "r1" and css(b, '.zone[data-zone="stock"] .back.takes'))
+    css(bob, '.zone[data-zone="stock"] .back.takes')[0].click()  # tap the stock: draw
+    loaded(bob, rec.version + 2)
+    wait(bob, lambda b: len(css(b, "#hand .tile")) == 22)
+    tile = css(bob, "#hand .tile")[0]
+    gone = tile.get_attribute("data-item")
+    tile.click()
+    action(bob, "discard").click()
+    loaded(alice, rec.version + 3)  # pushed to Alice's page
+    wait(alice, lambda b: pile_top(b) == gone and "Your turn" in css(b, "#status")[0].text)
+    after = served.run(served.service.get(rec.id))
+    assert len(after.state["hands"][1]) == 21 and after.state["discard"][-1] == gone
+
+
+def test_three_thirteen_by_taps_a_take_from_the_discard_then_a_discard_seen_on_the_other_page(
+        served: Served, browsers) -> None:
+    # Alice deals AH 2D 9C to herself and 5S 5H KD to Bob, then 5C face up: Bob takes it, throws KD.
+    rec = served.run(two_player_table(served.service, "three_thirteen",
+                                      deck=["AH", "2D", "9C", "5S", "5H", "KD", "5C"]))
+    alice, bob = browsers((1280, 800)), browsers()
+    alice.get(served.url(rec.id, 0))
+    bob.get(served.url(rec.id, 1))
+    loaded(alice)
+    loaded(bob)
+    assert pile_top(bob) == "5C" and [c.text for c in css(bob, ".zone .card")] == ["5\n♣"]
+    assert [c.get_attribute("data-code") for c in css(bob, "#hand .card")] == ["5S", "5H", "KD"]
+    assert [c.get_attribute("class").split()[1] for c in css(bob, "#hand .card")] == ["black", "red", "red"]
+    assert not css(alice, ".takes"), "off turn nothing on the table to tap"
+    css(bob, '.zone[data-zone="pile"] .takes')[0].click()  # tap the discard's top: take it
+    loaded(bob, rec.version + 1)
+    css(bob, '#hand .card[data-item="KD"]')[0].click()
+    action(bob, "discard").click()
+    loaded(alice, rec.version + 2)
+    wait(alice, lambda b: pile_top(b) == "KD" and "Your turn" in css(b, "#status")[0].text)
+    after = served.run(served.service.get(rec.id))
+    assert sorted(after.state["hands"][1]) == ["5C", "5H", "5S"]

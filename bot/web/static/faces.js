@@ -24,6 +24,7 @@
     }
     if (p.note) e.append(RC.el("small", "note", p.note));
     if (p.wild) e.classList.add("wild");
+    e.dataset.code = code;
     e.title = p.note ? `${code} = ${p.note}` : code;
     return e;
   }

@@ -1,7 +1,7 @@
 """Screenshots of the web table for the issue note: `python -m bench.web_shots OUTDIR`.
 
 At phone (360x640) and desktop (1280x800) size, in headless Chromium, from the seat on turn:
-Rummikub at a fresh deal (the rack, the table and the controls), and Rummy 500, Tile Canasta and
+Rummikub, Rummy 500, Tile Canasta and
 Three-Thirteen some moves in (each human seat played by the AI's own choice, seeded), so the table
 shows as cards and tiles: melds, the market, the pile top, the stock."""
 
@@ -10,13 +10,10 @@ from __future__ import annotations
 import asyncio
 import sys
 from pathlib import Path
-from random import Random
 
-from bench.bench_web import ALICE, BOB, serving
+from bench.bench_web import serving
 from bot.core.presenter.games import turn_of
-from bot.core.service import TableService
-from rules import get_engine
-from storage import TableRecord
+from tests.web.browser import played
 
 SIZES = {"phone": (360, 640), "desktop": (1280, 800)}
 
@@ -50,32 +47,14 @@ def _shoot(url: str, size: tuple[int, int], out: Path) -> None:
 
 
 # The moves each game is played before its picture: enough for melds and a market, not a round's end.
-MOVES = {"rummikub": 0, "rummy500": 14, "canasta": 16, "three_thirteen": 3}
-
-
-async def _played(service: TableService, game: str, moves: int) -> TableRecord:
-    rec = await service.open_table(game, "bench", f"chat-{game}", ALICE, seed=11)
-    await service.join(rec.id, BOB)
-    if game == "canasta":  # four seats: two AI partners
-        for _ in range(2):
-            await service.add_ai(rec.id, ALICE, level="easy")
-    await service.start(rec.id, ALICE)
-    rec = await service.get(rec.id)
-    engine, rng = get_engine(game), Random(5)
-    for _ in range(moves):
-        seat = turn_of(rec)
-        if seat not in (0, 1) or engine.result(rec.state) is not None:
-            break
-        text = engine.format(engine.ai_action(rec.state, seat, rng))
-        rec = (await service.act(rec.id, (ALICE, BOB)[seat], text)).table
-    return rec
+MOVES = {"rummikub": 10, "rummy500": 14, "canasta": 16, "three_thirteen": 3}
 
 
 async def main_async(outdir: Path) -> None:
     outdir.mkdir(parents=True, exist_ok=True)
     async with serving() as served:
         for game, moves in MOVES.items():
-            rec = await _played(served.service, game, moves)
+            rec = await played(served.service, game, moves)
             seat = turn_of(rec) or 0
             for name, size in SIZES.items():
                 out = outdir / f"{game}-{name}.png"

@@ -77,10 +77,11 @@ def _rummy101(view: dict[str, Any], names: list[str], lang: str) -> tuple[list[d
     return zones, [_meld(rummy101_block(m, names, lang)) for m in view["table"]]
 
 
-def _three_thirteen(view: dict[str, Any], names: list[str], lang: str) -> tuple[list[dict], list[dict]]:
+def _three_thirteen(view: dict[str, Any], names: list[str], lang: str) -> tuple[list[dict], list[dict] | None]:
+    """No melds on the table: each hand's melds show only when the round is scored (in the text)."""
     top = [wild_card(view["discard_top"], view)] if view["discard_top"] else []
     return [_zone("stock", t("web.stock", lang), [], view["stock"]),
-            _zone("pile", t("web.discard", lang), top, view["discard_size"])], []
+            _zone("pile", t("web.discard", lang), top, view["discard_size"])], None
 
 
 GAMES = {"rummy500": _rummy500, "canasta": _canasta, "rummy101": _rummy101, "three_thirteen": _three_thirteen}
@@ -114,7 +115,7 @@ def board(game: str, public: dict[str, Any], names: list[str], lang: str,
           templates: list[MoveTemplate] | None = None, actions: Sequence[Any] = ()) -> dict[str, Any] | None:
     """The table as pieces from the public view; `templates` and `actions` (the seat's legal moves
     and its hand buttons, on its turn) say what a tap on a pile presses. None for Rummikub and
-    before the deal."""
+    before the deal; `melds` None in a game without table melds (Three-Thirteen)."""
     build = GAMES.get(game)
     if build is None or not public:
         return None

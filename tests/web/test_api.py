@@ -211,7 +211,8 @@ async def test_an_idle_stream_ends_at_its_links_expiry_without_a_commit(web: Web
 
 
 def _codes(board: dict) -> list[str]:
-    return [p["code"] for z in board["zones"] for p in z["pieces"]] + [p["code"] for m in board["melds"] for p in m["pieces"]]
+    melds = board["melds"] or []
+    return [p["code"] for z in board["zones"] for p in z["pieces"]] + [p["code"] for m in melds for p in m["pieces"]]
 
 
 def _untapped(board: dict) -> dict:

@@ -344,3 +344,22 @@ def test_three_thirteen_by_taps_a_take_from_the_discard_then_a_discard_seen_on_t
     wait(alice, lambda b: pile_top(b) == "KD" and "Your turn" in css(b, "#status")[0].text)
     after = served.run(served.service.get(rec.id))
     assert sorted(after.state["hands"][1]) == ["5C", "5H", "5S"]
+
+
+def test_each_card_games_table_as_cards_fits_a_phone(served: Served, browsers) -> None:
+    from bot.core.presenter.games import turn_of
+    from tests.web.browser import played
+
+    b = browsers()
+    for game, moves in (("rummy500", 14), ("canasta", 16), ("rummy101", 12), ("three_thirteen", 3)):
+        rec = served.run(played(served.service, game, moves))
+        b.get(served.url(rec.id, turn_of(rec) or 0))
+        wait(b, lambda b, rec=rec: b.execute_script("return document.body.dataset.version") == str(rec.version))
+        assert b.execute_script("return [innerWidth, document.documentElement.scrollWidth]") == [360, 360], game
+        faces = css(b, "#board [data-code]") + css(b, "#hand [data-code]")
+        assert faces and all(f.rect["x"] >= 0 and f.rect["x"] + f.rect["width"] <= 360 for f in faces), game
+        if game in ("rummy500", "three_thirteen"):
+            suits = "".join(f.text for f in css(b, "#hand .card .suit"))
+            assert suits and set(suits) <= set("♠♥♦♣★"), "suit symbols"
+        if game != "three_thirteen":
+            assert css(b, ".tablemeld"), f"{game}: melds on the table"

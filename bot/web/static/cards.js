@@ -61,6 +61,7 @@
     if (!b) { $("board").replaceChildren(); return; }
     const zones = el("div", "zones");
     zones.append(...b.zones.map(zone));
+    if (!b.melds) { $("board").replaceChildren(zones); return; }
     const melds = el("div", "tablemelds");
     let group = null;
     for (const m of b.melds) {

@@ -28,9 +28,10 @@ async def payload(presenter: Presenter, rec: TableRecord, seat: int | None, lang
         # The table as pieces, from the public view only (None for Rummikub, which the page arranges).
         "board": None, "hand": None,
     }
-    hand = None
+    hand, templates = None, None
     if seat is not None and rec.state is not None:
-        templates = moves_of(rec, view)  # once: the hand's text, its buttons and the board's taps
+        if rec.status == "playing" and view.get("turn") == seat:
+            templates = moves_of(rec, view)  # once, on turn only: the hand's buttons and the board's taps
         hand = await presenter.hand(rec, seat, lang, view, templates=templates)
     if hand is None:
         out["board"] = board(rec.game, public, names, lang)

@@ -120,8 +120,10 @@ def test_two_browsers_see_each_others_moves_and_a_market_take_by_taps(served: Se
     css(alice, 'button[data-kind="action"]')[0].click()  # the one move for one picked card: discard it
     loaded(bob, rec.version + 1)  # pushed: Bob never reloaded
     wait(bob, lambda b: "Ваш ход" in css(b, "#status")[0].text)
-    takes = wait(bob, lambda b: [x for x in css(b, 'button[data-kind="action"]') if "7H" in x.text])
-    takes[0].click()
+    assert wait(bob, lambda b: [x for x in css(b, 'button[data-kind="action"]') if "7H" in x.text]), "as a button"
+    slot = css(bob, '.zone[data-zone="market"] .slot[data-pos="1"]')[0]
+    assert slot.find_element("css selector", "[data-code]").get_attribute("data-code") == "7H"
+    slot.click()  # and on the table: a tap on the market's position #1 takes from there
     loaded(alice, rec.version + 2)  # and Alice sees Bob's take
     after = served.run(served.service.get(rec.id))
     assert not {"7S", "7D", "7H"} & set(after.state["hands"][1])

@@ -19,8 +19,8 @@ from bot.core.pictures.rummy101 import _block as rummy101_block
 from bot.core.pictures.rummy500 import _structure as rummy500_structure
 from bot.core.pictures.sheet import Block
 from bot.core.pictures.three_thirteen import wild_card
+from bot.core.presenter.games import MoveTemplate
 from bot.core.render.canasta import TEAM_LETTERS
-from rules.core.moves import MoveTemplate
 
 CARD_GAMES = frozenset({"rummy500", "three_thirteen"})
 POSITION = re.compile(r"^#(\d+)")  # a market take's option starts with its position (`#3 leave …`)

@@ -11,7 +11,10 @@
     node.dataset.take = `${take.index}:${take.option === null ? "" : take.option}`;
     node.title = w(what);
     node.tabIndex = 0;
-    node.addEventListener("click", (e) => { e.stopPropagation(); RC.press({ ...take, with_items: false }); });
+    const go = () => RC.press({ ...take, with_items: false });
+    node.addEventListener("click", (e) => { e.stopPropagation(); go(); });
+    node.addEventListener("keydown", (e) => { if (e.key === "Enter" || e.key === " ") { e.preventDefault(); go(); } });
+    node.setAttribute("role", "button");
   }
 
   function zone(z) {

@@ -58,6 +58,7 @@
       fresh.dataset.drop = "new";
       fresh.id = "newmeld";
       rows.push(fresh);
+      if (draft.melds.some((m) => m.length > 1)) rows.push(el("p", "tip", w("web.split_tip")));
     }
     $("board").replaceChildren(...rows, opening);
     if (!st.data.hand) return;

@@ -171,8 +171,9 @@ async def weight() -> None:
     async with serving() as served:
         rec = await _table(served.service)
         k = served.links.token(rec.id, 0, time.time() + 3600)
-        paths = [f"/table/{rec.id}?k={k}", "/static/app.js", "/static/app.css", "/api/words/en",
-                 f"/api/table/{rec.id}?k={k}"]
+        # Every script and style the page names (it is split into small files), then its data.
+        assets = re.findall(r'(?:src|href)="(/static/[^"]+)"', (STATIC / "index.html").read_text(encoding="utf-8"))
+        paths = [f"/table/{rec.id}?k={k}", *assets, "/api/words/en", f"/api/table/{rec.id}?k={k}"]
         total = 0
         async with aiohttp.ClientSession(auto_decompress=False) as http:
             for path in paths:

@@ -1,8 +1,9 @@
 """Screenshots of the web table for the issue note: `python -m bench.web_shots OUTDIR`.
 
-Rummikub and Rummy 500 at phone (360x640) and desktop (1280x800) size, in headless Chromium, each
-from the seat on turn at a fresh deal (Rummikub with one meld dragged out of the rack first would
-need pointer input; the deal shows the rack, the table and the controls)."""
+At phone (360x640) and desktop (1280x800) size, in headless Chromium, from the seat on turn:
+Rummikub, Rummy 500, Tile Canasta and
+Three-Thirteen some moves in (each human seat played by the AI's own choice, seeded), so the table
+shows as cards and tiles: melds, the market, the pile top, the stock."""
 
 from __future__ import annotations
 
@@ -10,8 +11,9 @@ import asyncio
 import sys
 from pathlib import Path
 
-from bench.bench_web import ALICE, BOB, serving
+from bench.bench_web import serving
 from bot.core.presenter.games import turn_of
+from tests.web.browser import played
 
 SIZES = {"phone": (360, 640), "desktop": (1280, 800)}
 
@@ -44,14 +46,16 @@ def _shoot(url: str, size: tuple[int, int], out: Path) -> None:
         driver.quit()
 
 
+# The moves each game is played before its picture: enough for melds and a market, not a round's end.
+MOVES = {"rummikub": 10, "rummy500": 14, "canasta": 16, "three_thirteen": 3}
+
+
 async def main_async(outdir: Path) -> None:
     outdir.mkdir(parents=True, exist_ok=True)
     async with serving() as served:
-        for game in ("rummikub", "rummy500"):
-            rec = await served.service.open_table(game, "bench", f"chat-{game}", ALICE)
-            await served.service.join(rec.id, BOB)
-            await served.service.start(rec.id, ALICE)
-            seat = turn_of(await served.service.get(rec.id)) or 0
+        for game, moves in MOVES.items():
+            rec = await played(served.service, game, moves)
+            seat = turn_of(rec) or 0
             for name, size in SIZES.items():
                 out = outdir / f"{game}-{name}.png"
                 await asyncio.to_thread(_shoot, served.url(rec.id, seat), size, out)

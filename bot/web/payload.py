@@ -8,7 +8,8 @@ from typing import Any
 
 from bot.core.grammar import hand_items
 from bot.core.presenter import HandUI, Presenter, hand_controls
-from bot.core.presenter.games import view_of
+from bot.core.presenter.games import moves_of, view_of
+from bot.web.board import board, item_piece
 from storage import TableRecord
 
 
@@ -17,23 +18,33 @@ async def payload(presenter: Presenter, rec: TableRecord, seat: int | None, lang
     """`now` is the server's clock, so the page counts the turn's time down from the deadline
     whatever the device's clock says."""
     view = view_of(rec, seat)
-    panel = presenter.table(rec, lang, view if seat is None else view_of(rec, None))
+    public = view if seat is None else view_of(rec, None)
+    panel = presenter.table(rec, lang, public)
+    names = [s.name for s in rec.seats]
     out: dict[str, Any] = {
         "table": rec.id, "game": rec.game, "version": rec.version, "status": rec.status, "lang": lang,
-        "seat": seat, "names": [s.name for s in rec.seats], "title": panel.title, "body": panel.body,
+        "seat": seat, "names": names, "title": panel.title, "body": panel.body,
         "lines": list(panel.lines), "turn": panel.turn, "deadline": panel.deadline, "now": now, "view": view,
-        "hand": None,
+        # The table as pieces, from the public view only (None for Rummikub, which the page arranges).
+        "board": None, "hand": None,
     }
-    if seat is None or rec.state is None:
-        return out
-    hand = await presenter.hand(rec, seat, lang, view)
+    hand, templates = None, None
+    if seat is not None and rec.state is not None:
+        if rec.status == "playing" and view.get("turn") == seat:
+            templates = moves_of(rec, view)  # once, on turn only: the hand's buttons and the board's taps
+        hand = await presenter.hand(rec, seat, lang, view, templates=templates)
     if hand is None:
+        out["board"] = board(rec.game, public, names, lang)
         return out
-    c = hand_controls(rec.game, view, seat, HandUI(picks=picks), lang, rec.status == "playing")
+    assert seat is not None
+    c = hand_controls(rec.game, view, seat, HandUI(picks=picks), lang, rec.status == "playing", templates)
+    # The seat's own buttons that take from a pile or the market, placed on it for a tap.
+    out["board"] = board(rec.game, public, names, lang, templates, c.actions)
     out["hand"] = {
         "body": hand.body, "note": hand.note, "my_turn": c.my_turn, "picks": list(c.picks),
         # Shown off turn too (the controls then offer no picks): the page always draws the hand.
-        "items": [{"index": i, "label": item, "selected": i in c.picks} for i, item in enumerate(hand_items(view))],
+        "items": [{"index": i, "label": item, "selected": i in c.picks, "piece": item_piece(rec.game, item, view)}
+                  for i, item in enumerate(hand_items(view))],
         "actions": [{"index": a.index, "option": a.option, "label": a.label, "with_items": a.with_items}
                     for a in c.actions],
     }

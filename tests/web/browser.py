@@ -114,3 +114,28 @@ def browsers() -> Iterator[Callable[..., Any]]:
     yield open_one
     for b in opened:
         b.quit()
+
+
+async def played(service: TableService, game: str, moves: int, seed: int = 11) -> Any:
+    """A two-human table (Canasta: with two easy AI partners) some moves in, each human's move the
+    AI's own choice for that seat (seeded): melds, a market, a pile on the table."""
+    from random import Random
+
+    from bot.core.presenter.games import turn_of
+    from rules import get_engine
+    from tests.web.tables import ALICE, BOB
+
+    rec = await service.open_table(game, "telegram", f"chat-{game}", ALICE, seed=seed)
+    await service.join(rec.id, BOB)
+    if game == "canasta":
+        for _ in range(2):
+            await service.add_ai(rec.id, ALICE, level="easy")
+    await service.start(rec.id, ALICE)
+    rec = await service.get(rec.id)
+    engine, rng = get_engine(game), Random(5)
+    for _ in range(moves):
+        seat = turn_of(rec)
+        if seat not in (0, 1) or engine.result(rec.state) is not None:
+            break
+        rec = (await service.act(rec.id, (ALICE, BOB)[seat], engine.format(engine.ai_action(rec.state, seat, rng)))).table
+    return rec

@@ -208,3 +208,65 @@ async def test_an_idle_stream_ends_at_its_links_expiry_without_a_commit(web: Web
     web.clock.advance(61)
     await _rest(resp)
     assert resp.content.at_eof()
+
+
+def _codes(board: dict) -> list[str]:
+    melds = board["melds"] or []
+    return [p["code"] for z in board["zones"] for p in z["pieces"]] + [p["code"] for m in melds for p in m["pieces"]]
+
+
+def _untapped(board: dict) -> dict:
+    """The board without what a tap presses (only the seat on turn has buttons to place)."""
+    zones = [{**z, "take": None, "pieces": [{**p, "take": None} for p in z["pieces"]]} for z in board["zones"]]
+    return {**board, "zones": zones}
+
+
+@pytest.mark.parametrize("game", ["rummy500", "canasta", "rummy101", "three_thirteen"])
+async def test_the_table_as_pieces_is_the_public_views_for_every_seat(web: Web, game: str) -> None:
+    import random
+
+    rec = await two_player_table(web.service, game) if game != "canasta" else None
+    if rec is None:
+        opened = await web.service.open_table(game, "telegram", "chat1", ALICE)
+        await web.service.join(opened.id, BOB)
+        for _ in range(2):
+            await web.service.add_ai(opened.id, ALICE)
+        await web.service.start(opened.id, ALICE)
+        rec = await web.service.get(opened.id)
+    engine, rng = get_engine(game), random.Random(3)
+    for _ in range(24):  # the AI's moves for both humans: melds and discards on the table, hands still full
+        seat = engine.current_seat(rec.state)
+        if rec.status != "playing" or seat not in (0, 1) or engine.result(rec.state) is not None:
+            break
+        action = engine.format(engine.ai_action(rec.state, seat, rng))
+        rec = (await web.service.act(rec.id, (ALICE, BOB)[seat], action)).table
+    state = rec.state
+    public = await (await get(web, rec.id, k=web.link(rec.id, None))).json()
+    assert _codes(public["board"]) and public["hand"] is None, "something face up on the table"
+    shown = json.dumps(engine.view(state, None))
+    assert all(f'"{code}"' in shown for code in _codes(public["board"])), "every piece is in the public view"
+    for seat in (0, 1):
+        mine = await (await get(web, rec.id, k=web.link(rec.id, seat))).json()
+        assert _untapped(mine["board"]) == _untapped(public["board"]), "a seat's table is the public one"
+        hand = engine.view(state, seat)["hand"]
+        assert [i["piece"]["code"] for i in mine["hand"]["items"]] == hand
+
+
+async def test_a_market_position_on_the_board_presses_its_take(web: Web) -> None:
+    from tests.web.test_browser import R500_DECK
+
+    rec = await two_player_table(web.service, "rummy500", deck=R500_DECK)
+    await web.service.act(rec.id, ALICE, "discard 7H")
+    data = await (await get(web, rec.id, k=web.link(rec.id, 1))).json()
+    zones = {z["kind"]: z for z in data["board"]["zones"]}
+    assert [p["code"] for p in zones["market"]["pieces"]] == ["7H"]
+    tap = zones["market"]["pieces"][0]["take"]
+    button = next(a for a in data["hand"]["actions"] if (a["index"], a["option"]) == (tap["index"], tap["option"]))
+    assert "7H" in button["label"], "the position's tap is the button that takes it"
+    assert zones["stock"]["take"] is not None, "the bank is tapped to take from it"
+    resp = await web.client.post(f"/api/table/{rec.id}/move", params={"k": web.link(rec.id, 1)},
+                                 json={"version": data["version"], "key": "m1", "press": {**tap, "picks": []}})
+    assert resp.status == 200
+    assert not {"7S", "7D", "7H"} & set((await web.service.get(rec.id)).state["hands"][1])
+    alice = await (await get(web, rec.id, k=web.link(rec.id, 0))).json()
+    assert all(p["take"] is None for z in alice["board"]["zones"] for p in z["pieces"]), "off turn nothing to tap"

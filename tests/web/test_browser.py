@@ -120,12 +120,15 @@ def test_two_browsers_see_each_others_moves_and_a_market_take_by_taps(served: Se
     css(alice, 'button[data-kind="action"]')[0].click()  # the one move for one picked card: discard it
     loaded(bob, rec.version + 1)  # pushed: Bob never reloaded
     wait(bob, lambda b: "Ваш ход" in css(b, "#status")[0].text)
-    takes = wait(bob, lambda b: [x for x in css(b, 'button[data-kind="action"]') if "7H" in x.text])
-    takes[0].click()
+    assert wait(bob, lambda b: [x for x in css(b, 'button[data-kind="action"]') if "7H" in x.text]), "as a button"
+    slot = css(bob, '.zone[data-zone="market"] .slot[data-pos="1"]')[0]
+    assert slot.find_element("css selector", "[data-code]").get_attribute("data-code") == "7H"
+    slot.click()  # and on the table: a tap on the market's position #1 takes from there
     loaded(alice, rec.version + 2)  # and Alice sees Bob's take
     after = served.run(served.service.get(rec.id))
     assert not {"7S", "7D", "7H"} & set(after.state["hands"][1])
-    wait(alice, lambda b: "7" in css(b, "#body")[0].text and not css(b, 'button[data-kind="action"]'))
+    wait(alice, lambda b: sorted(x.get_attribute("data-code") for x in css(b, ".tablemeld .card")) == ["7D", "7H", "7S"]
+         and not css(b, 'button[data-kind="action"]'))  # Bob's set, drawn as cards on Alice's table
     wait(bob, lambda b: not css(b, '#hand .card[data-item="7S"]'))
 
 
@@ -246,3 +249,119 @@ def test_a_canasta_pile_take_by_a_tap(served: Served, browsers) -> None:
     after = served.run(served.service.get(table_id))
     assert not after.state["pile"] and after.state["turn"] == 0, "the pile is Alice's, and she plays on"
     assert len(css(b, "#hand .tile")) == len(after.state["hands"][0])
+
+
+# Alice opens with the run r3..r8 and keeps a second r5; next turn she puts it in the run between r5
+# and r6 and splits the run between the two fives: r3 r4 r5 | r5 r6 r7 r8.
+SPLIT_DECK = ["r3", "r4", "r5", "r6", "r7", "r8", "r5", "b1", "k2", "y4", "b6", "k8", "y11", "b13"]
+
+
+def tap(b: Any, target: Any) -> None:
+    from selenium.webdriver.common.action_chains import ActionChains
+    from selenium.webdriver.common.actions import interaction
+    from selenium.webdriver.common.actions.pointer_input import PointerInput
+
+    ActionChains(b, devices=[PointerInput(interaction.POINTER_TOUCH, "finger")]).click(target).perform()
+
+
+def test_a_tile_dropped_between_two_tiles_and_a_run_split_at_a_gap_make_one_play(served: Served, browsers) -> None:
+    from tests.web.tables import ALICE, BOB
+
+    rec = served.run(two_player_table(served.service, deck=SPLIT_DECK))
+    rec = served.run(served.service.act(rec.id, ALICE, "play r3 r4 r5 r6 r7 r8")).table
+    rec = served.run(served.service.act(rec.id, BOB, "draw")).table
+    b = browsers()
+    b.get(served.url(rec.id, 0))
+    loaded(b)
+    run = lambda b: [t.get_attribute("data-tile") for t in css(b, '.meld[data-meld="0"] .tile')]  # noqa: E731
+    assert run(b) == ["r3", "r4", "r5", "r6", "r7", "r8"]
+    drag(b, rack_tile(b, "r5"), css(b, '.meld[data-meld="0"] .gap[data-at="3"]')[0], touch=True)
+    wait(b, lambda b: run(b) == ["r3", "r4", "r5", "r5", "r6", "r7", "r8"] and css(b, ".meld.invalid"))
+    tap(b, css(b, '.meld[data-meld="0"] .gap[data-at="3"]')[0])  # between the two fives
+    wait(b, lambda b: len(css(b, ".meld.valid")) == 2 and not css(b, ".meld.invalid"))
+    assert run(b) == ["r3", "r4", "r5"]
+    assert b.execute_script("return [innerWidth, document.documentElement.scrollWidth]") == [360, 360]
+    css(b, "#done")[0].click()
+    wait(b, lambda b: int(b.execute_script("return document.body.dataset.version")) > rec.version)
+    after = served.run(served.service.get(rec.id))
+    assert sorted(m["tiles"] for m in after.state["table"]) == [["r3", "r4", "r5"], ["r5", "r6", "r7", "r8"]]
+    assert "r5" not in after.state["racks"][0], "the rack's five went into the play"
+
+
+def action(b: Any, label: str) -> Any:
+    """The move button of that name (`discard ✓` for the picked items)."""
+    return wait(b, lambda b: [x for x in css(b, 'button[data-kind="action"]') if x.text.split(" ")[0] == label])[0]
+
+
+def pile_top(b: Any) -> str | None:
+    tops = css(b, '.zone[data-zone="pile"] [data-code]')
+    return tops[0].get_attribute("data-code") if tops else None
+
+
+def test_rummy101_by_taps_a_discard_then_a_draw_and_a_discard_seen_on_the_other_page(served: Served,
+                                                                                       browsers) -> None:
+    rec = served.run(two_player_table(served.service, "rummy101", deck=["r1"]))  # seat 0 starts, 22 tiles
+    alice, bob = browsers((1280, 800)), browsers()
+    alice.get(served.url(rec.id, 0))
+    bob.get(served.url(rec.id, 1))
+    loaded(alice)
+    loaded(bob)
+    assert pile_top(bob) is None and css(bob, '.zone[data-zone="stock"] .back')[0].text == str(len(rec.state["stock"]))
+    css(alice, '#hand .tile[data-item="r1"]')[0].click()
+    action(alice, "discard").click()  # the starter opens the round with a discard
+    loaded(bob, rec.version + 1)
+    wait(bob, lambda b: pile_top(b) == "r1" and css(b, '.zone[data-zone="stock"] .back.takes'))
+    css(bob, '.zone[data-zone="stock"] .back.takes')[0].click()  # tap the stock: draw
+    loaded(bob, rec.version + 2)
+    wait(bob, lambda b: len(css(b, "#hand .tile")) == 22)
+    tile = css(bob, "#hand .tile")[0]
+    gone = tile.get_attribute("data-item")
+    tile.click()
+    action(bob, "discard").click()
+    loaded(alice, rec.version + 3)  # pushed to Alice's page
+    wait(alice, lambda b: pile_top(b) == gone and "Your turn" in css(b, "#status")[0].text)
+    after = served.run(served.service.get(rec.id))
+    assert len(after.state["hands"][1]) == 21 and after.state["discard"][-1] == gone
+
+
+def test_three_thirteen_by_taps_a_take_from_the_discard_then_a_discard_seen_on_the_other_page(
+        served: Served, browsers) -> None:
+    # Alice deals AH 2D 9C to herself and 5S 5H KD to Bob, then 5C face up: Bob takes it, throws KD.
+    rec = served.run(two_player_table(served.service, "three_thirteen",
+                                      deck=["AH", "2D", "9C", "5S", "5H", "KD", "5C"]))
+    alice, bob = browsers((1280, 800)), browsers()
+    alice.get(served.url(rec.id, 0))
+    bob.get(served.url(rec.id, 1))
+    loaded(alice)
+    loaded(bob)
+    assert pile_top(bob) == "5C" and [c.text for c in css(bob, ".zone .card")] == ["5\n♣"]
+    assert [c.get_attribute("data-code") for c in css(bob, "#hand .card")] == ["5S", "5H", "KD"]
+    assert [c.get_attribute("class").split()[1] for c in css(bob, "#hand .card")] == ["black", "red", "red"]
+    assert not css(alice, ".takes"), "off turn nothing on the table to tap"
+    css(bob, '.zone[data-zone="pile"] .takes')[0].click()  # tap the discard's top: take it
+    loaded(bob, rec.version + 1)
+    css(bob, '#hand .card[data-item="KD"]')[0].click()
+    action(bob, "discard").click()
+    loaded(alice, rec.version + 2)
+    wait(alice, lambda b: pile_top(b) == "KD" and "Your turn" in css(b, "#status")[0].text)
+    after = served.run(served.service.get(rec.id))
+    assert sorted(after.state["hands"][1]) == ["5C", "5H", "5S"]
+
+
+def test_each_card_games_table_as_cards_fits_a_phone(served: Served, browsers) -> None:
+    from bot.core.presenter.games import turn_of
+    from tests.web.browser import played
+
+    b = browsers()
+    for game, moves in (("rummy500", 14), ("canasta", 16), ("rummy101", 12), ("three_thirteen", 3)):
+        rec = served.run(played(served.service, game, moves))
+        b.get(served.url(rec.id, turn_of(rec) or 0))
+        wait(b, lambda b, rec=rec: b.execute_script("return document.body.dataset.version") == str(rec.version))
+        assert b.execute_script("return [innerWidth, document.documentElement.scrollWidth]") == [360, 360], game
+        faces = css(b, "#board [data-code]") + css(b, "#hand [data-code]")
+        assert faces and all(f.rect["x"] >= 0 and f.rect["x"] + f.rect["width"] <= 360 for f in faces), game
+        if game in ("rummy500", "three_thirteen"):
+            suits = "".join(f.text for f in css(b, "#hand .card .suit"))
+            assert suits and set(suits) <= set("♠♥♦♣★"), "suit symbols"
+        if game != "three_thirteen":
+            assert css(b, ".tablemeld"), f"{game}: melds on the table"

@@ -1,0 +1,103 @@
+// The card and tile-rummy games: the table as pieces (melds, the market in order, the pile top, the
+// stock), the hand to tap, and the legal moves for the picks as buttons. A pile or market position
+// that one of the seat's own buttons takes from is tappable too; no rule of any game lives here.
+"use strict";
+(() => {
+  const { $, st, w, el, button } = RC;
+
+  function tappable(node, take, what) {
+    if (!take) return;
+    node.classList.add("takes");
+    node.dataset.take = `${take.index}:${take.option === null ? "" : take.option}`;
+    node.title = w(what);
+    node.tabIndex = 0;
+    const go = () => RC.press({ ...take, with_items: false });
+    node.addEventListener("click", (e) => { e.stopPropagation(); go(); });
+    node.addEventListener("keydown", (e) => { if (e.key === "Enter" || e.key === " ") { e.preventDefault(); go(); } });
+    node.setAttribute("role", "button");
+  }
+
+  function zone(z) {
+    const box = el("div", `zone ${z.kind}`);
+    box.dataset.zone = z.kind;
+    box.append(el("span", "label", z.label));
+    if (z.kind === "stock") {
+      const back = el("span", "back", String(z.size));
+      back.title = w("web.left", { n: z.size });
+      box.append(back);
+      tappable(back, z.take, "web.draw_here");
+    } else {
+      const row = el("span", "pieces");
+      z.pieces.forEach((p, i) => {
+        const f = RC.face(p);
+        if (z.kind === "market") {
+          const slot = el("span", "slot");
+          slot.dataset.pos = i + 1;
+          slot.append(el("small", "pos", `#${i + 1}`), f);
+          if (p.burned) slot.classList.add("burned");
+          tappable(slot, p.take, "web.take_here");
+          row.append(slot);
+        } else {
+          tappable(f, p.take, "web.take_here");
+          row.append(f);
+        }
+      });
+      if (z.kind !== "market" && z.size > z.pieces.length) row.append(el("small", "size", `(${z.size})`));
+      box.append(row);
+    }
+    return box;
+  }
+
+  function meld(m) {
+    const box = el("div", `tablemeld ${m.tone}`);
+    box.dataset.ref = m.ref;
+    const head = el("div", "caption");
+    head.append(el("b", "", m.ref), document.createTextNode(" " + m.caption.join(" · ")));
+    const row = el("div", "pieces");
+    row.append(...m.pieces.map(RC.face));
+    box.append(head, row);
+    return box;
+  }
+
+  function drawBoard() {
+    const b = st.data.board;
+    if (!b) { $("board").replaceChildren(); return; }
+    const zones = el("div", "zones");
+    zones.append(...b.zones.map(zone));
+    if (!b.melds) { $("board").replaceChildren(zones); return; }
+    const melds = el("div", "tablemelds");
+    let group = null;
+    for (const m of b.melds) {
+      if (m.group !== group && m.group) melds.append(el("h2", "group", m.group));
+      group = m.group;
+      melds.append(meld(m));
+    }
+    if (!b.melds.length) melds.append(el("p", "tip", w("web.no_melds")));
+    $("board").replaceChildren(zones, el("h2", "", w("web.melds")), melds);
+  }
+
+  function drawCards() {
+    drawBoard();
+    const hand = st.data.hand;
+    if (!hand) return;
+    $("hand").replaceChildren(...hand.items.map((item) => {
+      const f = RC.face(item.piece);
+      f.dataset.index = item.index;
+      f.dataset.item = item.label;
+      if (item.selected) f.classList.add("selected");
+      f.addEventListener("click", () => {
+        if (!hand.my_turn) return;
+        const i = st.picks.indexOf(item.index);
+        if (i >= 0) st.picks.splice(i, 1); else st.picks.push(item.index);
+        RC.refresh();
+      });
+      return f;
+    }));
+    const moves = hand.actions.map((a) => button(a.label, () => RC.press(a), "action"));
+    if (hand.my_turn && !st.picks.length) moves.push(el("p", "tip", w("web.pick_hint")));
+    $("actions").replaceChildren(...moves);
+    $("hints").textContent = hand.body;
+  }
+
+  RC.drawCards = drawCards;
+})();

@@ -1,0 +1,186 @@
+// Rummikub: drag tiles between the rack, the melds and a new meld; drop a tile on a gap between two
+// tiles to put it in between, tap a gap to split the meld there. The server checks every meld live
+// (/check) and Done sends the whole layout as one `play`.
+"use strict";
+(() => {
+  const { $, st, w, el, button, api } = RC;
+  let checkSeq = 0;
+
+  function startDraft() {
+    const view = st.data.view;
+    st.draft = { melds: (view.table || []).map((m) => [...m.tiles]), rack: [...(view.rack || [])] };
+  }
+
+  function tileEl(tile, from, pos) {
+    const e = RC.face(tile);
+    e.dataset.tile = tile;
+    e.dataset.from = from;
+    e.dataset.pos = pos;
+    return e;
+  }
+
+  // Between tiles p-1 and p of meld i: a drop target (insert there) and a tap target (split there).
+  function gapEl(i, p) {
+    const g = el("span", "gap");
+    g.dataset.drop = "gap";
+    g.dataset.meld = i;
+    g.dataset.at = p;
+    g.title = w("web.split");
+    g.addEventListener("click", () => split(i, p));
+    return g;
+  }
+
+  function split(i, p) {
+    const tail = st.draft.melds[i].splice(p);
+    st.draft.melds.splice(i + 1, 0, tail);
+    drawRummikub();
+  }
+
+  const mine = () => st.data.hand && st.data.hand.my_turn;
+
+  function drawRummikub() {
+    if (!st.draft) startDraft();
+    const draft = st.draft;
+    const rows = draft.melds.map((tiles, i) => {
+      const row = el("div", "meld");
+      row.dataset.drop = "meld";
+      row.dataset.meld = i;
+      tiles.forEach((tile, p) => {
+        if (p > 0 && mine()) row.append(gapEl(i, p));
+        row.append(tileEl(tile, String(i), p));
+      });
+      return row;
+    });
+    const opening = el("div", "opening");
+    opening.id = "opening";
+    if (mine()) {
+      const fresh = el("div", "newmeld", w("web.new_meld"));
+      fresh.dataset.drop = "new";
+      fresh.id = "newmeld";
+      rows.push(fresh);
+      if (draft.melds.some((m) => m.length > 1)) rows.push(el("p", "tip", w("web.split_tip")));
+    }
+    $("board").replaceChildren(...rows, opening);
+    if (!st.data.hand) return;
+    $("hand").replaceChildren(...draft.rack.map((tile, p) => tileEl(tile, "rack", p)));
+    const plain = st.data.hand.actions.filter((a) => !a.with_items && mine() && !isDraftVerb(a));
+    const buttons = plain.map((a) => button(a.label, () => RC.press(a), "action"));
+    if (mine()) {
+      buttons.push(button(w("web.reset"), () => { startDraft(); RC.say(""); drawRummikub(); }, "reset"));
+      const done = button(w("web.done"), () => RC.send({ play: draft.melds.filter((m) => m.length) }), "done");
+      done.id = "done";
+      buttons.push(done);
+    }
+    $("actions").replaceChildren(...buttons);
+    $("hints").textContent = st.data.hand.body;
+    if (mine()) check();
+  }
+
+  // The chat's step-by-step draft verbs are what drag and drop replaces here.
+  const isDraftVerb = (a) => /^(new|add|move|split|reset|done)\b/i.test(a.label);
+
+  const meldRows = () => [...document.querySelectorAll(".meld")].filter((r) => st.draft.melds[r.dataset.meld].length);
+
+  function why(row, text) {
+    row.append(el("span", "why", text));
+  }
+
+  async function check() {
+    const seq = ++checkSeq;
+    const layout = st.draft.melds.filter((m) => m.length);
+    const r = await fetch(api("/check"), { method: "POST", headers: { "Content-Type": "application/json" },
+      body: JSON.stringify({ layout }) });
+    if (!r.ok || seq !== checkSeq) return;
+    const result = await r.json();
+    meldRows().forEach((row, i) => {
+      const m = result.melds[i];
+      if (!m) return;
+      row.classList.toggle("valid", m.valid);
+      row.classList.toggle("invalid", !m.valid);
+      row.dataset.valid = m.valid;
+      row.title = m.valid ? w("web.valid") : m.reason;
+      if (!m.valid) why(row, m.reason);
+    });
+    const opening = $("opening");
+    if (opening) {
+      opening.textContent = result.opened ? "" : w("web.opening", { value: result.opening, required: result.required });
+      opening.classList.toggle("enough", !result.opened && result.opening >= result.required);
+    }
+    document.body.dataset.checked = result.ok ? "ok" : "refused";
+  }
+
+  // A refused Done names the meld it concerns: the sentence goes on that meld as well.
+  RC.markMeld = (index, text) => {
+    const row = meldRows()[index];
+    if (!row) return;
+    row.classList.add("invalid", "refused");
+    why(row, text);
+  };
+
+  // `at`: the index in the target meld to put the tile at (null: at its end).
+  function moveTile(from, pos, target, at) {
+    const draft = st.draft;
+    const source = from === "rack" ? draft.rack : draft.melds[Number(from)];
+    const [tile] = source.splice(pos, 1);
+    if (target.kind === "rack") draft.rack.push(tile);
+    else if (target.kind === "new") draft.melds.push([tile]);
+    else {
+      const dest = draft.melds[target.meld];
+      let i = at === null ? dest.length : at;
+      if (source === dest && pos < i) i -= 1;
+      dest.splice(i, 0, tile);
+    }
+    draft.melds = draft.melds.filter((m) => m.length);
+    drawRummikub();
+  }
+
+  // Pointer events serve mouse and touch alike: press a tile, drag its copy, drop it on a zone.
+  let drag = null;
+  const zoneAt = (x, y) => { const under = document.elementFromPoint(x, y); return under && under.closest("[data-drop]"); };
+  const clearOver = () => document.querySelectorAll(".over").forEach((z) => z.classList.remove("over"));
+  function place(e) {
+    drag.copy.style.left = `${e.clientX - 18}px`;
+    drag.copy.style.top = `${e.clientY - 24}px`;
+    clearOver();
+    const zone = zoneAt(e.clientX, e.clientY);
+    if (zone) zone.classList.add("over");
+  }
+  document.addEventListener("pointerdown", (e) => {
+    const t = e.target.closest(".tile[data-from]");
+    if (!t || !st.data || st.data.game !== "rummikub" || !mine()) return;
+    e.preventDefault();
+    const copy = t.cloneNode(true);
+    copy.classList.add("dragging");
+    document.body.append(copy);
+    t.classList.add("ghost");
+    drag = { el: t, copy, from: t.dataset.from, pos: Number(t.dataset.pos) };
+    place(e);
+  });
+  document.addEventListener("pointermove", (e) => { if (drag) { e.preventDefault(); place(e); } });
+  document.addEventListener("pointerup", (e) => {
+    if (!drag) return;
+    const { copy, el: t, from, pos } = drag;
+    drag = null;
+    copy.remove();
+    t.classList.remove("ghost");
+    clearOver();
+    const zone = zoneAt(e.clientX, e.clientY);
+    if (!zone) return;
+    const kind = zone.dataset.drop;
+    if (kind === "gap") {
+      moveTile(from, pos, { kind: "meld", meld: Number(zone.dataset.meld) }, Number(zone.dataset.at));
+    } else if (kind === "meld") {
+      // Dropped on a tile: it goes before that tile, else at the meld's end.
+      const under = document.elementFromPoint(e.clientX, e.clientY).closest(".tile[data-from]");
+      const at = under && under.dataset.from === zone.dataset.meld ? Number(under.dataset.pos) : null;
+      moveTile(from, pos, { kind: "meld", meld: Number(zone.dataset.meld) }, at);
+    } else {
+      moveTile(from, pos, { kind }, null);
+    }
+  });
+  document.addEventListener("pointercancel", () => {
+    if (drag) { drag.copy.remove(); drag.el.classList.remove("ghost"); drag = null; }
+  });
+
+  RC.drawRummikub = drawRummikub;
+})();

@@ -21,6 +21,7 @@ import asyncio
 import sqlite3
 from collections.abc import Callable, Collection
 from dataclasses import dataclass, field
+from pathlib import Path
 from typing import Protocol
 
 from storage.ports import Store
@@ -84,20 +85,26 @@ class SqlitePollFeed(StorePollFeed):
     _asked: set[str] = field(default_factory=set)
 
     async def versions(self, ids: set[str]) -> dict[str, int]:
-        if self._conn is None:
-            self._conn = sqlite3.connect(f"file:{self.path}?mode=ro", uri=True, isolation_level=None)
-        data_version = self._conn.execute("PRAGMA data_version").fetchone()[0]
-        if data_version == self._data_version and ids <= self._asked:
-            return {}  # nothing committed since the last read, and no page opened since
+        try:
+            if self._conn is None:
+                uri = Path(self.path).resolve().as_uri() + "?mode=ro"
+                self._conn = sqlite3.connect(uri, uri=True, isolation_level=None)
+            data_version = self._conn.execute("PRAGMA data_version").fetchone()[0]
+            if data_version == self._data_version and ids <= self._asked:
+                return {}  # nothing committed since the last read, and no page opened since
+            marks = ", ".join("?" * len(ids))
+            rows = self._conn.execute(f"SELECT id, version FROM game_tables WHERE id IN ({marks})", tuple(ids))
+            found = dict(rows.fetchall())
+        except sqlite3.Error:  # busy past the timeout (a crashed writer's recovery): the next poll tries again
+            self.close()
+            return {}
         self._data_version, self._asked = data_version, ids
-        marks = ", ".join("?" * len(ids))
-        rows = self._conn.execute(f"SELECT id, version FROM game_tables WHERE id IN ({marks})", tuple(ids))
-        return dict(rows.fetchall())
+        return found
 
     def close(self) -> None:
         if self._conn is not None:
             self._conn.close()
-            self._conn = None
+        self._conn, self._data_version = None, None
 
 
 def change_feed(store: Store, poll_s: float = POLL_S) -> ChangeFeed:

@@ -1,15 +1,17 @@
 """The change feed (storage/feed.py) on every backend: a commit made through one store (another
 process's) is told to the feed of a second store on the same database, for the watched tables only;
-a claim, which moves no version, is not a change."""
+a claim, which moves no version, is not a change; the PostgreSQL listener comes back after losing
+its connection."""
 
 from __future__ import annotations
 
 import asyncio
 from collections.abc import AsyncIterator
 
+import asyncpg
 import pytest
 
-from storage import MemoryStore, Store
+from storage import MemoryStore, PostgresStore, Store
 from storage.feed import change_feed
 from tests.storage.conftest import StoreFactory
 from tests.storage.records import FakeClock, make_table
@@ -99,3 +101,29 @@ async def test_a_claim_is_not_a_change(store: Store, feed: tuple[set[str], Told]
     await store.commit(rec, expected_version=rec.version)
     await told.of("t1")
     assert told.ids == ["t1"], "the claim and its release told nothing; the commit once"
+
+
+async def test_the_postgres_feed_listens_again_after_losing_its_connection(
+        postgres_url: str, monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setattr("storage.postgres_feed.RECONNECT_S", 0.01)
+    store = PostgresStore(postgres_url)
+    await store.open()
+    watched, told = {"t1"}, Told()
+    task = asyncio.create_task(change_feed(store).run(lambda: watched, told))
+    try:
+        await store.create_table(make_table("t1", status="playing", chat_id="c1"))
+        await _settled(store, told, "t1")
+        db = await asyncpg.connect(postgres_url)
+        try:
+            killed = await db.fetchval("SELECT count(pg_terminate_backend(pid)) FROM pg_stat_activity "
+                                       "WHERE query LIKE 'LISTEN%' AND pid <> pg_backend_pid()")
+        finally:
+            await db.close()
+        assert killed >= 1
+        await told.of("t1")  # back: the pages look again for what they may have missed
+        await _settled(store, told, "t1")  # and later commits are heard
+    finally:
+        task.cancel()
+        with pytest.raises(asyncio.CancelledError):
+            await task
+        await store.close()

@@ -40,6 +40,7 @@ from bot.core.service import TableService
 from bot.web.app import STATIC, WebConfig, create_app
 from bot.web.auth import SeatLinks
 from storage import TableRecord, open_store
+from storage.feed import POLL_S, SqlitePollFeed
 
 ALICE, BOB = Player("bench", "1", "Alice"), Player("bench", "2", "Bob")
 
@@ -164,7 +165,35 @@ async def _cross(database: str, moves: int) -> list[float]:
         [float("inf")] * sum(v not in arrivals for v in committed)
 
 
+async def poll_cost(tables: int = 100, polls: int = 2000) -> None:
+    """What one SQLite feed poll costs the event loop with `tables` open tables: when nothing was
+    committed since the last poll (PRAGMA data_version only) and when something was (the versions
+    query too)."""
+    with tempfile.TemporaryDirectory() as tmp:
+        async with serving(database=str(Path(tmp) / "poll.db")) as served:
+            ids: set[str] = set()
+            for i in range(tables):
+                rec = await served.service.open_table("rummikub", "bench", f"chat{i}", ALICE)
+                ids.add(rec.id)
+            feed = SqlitePollFeed(served.service.store, path=str(Path(tmp) / "poll.db"))
+            await feed.versions(ids)
+            idle = time.perf_counter()
+            for _ in range(polls):
+                await feed.versions(ids)
+            idle = (time.perf_counter() - idle) / polls
+            feed._data_version = None  # as after a commit by another connection (the gate opens)
+            busy = time.perf_counter()
+            for _ in range(polls):
+                feed._data_version = None
+                await feed.versions(ids)
+            busy = (time.perf_counter() - busy) / polls
+            feed.close()
+    print(f"SQLite feed poll, {tables} open tables  {idle * 1e6:7.1f} µs with nothing committed, "
+          f"{busy * 1e6:7.1f} µs after a commit (every {POLL_S * 1000:.0f} ms while pages are open)")
+
+
 async def cross_process(moves: int) -> None:
+    await poll_cost()
     with tempfile.TemporaryDirectory() as tmp:
         _summary("other process -> event, SQLite", await _cross(str(Path(tmp) / "shared.db"), moves))
     try:

@@ -45,8 +45,11 @@ def open_store(request: pytest.FixtureRequest, tmp_path: Path) -> Callable[[], S
     return lambda: PostgresStore(url)
 
 
+Two = tuple[TableService, TableService, TestClient]
+
+
 @pytest.fixture
-async def two(open_store: Callable[[], Store]) -> AsyncIterator[tuple[TableService, TableService, TestClient]]:
+async def two(open_store: Callable[[], Store]) -> AsyncIterator[Two]:
     """Service A (no web server) and service B with the web app, each on its own store of one database."""
     stores = [open_store(), open_store()]
     for s in stores:
@@ -67,7 +70,7 @@ def link(table: str, seat: int | None) -> str:
     return SeatLinks(SECRET).token(table, seat, FakeClock().now() + 3600)
 
 
-async def test_a_move_through_service_a_reaches_the_page_served_by_b(two) -> None:
+async def test_a_move_through_service_a_reaches_the_page_served_by_b(two: Two) -> None:
     a, b, client = two
     rec = await two_player_table(a, deck=RK_DECK)
     pages = {}

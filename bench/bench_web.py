@@ -5,7 +5,11 @@
    (a commit listener placed before the web hub's) to each stream's parsed event is recorded.
    With Chromium installed, the same again for a real page: a MutationObserver notes when the
    page's version changes (both sides read the same wall clock, in ms).
-2. Page weight: the bytes a first visit transfers (page, script, style, words, the first view)
+2. Commit in another process -> event: the page stream served here, the move made by a second
+   process (bench/web_mover.py) on the same SQLite file or PostgreSQL database, reaching this one
+   through the store's change feed (storage/feed.py); the time from the commit returning there to
+   the parsed event here, on the one monotonic clock both processes read.
+3. Page weight: the bytes a first visit transfers (page, script, style, words, the first view)
    and every external host the page names. Figures only, never assertions.
 """
 
@@ -17,6 +21,7 @@ import json
 import re
 import shutil
 import statistics
+import sys
 import tempfile
 import time
 from collections.abc import AsyncIterator, Callable
@@ -34,16 +39,19 @@ from bot.core.presenter.games import turn_of
 from bot.core.service import TableService
 from bot.web.app import STATIC, WebConfig, create_app
 from bot.web.auth import SeatLinks
-from storage import SqliteStore, TableRecord
+from storage import TableRecord, open_store
+from storage.feed import POLL_S, SqlitePollFeed
 
 ALICE, BOB = Player("bench", "1", "Alice"), Player("bench", "2", "Bob")
 
 
 @asynccontextmanager
-async def serving(listener: Callable[[TableRecord], None] | None = None) -> AsyncIterator[Served]:
-    """The web app on a free local port over a fresh SQLite store; `listener` sees commits first."""
+async def serving(listener: Callable[[TableRecord], None] | None = None,
+                  database: str | None = None) -> AsyncIterator[Served]:
+    """The web app on a free local port over a fresh SQLite store (or the `database` given);
+    `listener` sees commits first."""
     with tempfile.TemporaryDirectory() as tmp:
-        store = SqliteStore(str(Path(tmp) / "web.db"))
+        store = open_store(database or str(Path(tmp) / "web.db"))
         await store.open()
         service = TableService(store)
         links = SeatLinks(b"bench")
@@ -124,6 +132,82 @@ async def streams(moves: int) -> None:
         _summary(f"commit -> event, {name}", [(got[v] - t) * 1000 for v, t in committed.items() if v in got])
 
 
+async def _cross(database: str, moves: int) -> list[float]:
+    """Commit (in bench/web_mover.py) -> event (here) for `moves` moves, each awaited before the next."""
+    arrivals: dict[int, float] = {}
+    async with serving(database=database) as served:
+        rec = await _table(served.service)
+        ready = asyncio.Event()
+        async with aiohttp.ClientSession() as http:
+            url = f"{served.base}/api/table/{rec.id}/events?k={served.links.token(rec.id, 1, time.time() + 3600)}"
+            stream = asyncio.create_task(_stream(http, url, arrivals, ready))
+            await ready.wait()
+            mover = await asyncio.create_subprocess_exec(
+                sys.executable, "-m", "bench.web_mover", database, rec.id, cwd=str(Path(__file__).parent.parent),
+                stdin=asyncio.subprocess.PIPE, stdout=asyncio.subprocess.PIPE)
+            assert mover.stdin is not None and mover.stdout is not None
+            committed: dict[int, float] = {}
+            try:
+                for _ in range(moves):
+                    mover.stdin.write(b"move\n")
+                    await mover.stdin.drain()
+                    version, at = (await mover.stdout.readline()).split()
+                    committed[int(version)] = float(at)
+                    for _ in range(200):  # the next move once this one arrived (or 2 s passed: lost)
+                        if int(version) in arrivals:
+                            break
+                        await asyncio.sleep(0.01)
+            finally:
+                mover.stdin.close()
+                await mover.wait()
+                stream.cancel()
+    return [(arrivals[v] - t) * 1000 for v, t in committed.items() if v in arrivals] + \
+        [float("inf")] * sum(v not in arrivals for v in committed)
+
+
+async def poll_cost(tables: int = 100, polls: int = 2000) -> None:
+    """What one SQLite feed poll costs the event loop with `tables` open tables: when nothing was
+    committed since the last poll (PRAGMA data_version only) and when something was (the versions
+    query too)."""
+    with tempfile.TemporaryDirectory() as tmp:
+        async with serving(database=str(Path(tmp) / "poll.db")) as served:
+            ids: set[str] = set()
+            for i in range(tables):
+                rec = await served.service.open_table("rummikub", "bench", f"chat{i}", ALICE)
+                ids.add(rec.id)
+            feed = SqlitePollFeed(served.service.store, path=str(Path(tmp) / "poll.db"))
+            await feed.versions(ids)
+            idle = time.perf_counter()
+            for _ in range(polls):
+                await feed.versions(ids)
+            idle = (time.perf_counter() - idle) / polls
+            feed._data_version = None  # as after a commit by another connection (the gate opens)
+            busy = time.perf_counter()
+            for _ in range(polls):
+                feed._data_version = None
+                await feed.versions(ids)
+            busy = (time.perf_counter() - busy) / polls
+            feed.close()
+    print(f"SQLite feed poll, {tables} open tables  {idle * 1e6:7.1f} µs with nothing committed, "
+          f"{busy * 1e6:7.1f} µs after a commit (every {POLL_S * 1000:.0f} ms while pages are open)")
+
+
+async def cross_process(moves: int) -> None:
+    await poll_cost()
+    with tempfile.TemporaryDirectory() as tmp:
+        _summary("other process -> event, SQLite", await _cross(str(Path(tmp) / "shared.db"), moves))
+    try:
+        from bench.scale_backends import start_postgres
+        server, url = start_postgres()
+    except (ImportError, SystemExit) as err:
+        print(f"other process -> event, PostgreSQL  skipped: {err}")
+        return
+    try:
+        _summary("other process -> event, PostgreSQL", await _cross(url, moves))
+    finally:
+        server.stop()
+
+
 def _browser_run(url: str, seen_script: str) -> Any:
     from selenium import webdriver
     from selenium.webdriver.chrome.service import Service
@@ -194,11 +278,10 @@ def main(argv: list[str]) -> None:
     args, _ = parser.parse_known_args(argv)
     print(f"== bench_web: {machine()}")
     asyncio.run(streams(args.moves))
+    asyncio.run(cross_process(args.moves))
     asyncio.run(browser(args.moves))
     asyncio.run(weight())
 
 
 if __name__ == "__main__":
-    import sys
-
     main(sys.argv[1:])

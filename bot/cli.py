@@ -6,6 +6,7 @@ from __future__ import annotations
 import argparse
 import asyncio
 import contextlib
+import functools
 import logging
 import os
 import sys
@@ -141,15 +142,17 @@ async def _session(db: str, lang: str, request: Request | None, web: Settings | 
     try:
         reader.start()
         service = TableService(store)
+        replay_url = None
         if web is not None:
             from bot.web.server import serve_terminal  # aiohttp's server loads only when asked for
 
-            await served.enter_async_context(
+            server = await served.enter_async_context(
                 serve_terminal(service, store, web, lambda url: _write(t("web.link", lang, url=url)), lang, YOU))
+            replay_url = functools.partial(server.replay_url, lang=lang)  # `history` links each replay
         # Colour goes on after ConsoleTable's clean(): only our own escapes reach the terminal.
         colour = colour_wanted()
         session = Session(service, ConsoleTable(service, reader, coloured(_write, colour), lang,
-                                                prompt=coloured(reader.show_moves, colour)))
+                                                prompt=coloured(reader.show_moves, colour), replay_url=replay_url))
         try:
             return await session.run(request)
         except asyncio.CancelledError:

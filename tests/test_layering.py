@@ -55,8 +55,8 @@ def test_core_knows_no_platform(path: Path) -> None:
     assert not any(n.startswith("bot.console") for n in imports_of(path)), path
 
 
-# The chat and terminal adapters (issue 13): each package is listed here as it stops importing rules/.
-ADAPTERS = ("bot/discord", "bot/console", "bot/telegram")
+# The chat, terminal and web adapters (issues 13, 18): each package is listed here as it stops importing rules/
+ADAPTERS = ("bot/discord", "bot/console", "bot/telegram", "bot/web")
 
 
 @pytest.mark.parametrize("path", [p for a in ADAPTERS for p in files(a)], ids=lambda p: str(p.relative_to(ROOT)))

@@ -47,8 +47,10 @@ def first_word(line: str) -> str:
 
 class ConsoleTable:
     def __init__(self, service: TableService, read: Reader, write: Writer, lang: str = "en",
-                 prompt: Prompt | None = None) -> None:
+                 prompt: Prompt | None = None, replay_url: Callable[[str], str] | None = None) -> None:
         self.service = service
+        # With the web table on (`--web`): a finished match's replay address, listed by `history`.
+        self.replay_url = replay_url
         self._read = read
         self._prompt = prompt
         # Everything shown passes through clean(): an error quoting what was typed must not carry
@@ -243,7 +245,7 @@ class ConsoleTable:
             elif word == "team":
                 self.write(await standings.name_team(PLATFORM, CHAT_ID, user, args, self.lang))
             elif word == "history":
-                self.write(await standings.history(PLATFORM, CHAT_ID, args, self.lang))
+                self.write(await standings.history(PLATFORM, CHAT_ID, args, self.lang, self.replay_url))
             elif word == "rematch":
                 return await self.rematch(user)
         except StatsError as err:

@@ -10,11 +10,14 @@ page cannot act) and an idempotency key (a retried POST is applied once)."""
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import json
+import logging
 import re
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
+from urllib.parse import urlencode
 
 from aiohttp import web
 
@@ -29,12 +32,14 @@ from bot.core.service import TableService
 from bot.web.auth import AuthError, SeatLinks, validate_init_data
 from bot.web.layout import BadLayout, check, parse_layout, play_text
 from bot.web.payload import payload
-from bot.web.push import Hub
+from bot.web.push import ENDED, Hub, successor
 from bot.web.replay import Replays, frame
 from storage import Store, TableRecord
+from storage.feed import ChangeFeed, change_feed
 
 STATIC = Path(__file__).with_name("static")
 HEARTBEAT_S = 15.0  # a comment line now and then keeps proxies from closing an idle stream
+FOLLOW_S = 1.0  # how often an ended table's page looks for the table that follows it
 KEY = re.compile(r"^[A-Za-z0-9_-]{1,40}$")
 CATALOG_PREFIXES = ("web.", "game.")  # the page's own words and the games' names
 
@@ -53,7 +58,10 @@ class Viewer:
     seat: int | None  # None: the public view
     player: Player | None
     lang: str
-    expires: float = float("inf")  # the link's expiry; a Mini App's initData is re-checked on reconnect only
+    # A stream ends then: the link's expiry, or a Mini App's auth_date + the configured max age (the
+    # age a fresh sign-in may have), so a page left open stops seeing the table either way.
+    expires: float = float("inf")
+    signed: bool = False  # opened with a signed link (a Mini App page signs in with its initData)
 
 
 HUB = web.AppKey("hub", Hub)
@@ -63,6 +71,8 @@ CONFIG = web.AppKey("config", WebConfig)
 CLOCK = web.AppKey("clock", Clock)
 PRESENTER = web.AppKey("presenter", Presenter)
 REPLAYS = web.AppKey("replays", Replays)
+FEED = web.AppKey("feed", asyncio.Task)
+log = logging.getLogger(__name__)
 
 
 def unauthorized() -> web.HTTPUnauthorized:
@@ -92,14 +102,14 @@ async def viewer(request: web.Request) -> Viewer:
             if rec is None:
                 raise AuthError("no table")
             if granted.seat is None:
-                return Viewer(rec, None, None, _lang(request, None, config.default_lang), granted.expires)
+                return Viewer(rec, None, None, _lang(request, None, config.default_lang), granted.expires, True)
             if not 0 <= granted.seat < len(rec.seats):
                 raise AuthError("no seat")
             s = rec.seats[granted.seat]
             if s.kind != "human" or s.platform is None or s.user_id is None:
                 raise AuthError("not a player's seat")
             return Viewer(rec, granted.seat, Player(s.platform, s.user_id, s.name),
-                          _lang(request, None, config.default_lang), granted.expires)
+                          _lang(request, None, config.default_lang), granted.expires, True)
         if init and config.bot_token:
             user = validate_init_data(init, config.bot_token, config.init_max_age_s, now)
             rec = await app[STORE].get_table(table_id)
@@ -108,7 +118,7 @@ async def viewer(request: web.Request) -> Viewer:
             player = Player("telegram", str(user.id), user.name)
             seat = TableService.seat_of(rec, player)
             return Viewer(rec, seat, player if seat is not None else None,
-                          _lang(request, user.lang, config.default_lang))
+                          _lang(request, user.lang, config.default_lang), user.auth_date + config.init_max_age_s)
     except AuthError:
         raise unauthorized() from None
     raise unauthorized()
@@ -199,29 +209,51 @@ async def post_check(request: web.Request) -> web.Response:
     return _json(check(v.rec, v.seat, layout, v.lang))
 
 
+def _event(name: str, data: dict[str, Any]) -> bytes:
+    return f"event: {name}\ndata: {json.dumps(data, ensure_ascii=False)}\n\n".encode()
+
+
+def _moved(request: web.Request, v: Viewer, nxt: TableRecord, seat: int | None) -> dict[str, Any]:
+    """The table an ended one's page moves on to, for the same player (or the public): a page opened
+    with a link gets a link to the new table signed for the player's seat there, expiring when its
+    own does (moving on grants no more time); a Mini App page signs in there with its initData."""
+    out: dict[str, Any] = {"table": nxt.id, "seat": seat, "status": nxt.status, "path": f"/table/{nxt.id}"}
+    if v.signed:
+        out["link"] = request.app[CONFIG].links.token(nxt.id, seat, v.expires)
+        out["path"] += "?" + urlencode({"k": out["link"], "lang": v.lang})
+    return out
+
+
 async def events(request: web.Request) -> web.StreamResponse:
-    """One stream per page: the seat's payload now and after every commit of its table, until the
-    link it was opened with expires (by the app's clock): then the server ends it, so an expired link
-    stops seeing the table even on a page left open, not only when it reconnects."""
+    """One stream per page: the seat's payload now and after every commit of its table (by this
+    process or another), until the link or sign-in it was opened with expires (by the app's clock):
+    then the server ends it, so an expired page stops seeing the table even when left open, not only
+    when it reconnects. Once the table has ended, a `moved` event names the table that follows it
+    (a rematch), and the stream stays open for the page to leave."""
     v = await viewer(request)
     app = request.app
-    clock = app[CLOCK]
+    clock, store = app[CLOCK], app[STORE]
     resp = web.StreamResponse(headers={"Content-Type": "text/event-stream", "Cache-Control": "no-cache",
                                        "X-Accel-Buffering": "no"})
     with app[HUB].watch(v.rec.id) as wake:
         await resp.prepare(request)
-        last = None
+        last, moved = None, None
         try:
             while not app[HUB].closed and clock.now() < v.expires:
                 wake.clear()  # before the read: a commit after it wakes the wait below
-                rec = await app[STORE].get_table(v.rec.id)
+                rec = await store.get_table(v.rec.id)
                 if rec is not None and rec.version != last:
-                    data = await payload(app[PRESENTER], rec, v.seat, v.lang, now=app[CLOCK].now())
-                    await resp.write(f"event: table\ndata: {json.dumps(data, ensure_ascii=False)}\n\n".encode())
+                    await resp.write(_event("table", await payload(app[PRESENTER], rec, v.seat, v.lang, now=clock.now())))
                     last = rec.version
+                if moved is None and rec is not None and (nxt := await successor(store, rec, v.player)):
+                    await resp.write(_event("moved", _moved(request, v, *nxt)))
+                    moved = nxt[0].id
+                # An ended table's next one may be opened by another process: nothing of this table
+                # changes then, so the page looks for it now and then rather than at heartbeats only.
+                follow = moved is None and rec is not None and rec.status in ENDED
                 left = v.expires - clock.now()
                 try:
-                    await asyncio.wait_for(wake.wait(), max(0.0, min(HEARTBEAT_S, left)))
+                    await asyncio.wait_for(wake.wait(), max(0.0, min(FOLLOW_S if follow else HEARTBEAT_S, left)))
                 except TimeoutError:
                     if clock.now() < v.expires:
                         await resp.write(b": ping\n\n")
@@ -260,7 +292,17 @@ async def page(request: web.Request) -> web.FileResponse:
     return resp
 
 
-def create_app(service: TableService, store: Store, config: WebConfig, clock: Clock | None = None) -> web.Application:
+async def _follow(feed: ChangeFeed, hub: Hub) -> None:
+    try:
+        await feed.run(hub.tables, hub.wake)
+    except Exception:  # the pages still get this process's commits; say why the others' stopped
+        log.exception("the change feed stopped: moves made by other processes no longer reach the pages")
+
+
+def create_app(service: TableService, store: Store, config: WebConfig, clock: Clock | None = None,
+               feed: ChangeFeed | None = None) -> web.Application:
+    """`feed` tells of commits made by other processes on the same store (by default the store's own
+    feed, storage/feed.py); this process's commits reach the pages through the service at once."""
     app = web.Application(client_max_size=64 * 1024)
     hub = Hub()
     app[HUB], app[SERVICE], app[STORE], app[CONFIG] = hub, service, store, config
@@ -276,8 +318,18 @@ def create_app(service: TableService, store: Store, config: WebConfig, clock: Cl
     async def close_streams(_: web.Application) -> None:
         hub.close()
 
+    async def start_feed(_: web.Application) -> None:
+        app[FEED] = asyncio.create_task(_follow(feed or change_feed(store), hub))
+
+    async def stop_feed(_: web.Application) -> None:
+        app[FEED].cancel()
+        with contextlib.suppress(asyncio.CancelledError):
+            await app[FEED]
+
+    app.on_startup.append(start_feed)
     app.on_shutdown.append(close_streams)
     app.on_cleanup.append(detach)
+    app.on_cleanup.append(stop_feed)
     app.router.add_get("/", page)
     app.router.add_get("/table/{table}", page)
     app.router.add_get("/replay/{table}", page)

@@ -32,6 +32,7 @@ class TelegramUser:
     name: str
     lang: str | None
     start_param: str | None  # `startapp=<table>` of the direct link, when opened through one
+    auth_date: int = 0  # when Telegram signed it: a stream opened with it ends at auth_date + the max age
 
 
 def telegram_secret(bot_token: str) -> bytes:
@@ -68,7 +69,7 @@ def validate_init_data(init_data: str, bot_token: str, max_age_s: float, now: fl
         raise AuthError("expired")
     name = " ".join(str(user.get(k) or "") for k in ("first_name", "last_name")).strip() or str(user_id)
     lang = user.get("language_code") if isinstance(user.get("language_code"), str) else None
-    return TelegramUser(user_id, name, lang, fields.get("start_param"))
+    return TelegramUser(user_id, name, lang, fields.get("start_param"), auth_date)
 
 
 @dataclass(frozen=True)

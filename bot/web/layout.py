@@ -1,9 +1,9 @@
 """The Rummikub draft layout of a page, checked by the engine without committing anything.
 
 Each meld is judged by the rules' own draft view (valid or the catalog's reason, the opening total of
-the new melds); the whole
-layout is then tried as the `play` it would be, on the stored state, through `engine.apply` (pure:
-it works on a copy), so the page shows exactly the refusal Done would get."""
+the new melds); the whole layout is then tried as the `play` it would be, on the stored state,
+without committing it (both through bot/core/presenter/games.py), so the page shows exactly the
+refusal Done would get."""
 
 from __future__ import annotations
 
@@ -11,9 +11,8 @@ import re
 from typing import Any
 
 from bot.core.i18n import t
+from bot.core.presenter.games import drafted, refusal
 from bot.core.render.common import render_error
-from rules import IllegalAction, get_engine
-from rules.rummikub.views import draft_view
 from storage import TableRecord
 
 TILE = re.compile(r"^(?:[rbky](?:[1-9]|1[0-3])|j)$")
@@ -43,21 +42,16 @@ def play_text(layout: list[list[str]]) -> str:
 def check(rec: TableRecord, seat: int, layout: list[list[str]], lang: str) -> dict[str, Any]:
     """Every meld's validity, the opening total against the threshold, and what Done would answer."""
     state = rec.state or {}
-    # The rules' own draft view (RK-26): each meld valid or not, and the value of the new melds only
-    # (a meld kept as it stood on the table does not count toward the opening).
-    drafted = draft_view({**state, "draft": {"table": [{"tiles": m, "prefix": None} for m in layout], "rack": []}})
+    # Only the new melds count toward the opening (a meld kept as it stood on the table does not).
+    draft = drafted(rec, layout)
     opened = bool(state.get("opened", [True] * (seat + 1))[seat])
-    engine = get_engine(rec.game)
-    error = ""
-    try:
-        engine.apply(state, seat, engine.parse(play_text(layout)))
-    except IllegalAction as err:
-        error = render_error(err, lang, rec.game)
+    refused = refusal(rec, seat, play_text(layout))
+    error = render_error(refused, lang, rec.game) if refused is not None else ""
     return {
         "melds": [{"valid": m["valid"], "value": m["value"],
-                   "reason": "" if m["valid"] else t(f"meld_reason.{m['reason']}", lang)} for m in drafted["melds"]],
+                   "reason": "" if m["valid"] else t(f"meld_reason.{m['reason']}", lang)} for m in draft["melds"]],
         "opened": opened,
-        "opening": drafted["new_value"],
+        "opening": draft["new_value"],
         "required": state.get("options", {}).get("initial_meld_min", 0),
         "ok": not error,
         "error": error,

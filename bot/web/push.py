@@ -1,4 +1,6 @@
-"""Who is watching which table: the open pages' streams, woken after every commit of their table.
+"""Who is watching which table: the open pages' streams, woken after every commit of their table —
+this process's commits through the service's listener, other processes' through the store's change
+feed (storage/feed.py) — and the table an ended one's pages move on to.
 
 The hub only says "table t changed"; each page's stream then builds its own seat's view, so no page
 is ever sent a view built for another seat. Wake-ups coalesce: a page that is still sending the
@@ -7,11 +9,15 @@ previous change gets one more wake-up, not a queue of every intermediate commit.
 from __future__ import annotations
 
 import asyncio
-from collections.abc import Iterator
+from collections.abc import Collection, Iterator
 from contextlib import contextmanager
 from dataclasses import dataclass, field
 
-from storage import TableRecord
+from bot.core.models import Player
+from bot.core.service import TableService
+from storage import Store, TableRecord
+
+ENDED = ("finished", "abandoned")
 
 
 @dataclass
@@ -27,9 +33,20 @@ class Hub:
                 wake.set()
 
     def changed(self, rec: TableRecord) -> None:
-        """A service commit listener: wake every page of the table."""
-        for wake in self._watchers.get(rec.id, ()):
+        """A service commit listener: wake every page of the table, and the pages of the match it is a
+        rematch of (they move on to it)."""
+        self.wake(rec.id)
+        if isinstance(before := rec.meta.get("rematch_of"), str):
+            self.wake(before)
+
+    def wake(self, table_id: str) -> None:
+        """The change feed's callback: a commit of the table, made by any process."""
+        for wake in self._watchers.get(table_id, ()):
             wake.set()
+
+    def tables(self) -> Collection[str]:
+        """The tables with an open page: what the change feed watches."""
+        return self._watchers.keys()
 
     @contextmanager
     def watch(self, table_id: str) -> Iterator[asyncio.Event]:
@@ -45,3 +62,18 @@ class Hub:
 
     def watching(self, table_id: str) -> int:
         return len(self._watchers.get(table_id, ()))
+
+
+async def successor(store: Store, rec: TableRecord, player: Player | None) -> tuple[TableRecord, int | None] | None:
+    """Where the page of an ended table goes next: the chat's new table when it is a rematch of this
+    one or (a player's page) any new table of the chat the player sits at, with the player's seat
+    there; a spectator follows a rematch only. None while the table is in play or nothing follows."""
+    if rec.status not in ENDED:
+        return None
+    nxt = await store.active_table_for_chat(rec.platform, rec.chat_id, rec.topic_id)
+    if nxt is None or nxt.id == rec.id or nxt.created_at < rec.created_at:
+        return None
+    if player is None:
+        return (nxt, None) if nxt.meta.get("rematch_of") == rec.id else None
+    seat = TableService.seat_of(nxt, player)
+    return None if seat is None else (nxt, seat)

@@ -9,33 +9,11 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from bot.core.presenter import Presenter
+from bot.core.presenter.games import Step, replayed, step_view
 from bot.core.render import render_events, render_hand
-from rules import Event, State, get_engine
 from storage import Store, TableRecord
 
 KEPT = 8  # replayed matches kept in memory
-
-
-@dataclass(frozen=True)
-class Step:
-    state: State
-    events: tuple[Event, ...]
-    seat: int | None  # who acted (None: the deal, a new round)
-
-
-def rebuild(rec: TableRecord, log: list[Any]) -> list[Step]:
-    engine = get_engine(rec.game)
-    state = engine.new_game(len(rec.seats), options=rec.options, seed=rec.seed, deck=rec.deck)
-    steps = [Step(state, (), None)]
-    for entry in log:
-        if entry.kind == "start":
-            continue
-        if entry.kind == "next_round":
-            state, events = engine.next_round(state), []
-        else:
-            state, events = engine.apply(state, entry.seat, engine.parse(entry.text))
-        steps.append(Step(state, tuple(events), entry.seat))
-    return steps
 
 
 @dataclass
@@ -47,7 +25,7 @@ class Replays:
         if rec.id in self._kept:
             self._kept.move_to_end(rec.id)
             return self._kept[rec.id]
-        steps = rebuild(rec, await self.store.log(rec.id))
+        steps = replayed(rec, await self.store.log(rec.id))
         self._kept[rec.id] = steps
         while len(self._kept) > KEPT:
             self._kept.popitem(last=False)
@@ -60,10 +38,9 @@ async def frame(replays: Replays, presenter: Presenter, rec: TableRecord, seat: 
     steps = await replays.steps(rec)
     index = max(0, min(index, len(steps) - 1))
     step = steps[index]
-    engine = get_engine(rec.game)
     at = rec.model_copy(update={"state": step.state})
-    view = engine.view(step.state, seat)
-    public = view if seat is None else engine.view(step.state, None)
+    view = step_view(rec.game, step.state, seat)
+    public = view if seat is None else step_view(rec.game, step.state, None)
     panel = presenter.table(at, lang, public)
     return {
         "table": rec.id, "game": rec.game, "lang": lang, "seat": seat, "step": index, "steps": len(steps),

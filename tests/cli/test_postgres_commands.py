@@ -43,7 +43,7 @@ def test_migrate_postgres(postgres_url: str, clean_env: pytest.MonkeyPatch, rumm
     clean_env.setenv("DATABASE_URL", postgres_url)
     for _ in range(2):
         got = rummyclub("migrate")
-        assert (got.code, got.out, got.err) == (0, f"{postgres_url}: schema version 5 (005_claims.sql), "
+        assert (got.code, got.out, got.err) == (0, f"{postgres_url}: schema version 6 (006_change_feed.sql), "
                                                    "up to date\n", "")
 
 

@@ -5,11 +5,13 @@ from __future__ import annotations
 
 import asyncio
 import json
+from collections.abc import AsyncIterator
 
 import pytest
 from aiohttp import ClientResponse
 
 from bot.core.grammar import hand_items
+from bot.web.push import successor
 from rules import engine_names, get_engine
 from tests.web.conftest import Web
 from tests.web.tables import ALICE, BOB, RK_DECK, init_data, two_player_table
@@ -270,3 +272,78 @@ async def test_a_market_position_on_the_board_presses_its_take(web: Web) -> None
     assert not {"7S", "7D", "7H"} & set((await web.service.get(rec.id)).state["hands"][1])
     alice = await (await get(web, rec.id, k=web.link(rec.id, 0))).json()
     assert all(p["take"] is None for z in alice["board"]["zones"] for p in z["pieces"]), "off turn nothing to tap"
+
+
+async def test_a_mini_app_stream_ends_when_its_sign_in_is_too_old(web: Web) -> None:
+    """initData signed 3000 s ago with a max age of 3600 s: the stream lives 600 s more, then ends."""
+    rec = await two_player_table(web.service, deck=RK_DECK)
+    resp = await web.client.get(f"/api/table/{rec.id}/events",
+                                params={"tma": init_data(BOB, web.clock.now() - 3000)})
+    assert (await _next_event(resp))["seat"] == 1
+    web.clock.advance(599)
+    after = await web.service.act(rec.id, ALICE, "play r10 r11 r12 | k9 b9 y9", expected_version=rec.version)
+    assert (await _next_event(resp))["version"] == after.table.version, "still signed in"
+    web.clock.advance(2)
+    await web.service.act(rec.id, BOB, "draw", expected_version=after.table.version)
+    assert "data: " not in await _rest(resp), "past auth_date + max age nothing more is sent; the stream ends"
+
+
+async def _events(resp: ClientResponse) -> AsyncIterator[tuple[str, dict]]:
+    name = "message"
+    while True:
+        line = (await asyncio.wait_for(resp.content.readline(), 5)).decode()
+        if line.startswith("event: "):
+            name = line[7:].strip()
+        elif line.startswith("data: "):
+            yield name, json.loads(line[6:])
+
+
+async def _moved(resp: ClientResponse) -> dict:
+    async for name, data in _events(resp):
+        if name == "moved":
+            return data
+    raise AssertionError("the stream ended")
+
+
+async def test_the_page_of_an_ended_table_moves_on_to_its_rematch(web: Web, monkeypatch) -> None:
+    monkeypatch.setattr("bot.web.app.FOLLOW_S", 60.0)  # only this process's commit can tell the page
+    rec = await two_player_table(web.service, deck=RK_DECK)
+    pages = {"bob": await web.client.get(f"/api/table/{rec.id}/events", params={"k": web.link(rec.id, 1)}),
+             "public": await web.client.get(f"/api/table/{rec.id}/events", params={"k": web.link(rec.id, None)}),
+             "mini": await web.client.get(f"/api/table/{rec.id}/events",
+                                          params={"tma": init_data(BOB, web.clock.now())})}
+    await web.service.end_table(rec.id, ALICE)
+    again = await web.service.rematch("telegram", "chat1", ALICE)
+    await web.service.start(again.id, ALICE)
+    bob = await _moved(pages["bob"])
+    assert (bob["table"], bob["seat"]) == (again.id, 1) and bob["status"] == "playing"
+    granted = web.links.verify(bob["link"], web.clock.now())
+    assert (granted.table_id, granted.seat) == (again.id, 1)
+    assert granted.expires == web.links.verify(web.link(rec.id, 1), web.clock.now()).expires, "no more time"
+    assert bob["path"].startswith(f"/table/{again.id}?k=")
+    opened = await (await get(web, again.id, k=bob["link"])).json()
+    assert opened["seat"] == 1 and opened["hand"]["items"]
+    public = await _moved(pages["public"])
+    assert public["seat"] is None and web.links.verify(public["link"], web.clock.now()).seat is None
+    mini = await _moved(pages["mini"])
+    assert mini == {"table": again.id, "seat": 1, "status": "playing", "path": f"/table/{again.id}"}, \
+        "a Mini App page signs in there with its own initData: no link"
+    for resp in pages.values():
+        resp.close()
+
+
+async def test_a_rematch_opened_elsewhere_is_found_and_a_stranger_is_not_moved(web: Web, monkeypatch) -> None:
+    """The new lobby, made by another process (here: the store itself, no commit this process
+    hears of), is found by the ended table's page looking now and then."""
+    monkeypatch.setattr("bot.web.app.FOLLOW_S", 0.01)
+    rec = await two_player_table(web.service, deck=RK_DECK)
+    page = await web.client.get(f"/api/table/{rec.id}/events", params={"k": web.link(rec.id, 0)})
+    await web.service.end_table(rec.id, ALICE)
+    listeners, web.service.commit_listeners[:] = web.service.commit_listeners[:], []
+    other = await web.service.open_table("rummikub", "telegram", "chat1", BOB)  # Alice not seated
+    await web.service.join(other.id, ALICE)
+    web.service.commit_listeners[:] = listeners
+    moved = await _moved(page)
+    assert (moved["table"], moved["seat"], moved["status"]) == (other.id, 1, "lobby")
+    page.close()
+    assert await successor(web.store, await web.service.get(rec.id), None) is None, "a spectator follows a rematch only"

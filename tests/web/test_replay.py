@@ -3,7 +3,7 @@ player's own; unfinished tables are not replayed."""
 
 from __future__ import annotations
 
-from bot.web.replay import rebuild
+from bot.core.presenter.games import replayed
 from tests.web.conftest import Web
 from tests.web.tables import ALICE, RK_DECK, two_player_table
 
@@ -21,7 +21,7 @@ async def _finished(web: Web) -> str:
 async def test_a_finished_match_steps_from_the_deal_to_the_stored_end(web: Web) -> None:
     table = await _finished(web)
     rec = await web.service.get(table)
-    steps = rebuild(rec, await web.store.log(table))
+    steps = replayed(rec, await web.store.log(table))
     assert steps[-1].state == rec.state, "the log replays to the stored state"
     url = f"/api/table/{table}/replay"
     public = await (await web.client.get(url, params={"k": web.link(table, None), "step": "0"})).json()

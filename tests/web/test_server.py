@@ -3,18 +3,21 @@ once per table — for a game in play at start and for one that starts later —
 
 from __future__ import annotations
 
+import re
 from urllib.parse import parse_qs, urlsplit
 
 import aiohttp
 from pydantic import SecretStr
 
+from bot.console.app import ConsoleTable
 from bot.core.clock import FakeClock
 from bot.core.models import Player
 from bot.core.service import TableService
 from bot.settings import Settings
 from bot.web.auth import SeatLinks
-from bot.web.server import mini_app_link, serve_terminal
+from bot.web.server import mini_app_link, serve, serve_terminal
 from storage import SqliteStore
+from tests.web.tables import replay_answers
 
 YOU = Player("console", "you", "You")
 
@@ -58,3 +61,40 @@ async def test_the_terminal_player_gets_one_working_link_per_table(tmp_path) -> 
 
 def test_the_mini_app_direct_link_names_the_table() -> None:
     assert mini_app_link("@RummyClubBot", "table", "ab12") == "https://t.me/RummyClubBot/table?startapp=ab12"
+
+
+async def finished_console_match(service: TableService) -> str:
+    """A Three-Thirteen match of the terminal player and an AI, played to its end by the stand-in."""
+    rec = await service.open_table("three_thirteen", "console", "terminal", YOU, options={"rounds": 2})
+    await service.add_ai(rec.id, YOU)
+    await service.start(rec.id, YOU)
+    await service.set_away(rec.id, YOU, True)
+    assert (await service.get(rec.id)).status == "finished"
+    return rec.id
+
+
+async def test_the_terminal_history_links_each_finished_match_to_its_replay(tmp_path) -> None:
+    store = SqliteStore(str(tmp_path / "s.db"))
+    await store.open()
+    clock = FakeClock()
+    service = TableService(store, clock)
+    table = await finished_console_match(service)
+    settings = Settings(_env_file=None, web_secret=SecretStr("s3cret"), web_link_ttl_s=600, web_port=None)
+    try:
+        async def nothing() -> str | None:
+            return None
+
+        plain: list[str] = []
+        await ConsoleTable(service, nothing, plain.append).stats_command("history")
+        assert plain and "/replay/" not in "\n".join(plain), "no web table: the history as before"
+        async with serve(service, store, settings) as server:
+            told: list[str] = []
+            console = ConsoleTable(service, nothing, told.append, "ru",
+                                   replay_url=lambda t: server.replay_url(t, "ru"))
+            await console.stats_command("history")
+            (url,) = re.findall(r"http://\S+/replay/\S+", "\n".join(told))
+            assert f"/replay/{table}?k=" in url and "повтор" in "\n".join(told)
+            frame = await replay_answers(url, service, store, clock, SeatLinks(b"s3cret"))
+            assert frame["table"] == table and frame["hand"] is None and frame["steps"] > 1
+    finally:
+        await store.close()

@@ -1,16 +1,21 @@
 """What adapters may know of the games, without importing rules/: the games there are, their seat
-counts and options, whose turn it is, the views and legal moves of a stored table, and the refusal type."""
+counts and options, whose turn it is, the views and legal moves of a stored table, the refusal type,
+a move tried without committing it, a Rummikub layout judged by the rules' draft view, and a
+finished match rebuilt step by step from its log (the web table's replay)."""
 
 from __future__ import annotations
 
+from collections.abc import Sequence
+from dataclasses import dataclass
 from typing import Any
 
 from pydantic import BaseModel
 
 from bot.core.options_text import bad_option
-from rules import Event, IllegalAction, SetupError, engine_names, get_engine
+from rules import Event, IllegalAction, SetupError, State, engine_names, get_engine
 from rules.core.moves import MoveTemplate
-from storage import TableRecord
+from rules.rummikub.views import draft_view
+from storage import LogEntry, TableRecord
 
 
 def games() -> list[str]:
@@ -68,5 +73,56 @@ def moves_of(rec: TableRecord, view: dict[str, Any]) -> list[MoveTemplate]:
     return get_engine(rec.game).moves(view)
 
 
-__all__ = ["Event", "IllegalAction", "MoveTemplate", "SetupError", "canonical", "dealt_view", "games", "max_seats", "moves_of",
-           "options_model", "read_options", "seat_range", "turn_of", "view_of"]
+def refusal(rec: TableRecord, seat: int, text: str) -> IllegalAction | None:
+    """What the engine would answer `text` from `seat` on the stored table, nothing committed
+    (`apply` works on a copy): None when the move would be accepted."""
+    engine = get_engine(rec.game)
+    try:
+        engine.apply(rec.state or {}, seat, engine.parse(text))
+    except IllegalAction as err:
+        return err
+    return None
+
+
+def drafted(rec: TableRecord, layout: Sequence[Sequence[str]]) -> dict[str, Any]:
+    """A Rummikub table laid out as `layout`, judged by the rules' own draft view (RK-26): each
+    meld valid or not with its reason, and `new_value`, the value of the melds not kept as they
+    stood on the table (only those count toward the opening)."""
+    state = rec.state or {}
+    return draft_view({**state, "draft": {"table": [{"tiles": list(m), "prefix": None} for m in layout], "rack": []}})
+
+
+@dataclass(frozen=True)
+class Step:
+    """One step of a replayed match: the state after it, what happened, and who acted (None: the
+    deal, a new round)."""
+
+    state: State
+    events: tuple[Event, ...]
+    seat: int | None
+
+
+def replayed(rec: TableRecord, log: Sequence[LogEntry]) -> list[Step]:
+    """The match again from seed + options + deck + its action log, the source of truth."""
+    engine = get_engine(rec.game)
+    state = engine.new_game(len(rec.seats), options=rec.options, seed=rec.seed, deck=rec.deck)
+    steps = [Step(state, (), None)]
+    for entry in log:
+        if entry.kind == "start":
+            continue
+        if entry.kind == "next_round":
+            state, events = engine.next_round(state), []
+        else:
+            state, events = engine.apply(state, entry.seat, engine.parse(entry.text))
+        steps.append(Step(state, tuple(events), entry.seat))
+    return steps
+
+
+def step_view(game: str, state: State, seat: int | None) -> dict[str, Any]:
+    """A seat's view (None: the public's) of a state that is not stored (a replay step)."""
+    return get_engine(game).view(state, seat)
+
+
+__all__ = ["Event", "IllegalAction", "MoveTemplate", "SetupError", "Step", "canonical", "dealt_view", "drafted", "games",
+           "max_seats", "moves_of", "options_model", "read_options", "refusal", "replayed", "seat_range", "step_view",
+           "turn_of", "view_of"]

@@ -365,3 +365,32 @@ def test_each_card_games_table_as_cards_fits_a_phone(served: Served, browsers) -
             assert suits and set(suits) <= set("♠♥♦♣★"), "suit symbols"
         if game != "three_thirteen":
             assert css(b, ".tablemeld"), f"{game}: melds on the table"
+
+
+def test_a_finished_tables_page_leads_to_its_rematch(served: Served, browsers) -> None:
+    from tests.web.tables import ALICE
+
+    async def finished() -> str:
+        rec = await served.service.open_table("three_thirteen", "telegram", "c7", ALICE, options={"rounds": 2})
+        await served.service.add_ai(rec.id, ALICE)
+        await served.service.start(rec.id, ALICE)
+        await served.service.set_away(rec.id, ALICE, True)  # her stand-in plays it to the end
+        return rec.id
+
+    async def rematch() -> str:
+        again = await served.service.rematch("telegram", "c7", ALICE)
+        await served.service.start(again.id, ALICE)
+        return again.id
+
+    table = served.run(finished())
+    b = browsers()
+    b.get(served.url(table, 0))
+    wait(b, lambda b: b.execute_script("return document.body.dataset.version"))
+    assert not css(b, "#next-table"), "nothing follows the table yet"
+    again = served.run(rematch())
+    link = wait(b, lambda b: css(b, "#next-table"))[0]
+    assert link.text == "The next game is on: open it" and f"/table/{again}?k=" in link.get_attribute("href")
+    link.click()
+    wait(b, lambda b: f"/table/{again}" in b.current_url and css(b, "#hand [data-code]"))
+    assert b.execute_script("return document.body.dataset.game") == "three_thirteen"
+    assert css(b, "#status")[0].text not in ("", "The match is over."), "the new table, in play"

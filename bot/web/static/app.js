@@ -48,6 +48,19 @@
   function follow() {
     const source = new EventSource(api("/events"));
     source.addEventListener("table", (e) => { $("live").classList.remove("off"); RC.show(JSON.parse(e.data), true); });
+    // The table has ended and another follows it (a rematch): offer the way there rather than leave
+    // at once, so the last table and its result stay in view. A Mini App page signs in there with
+    // its initData (Telegram keeps it for the page), a link's page gets a link signed for its seat.
+    source.addEventListener("moved", (e) => {
+      const next = JSON.parse(e.data);
+      const go = RC.el("a", "next", w(next.status === "lobby" ? "web.next_lobby" : "web.next_table"));
+      go.id = "next-table";
+      go.href = next.path + (next.link ? "" : location.hash);
+      const box = $("message");
+      box.replaceChildren(go);
+      box.hidden = false;
+      box.classList.add("info");
+    });
     source.onerror = () => { $("live").classList.add("off"); $("live").title = w("web.offline"); };
     source.onopen = () => { $("live").title = w("web.live"); };
   }

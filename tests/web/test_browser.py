@@ -394,3 +394,22 @@ def test_a_finished_tables_page_leads_to_its_rematch(served: Served, browsers) -
     wait(b, lambda b: f"/table/{again}" in b.current_url and css(b, "#hand [data-code]"))
     assert b.execute_script("return document.body.dataset.game") == "three_thirteen"
     assert css(b, "#status")[0].text not in ("", "The match is over."), "the new table, in play"
+
+
+def test_a_draft_begun_in_the_chat_is_on_the_page_and_reset_goes_back_to_the_turns_table(served: Served,
+                                                                                         browsers) -> None:
+    from tests.web.tables import ALICE
+
+    rec = served.run(two_player_table(served.service, deck=RK_DECK))
+    b = browsers()
+    b.get(served.url(rec.id, 0))
+    loaded(b)
+    assert not css(b, ".meld"), "an empty table"
+    served.run(served.service.act(rec.id, ALICE, "new r10 r11 r12", expected_version=rec.version))  # typed in the chat
+    wait(b, lambda b: [[t.get_attribute("data-tile") for t in css(m, ".tile")] for m in css(b, ".meld")]
+         == [["r10", "r11", "r12"]])
+    assert not [t for t in css(b, "#hand [data-tile]") if t.get_attribute("data-tile") in ("r10", "r11", "r12")]
+    new_meld_from(b, ["k9", "b9", "y9"])  # and finished on the page
+    wait(b, lambda b: len(css(b, ".meld.valid")) == 2 and "60" in css(b, "#opening")[0].text)
+    css(b, 'button[data-kind="reset"]')[0].click()
+    wait(b, lambda b: not css(b, ".meld") and len(css(b, "#hand [data-tile]")) == 14)

@@ -6,9 +6,13 @@
   const { $, st, w, el, button, api } = RC;
   let checkSeq = 0;
 
-  function startDraft() {
+  // The layout starts from the draft the player began in the chat, if any (the seat's view holds it
+  // while they are on turn); Reset goes back to the table as the turn found it.
+  function startDraft(fromChat = true) {
     const view = st.data.view;
-    st.draft = { melds: (view.table || []).map((m) => [...m.tiles]), rack: [...(view.rack || [])] };
+    const chat = fromChat && view.draft;
+    st.draft = chat ? { melds: chat.melds.map((m) => [...m.tiles]), rack: [...chat.rack] }
+      : { melds: (view.table || []).map((m) => [...m.tiles]), rack: [...(view.rack || [])] };
   }
 
   function tileEl(tile, from, pos) {
@@ -66,7 +70,7 @@
     const plain = st.data.hand.actions.filter((a) => !a.with_items && mine() && !isDraftVerb(a));
     const buttons = plain.map((a) => button(a.label, () => RC.press(a), "action"));
     if (mine()) {
-      buttons.push(button(w("web.reset"), () => { startDraft(); RC.say(""); drawRummikub(); }, "reset"));
+      buttons.push(button(w("web.reset"), () => { startDraft(false); RC.say(""); drawRummikub(); }, "reset"));
       const done = button(w("web.done"), () => RC.send({ play: draft.melds.filter((m) => m.length) }), "done");
       done.id = "done";
       buttons.push(done);

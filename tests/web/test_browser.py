@@ -59,6 +59,17 @@ def pointers(b: Any) -> list[str]:
     return sorted(b.execute_script("return [...window.kinds]"))
 
 
+async def finished_match(served: Served, chat: str) -> str:
+    """A two-round Three-Thirteen of Alice and an AI in `chat`, played to its end by her stand-in."""
+    from tests.web.tables import ALICE
+
+    rec = await served.service.open_table("three_thirteen", "telegram", chat, ALICE, options={"rounds": 2})
+    await served.service.add_ai(rec.id, ALICE)
+    await served.service.start(rec.id, ALICE)
+    await served.service.set_away(rec.id, ALICE, True)
+    return rec.id
+
+
 def loaded(b: Any, version: int | None = None) -> None:
     wait(b, lambda b: b.execute_script("return document.body.dataset.version") not in (None, "")
          and (version is None or int(b.execute_script("return document.body.dataset.version")) >= version))
@@ -199,16 +210,8 @@ def test_a_rearrangement_that_wins_back_a_joker(served: Served, browsers) -> Non
 
 
 def test_a_replay_steps_through_a_finished_match(served: Served, browsers) -> None:
-    from tests.web.tables import ALICE
 
-    async def finished() -> str:
-        rec = await served.service.open_table("three_thirteen", "telegram", "c9", ALICE, options={"rounds": 2})
-        await served.service.add_ai(rec.id, ALICE)
-        await served.service.start(rec.id, ALICE)
-        await served.service.set_away(rec.id, ALICE, True)  # her stand-in plays it to the end
-        return rec.id
-
-    table = served.run(finished())
+    table = served.run(finished_match(served, "c9"))
     b = browsers()
     b.get(served.url(table, 0).replace("/table/", "/replay/"))
     step = lambda b: int(b.execute_script("return document.body.dataset.step || -1"))  # noqa: E731
@@ -370,19 +373,12 @@ def test_each_card_games_table_as_cards_fits_a_phone(served: Served, browsers) -
 def test_a_finished_tables_page_leads_to_its_rematch(served: Served, browsers) -> None:
     from tests.web.tables import ALICE
 
-    async def finished() -> str:
-        rec = await served.service.open_table("three_thirteen", "telegram", "c7", ALICE, options={"rounds": 2})
-        await served.service.add_ai(rec.id, ALICE)
-        await served.service.start(rec.id, ALICE)
-        await served.service.set_away(rec.id, ALICE, True)  # her stand-in plays it to the end
-        return rec.id
-
     async def rematch() -> str:
         again = await served.service.rematch("telegram", "c7", ALICE)
         await served.service.start(again.id, ALICE)
         return again.id
 
-    table = served.run(finished())
+    table = served.run(finished_match(served, "c7"))
     b = browsers()
     b.get(served.url(table, 0))
     wait(b, lambda b: b.execute_script("return document.body.dataset.version"))

@@ -510,12 +510,13 @@ class Rummy101Engine(MatchEngine):
             v["revealed"] = [sorted_tiles(h) for h in state["hands"]]
         return v
 
-    def seat_view(self, state: State, seat: int, public: dict[str, Any]) -> dict[str, Any]:
+    def seat_view(self, state: State, seat: int, public: dict[str, Any], with_take: bool = True) -> dict[str, Any]:
         """`seat`'s hand; before opening, the best opening it holds (cached by hand content); on its
-        draw, a ready take command — only when one is legal (tried against this engine)."""
+        draw, a ready take command — only when one is legal (tried against this engine), and only
+        when `with_take` (the AI never reads it, and trying the takes is most of a view's work)."""
         hand = state["hands"][seat]
         on_draw = state["turn"] == seat and state["phase"] == "draw" and not state["round_over"]
-        take = take_hint(state, seat, self.apply) if on_draw else None
+        take = take_hint(state, seat, self.apply) if on_draw and with_take else None
         return {
             "hand": sorted_tiles(hand),
             "hand_by_number": sorted(hand, key=number_key),
@@ -541,7 +542,10 @@ class Rummy101Engine(MatchEngine):
         ]
 
     def ai_action(self, state: State, seat: int, rng: Random, level: Level = DEFAULT_LEVEL) -> Action:
-        return policy_for(POLICIES, level)(self.view(state, seat), rng)
+        view = self.public_view(state)
+        view["you"] = seat
+        view.update(self.seat_view(state, seat, view, with_take=False))  # `view` but for its take hint
+        return policy_for(POLICIES, level)(view, rng)
 
     def stand_in_action(self, state: State, seat: int, rng: Random) -> Action:
         return self.timeout_action(state)  # R101-48/49: an away player's turns are auto-played

@@ -12,7 +12,7 @@ from __future__ import annotations
 
 from collections import Counter
 from collections.abc import Callable, Sequence
-from functools import lru_cache
+from functools import cache, lru_cache
 from itertools import combinations
 
 from rules.core.tiles import COLOURS, JOKER, MAX_NUMBER
@@ -69,21 +69,51 @@ def _run_windows() -> list[list[tuple[int, int, int, tuple[int, ...]]]]:
 RUN_WINDOWS = _run_windows()
 
 
-def _candidates(i: int, counts: list[int], jokers: int) -> list[tuple[tuple[int, ...], int, int, Found]]:
-    """Melds whose lowest numbered tile is NAMES[i]: (tile indices used, jokers used, value, meld)."""
-    out: list[tuple[tuple[int, ...], int, int, Found]] = []
+Candidate = tuple[tuple[int, ...], int, int, Found]  # (tile indices used, jokers used, value, meld)
+_RUN_REACH = MAX_RUN  # a run starting at a tile holds that tile and at most MAX_RUN - 1 above it
+# Per tile: the indices whose presence decides its candidates, as bit positions of one key: the
+# tile and the numbers above it in its colour (bits 0..4), then the same number in later colours.
+_RUN_BITS = [tuple(range(i, min(i + _RUN_REACH, (i // MAX_NUMBER + 1) * MAX_NUMBER))) for i in range(N_TILES)]
+_SET_BITS = [tuple(c2 * MAX_NUMBER + i % MAX_NUMBER for c2 in range(i // MAX_NUMBER + 1, len(COLOURS)))
+             for i in range(N_TILES)]
+
+
+def _candidates(i: int, counts: list[int], jokers: int) -> list[Candidate]:
+    """Melds whose lowest numbered tile is NAMES[i] (read-only: the list is shared). They depend only
+    on which of a few tiles are present and on the jokers usable, so each such case is worked out
+    once (`_candidates_for`) and looked up after: the search asks this at every node."""
     jmax = jokers if jokers < MAX_JOKERS_PER_MELD else MAX_JOKERS_PER_MELD
+    key = 0
+    bit = 1
+    for idx in _RUN_BITS[i]:
+        if counts[idx]:
+            key |= bit
+        bit <<= 1
+    bit = 1 << _RUN_REACH
+    for idx in _SET_BITS[i]:
+        if counts[idx]:
+            key |= bit
+        bit <<= 1
+    return _candidates_for(i, key, jmax)
+
+
+@cache  # at most N_TILES x 2^8 x 3 cases
+def _candidates_for(i: int, key: int, jmax: int) -> list[Candidate]:
+    """The candidates of tile i when the tiles of `key`'s set bits are present (see `_candidates`)."""
+    present = {idx for b, idx in enumerate(_RUN_BITS[i]) if key >> b & 1}
+    present |= {idx for b, idx in enumerate(_SET_BITS[i], start=_RUN_REACH) if key >> b & 1}
+    out: list[Candidate] = []
     colour, n0 = divmod(i, MAX_NUMBER)
     # Runs: jokers below the tile (when it sits near the top), the tile, then upward.
     for below, lo, hi, span in RUN_WINDOWS[i]:
         if below > jmax:
             break
-        used = tuple(idx for idx in span if counts[idx])
+        used = tuple(idx for idx in span if idx in present)
         need = below + len(span) - len(used)
         if need <= jmax:
             out.append((used, need, (lo + hi) * (hi - lo + 1) // 2, ("run", colour, lo, hi, used)))
     # Sets: the tile plus same-number tiles of later colours, jokers filling up to 3 or 4.
-    others = [c2 * MAX_NUMBER + n0 for c2 in range(colour + 1, len(COLOURS)) if counts[c2 * MAX_NUMBER + n0]]
+    others = [idx for idx in _SET_BITS[i] if idx in present]
     num = n0 + 1
     for size in range(max(1, 3 - jmax), min(4, len(others) + 1) + 1):
         for combo in combinations(others, size - 1):
@@ -91,6 +121,13 @@ def _candidates(i: int, counts: list[int], jokers: int) -> list[tuple[tuple[int,
             for j in range(max(0, 3 - size), min(jmax, 4 - size) + 1):
                 out.append((s_used, j, num * (size + j), ("set", num, s_used, j)))
     return out
+
+
+# Per tile: the other colours' tiles of its number, and the run windows of three that hold it.
+_SAME_NUMBER = [tuple(c2 * MAX_NUMBER + i % MAX_NUMBER for c2 in range(len(COLOURS))) for i in range(N_TILES)]
+_TRIPLES = [tuple(tuple((i // MAX_NUMBER) * MAX_NUMBER + n - 1 for n in range(lo, lo + 3))
+                  for lo in range(max(1, i % MAX_NUMBER - 1), min(i % MAX_NUMBER + 1, MAX_NUMBER - 2) + 1))
+            for i in range(N_TILES)]
 
 
 def _drop_dead(counts: list[int], jokers: int) -> None:
@@ -101,18 +138,9 @@ def _drop_dead(counts: list[int], jokers: int) -> None:
     for i in range(N_TILES):
         if not present[i]:
             continue
-        colour, n0 = divmod(i, MAX_NUMBER)
-        num = n0 + 1
-        colours_here = sum(present[c2 * MAX_NUMBER + n0] for c2 in range(len(COLOURS)))
-        if colours_here + jmax >= 3:
+        if sum(present[j] for j in _SAME_NUMBER[i]) + jmax >= 3:
             continue
-        live = False
-        for lo in range(max(1, num - 2), min(num, MAX_NUMBER - 2) + 1):
-            missing = sum(not present[colour * MAX_NUMBER + n - 1] for n in range(lo, lo + 3))
-            if missing <= jmax:
-                live = True
-                break
-        if not live:
+        if not any(3 - (present[a] + present[b] + present[c]) <= jmax for a, b, c in _TRIPLES[i]):
             counts[i] = 0
 
 

@@ -326,8 +326,8 @@ class Rummy101Engine(MatchEngine):
     def public_view(self, state: State) -> dict[str, Any]:
         return public_view(state, self.name, self.current_seat(state))
 
-    def seat_view(self, state: State, seat: int, public: dict[str, Any], with_take: bool = True) -> dict[str, Any]:
-        return seat_view(state, seat, self.apply if with_take else None)
+    def seat_view(self, state: State, seat: int, public: dict[str, Any]) -> dict[str, Any]:
+        return seat_view(state, seat, self.apply)
 
     def moves(self, view: dict[str, Any]) -> list[MoveTemplate]:
         return legal_moves(view)
@@ -349,7 +349,7 @@ class Rummy101Engine(MatchEngine):
     def ai_action(self, state: State, seat: int, rng: Random, level: Level = DEFAULT_LEVEL) -> Action:
         view = self.public_view(state)
         view["you"] = seat
-        view.update(self.seat_view(state, seat, view, with_take=False))  # `view` but for its take hint
+        view.update(seat_view(state, seat, None))  # `view`, less the take hint the AI never reads
         return policy_for(POLICIES, level)(view, rng)
 
     def stand_in_action(self, state: State, seat: int, rng: Random) -> Action:

@@ -12,7 +12,7 @@ from __future__ import annotations
 
 from collections import Counter
 from collections.abc import Callable, Sequence
-from functools import cache, lru_cache
+from functools import lru_cache
 from itertools import combinations
 
 from rules.core.tiles import COLOURS, JOKER, MAX_NUMBER
@@ -78,7 +78,7 @@ _SET_BITS = [tuple(c2 * MAX_NUMBER + i % MAX_NUMBER for c2 in range(i // MAX_NUM
              for i in range(N_TILES)]
 
 
-def _candidates(i: int, counts: list[int], jokers: int) -> list[Candidate]:
+def _candidates(i: int, counts: Sequence[int], jokers: int) -> list[Candidate]:
     """Melds whose lowest numbered tile is NAMES[i] (read-only: the list is shared). They depend only
     on which of a few tiles are present and on the jokers usable, so each such case is worked out
     once (`_candidates_for`) and looked up after: the search asks this at every node."""
@@ -97,7 +97,7 @@ def _candidates(i: int, counts: list[int], jokers: int) -> list[Candidate]:
     return _candidates_for(i, key, jmax)
 
 
-@cache  # at most N_TILES x 2^8 x 3 cases
+@lru_cache(maxsize=N_TILES * 2 ** (_RUN_REACH + len(COLOURS) - 1) * (MAX_JOKERS_PER_MELD + 1))  # every case fits
 def _candidates_for(i: int, key: int, jmax: int) -> list[Candidate]:
     """The candidates of tile i when the tiles of `key`'s set bits are present (see `_candidates`)."""
     present = {idx for b, idx in enumerate(_RUN_BITS[i]) if key >> b & 1}
@@ -170,8 +170,9 @@ def _cached_search(hand: tuple[str, ...], scorer: Scorer) -> tuple[float, tuple[
 
 def search(hand: Sequence[str], scorer: Scorer = value_score, budget: int = NODE_BUDGET) -> tuple[float, list[Tokens]]:
     """The uncached search behind `best_melds`."""
-    counts, jokers = counts_of(hand)
-    _drop_dead(counts, jokers)
+    listed, jokers = counts_of(hand)
+    _drop_dead(listed, jokers)
+    counts = bytearray(listed)  # at most two of a tile: its slices make the memo keys at once
     memo: dict[tuple, tuple[float, tuple]] = {}
     nodes = [0]
 

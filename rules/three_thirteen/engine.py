@@ -359,7 +359,10 @@ class ThreeThirteenEngine(MatchEngine):
         ]
 
     def ai_action(self, state: State, seat: int, rng: Random, level: Level = DEFAULT_LEVEL) -> Action:
-        return policy_for(POLICIES, level)(self.view(state, seat), rng)
+        view = self.public_view(state)
+        view["you"] = seat
+        view.update(seat_view(state, seat, view, hint=False))  # `view`, less the hint the AI never reads
+        return policy_for(POLICIES, level)(view, rng)
 
     def stand_in_action(self, state: State, seat: int, rng: Random) -> Action:
         return self.ai_action(state, seat, rng)  # the spec names no policy for absent players (T13-29 is the timer)

@@ -59,9 +59,11 @@ def public_view(state: State, game: str, turn: int | None) -> dict[str, Any]:
     }
     return v
 
-def seat_view(state: State, seat: int, public: dict[str, Any]) -> dict[str, Any]:
+
+def seat_view(state: State, seat: int, public: dict[str, Any], hint: bool = True) -> dict[str, Any]:
     """`seat`'s hand with its best grouping and deadwood (`arrange` remembers hands by content), and
-    on its discard the best discard (a hint shown only when it applies)."""
+    on its discard the best discard (a hint shown only when it applies, and only with `hint`: the AI
+    never reads it)."""
     hand = state["hands"][seat]
     wild, ace_high = public["wild_rank"], state["options"]["ace_high"]
     arr = arrange(hand, wild, ace_high)
@@ -72,5 +74,5 @@ def seat_view(state: State, seat: int, public: dict[str, Any]) -> dict[str, Any]
         "deadwood_cards": list(arr.deadwood_cards),
         "deadwood": arr.deadwood,
         "drawn": state["drawn"] if state["turn"] == seat else None,
-        "best_discard": best_discard(hand, state["taken"], wild, ace_high) if on_discard else None,
+        "best_discard": best_discard(hand, state["taken"], wild, ace_high) if on_discard and hint else None,
     }

@@ -28,22 +28,21 @@ from rules.canasta.actions import (
     format_action,
     parse,
 )
+from rules.canasta.laying import add_tiles, check_in_hand, lay_melds, open_melds, require_play, take_pile
 from rules.canasta.levels import POLICIES
 from rules.canasta.moves import moves as legal_moves
 from rules.canasta.options import CanastaOptions
-from rules.canasta.scoring import TEAMS, leading_team, match_decision, score_round, team_of, threshold
+from rules.canasta.scoring import SEATS, TEAMS, end_round, team_of, threshold
 from rules.canasta.stock import pop_stock, split_stock, stock_count
 from rules.core.deck import build_deck, deal_blocks, rng_for
 from rules.core.engine import Action, Event, MatchEngine, RoundResult, State
-from rules.core.errors import IllegalAction, SetupError, not_held
+from rules.core.errors import IllegalAction, SetupError
 from rules.core.levels import DEFAULT_LEVEL, Level, policy_for
 from rules.core.moves import MoveTemplate
 from rules.core.state import clone
 from rules.core.tiles import parse_tile, tile_set
 
-SEATS = 4
 HAND_SIZE = 14
-TEAM_LETTERS = "AB"
 
 
 # Keys of the state that hold a flat list (of tiles, flags or numbers): copied with one slice.
@@ -65,11 +64,6 @@ def _clone_state(state: State) -> State:
     for key in ("deck", "round_over"):
         new[key] = clone(state[key])
     return new
-
-
-def _remove(hand: list[str], tiles: Any) -> None:
-    for t in tiles:
-        hand.remove(t)
 
 
 class CanastaEngine(MatchEngine):
@@ -222,13 +216,13 @@ class CanastaEngine(MatchEngine):
             case JokerButton():
                 self._joker(new, seat, events)
             case TakePile():
-                self._take(new, seat, action, events)
+                take_pile(new, seat, action, events)
             case Open(melds=melds):
-                self._open(new, seat, melds, events)
+                open_melds(new, seat, melds, events)
             case Meld(melds=melds):
-                self._meld(new, seat, melds, events)
+                lay_melds(new, seat, melds, events)
             case Add():
-                self._add(new, seat, action, events)
+                add_tiles(new, seat, action, events)
             case Discard(tile=tile):
                 self._discard(new, seat, tile, events)
             case Timeout():
@@ -257,7 +251,7 @@ class CanastaEngine(MatchEngine):
                 if stock_count(state) == 0:
                     events.append(Event("BonusThrees", {"seat": seat, "team": team, "tiles": revealed}))
                     events.append(Event("StockExhausted", {"seat": seat, "at_once": True}))
-                    self._end_round(state, events, out_seat=None)
+                    end_round(state, events, out_seat=None)
                     return
                 continue
             break
@@ -286,181 +280,10 @@ class CanastaEngine(MatchEngine):
         state["phase"] = "play"
         events.append(Event("JokerCreated", {"seat": seat}))
 
-    def _take(self, state: State, seat: int, action: TakePile, events: list[Event]) -> None:
-        if state["phase"] != "draw":
-            raise IllegalAction("E_PHASE", phase=state["phase"], action="take")
-        pile, hand, team = state["pile"], state["hands"][seat], team_of(seat)
-        top = pile[-1] if pile else None
-        if top is None or not m.is_natural(top):
-            raise IllegalAction("E_PILE_BLOCKED", top=top)  # CAN-40(1,2), CAN-41
-        number = m.num(top)
-        in_hand = sum(1 for t in hand if m.is_natural(t) and m.num(t) == number)
-        named = sum(1 for t in action.tiles if m.is_natural(t) and m.num(t) == number)
-        if in_hand < 2 or named < 2:
-            raise IllegalAction("E_NO_NATURAL_PAIR", top=top, held=in_hand, named=named, number=number)
-        used = list(action.tiles) + [t for meld in action.melds for t in meld]
-        self._check_in_hand(hand, used)
-        existing = state["melds"][team].get(str(number))
-        numbers = self._check_numbers(state, team, action.melds, taken=number)
-        for t in action.tiles:
-            if not (m.is_wild(t) or (m.is_natural(t) and m.num(t) == number)):
-                raise IllegalAction("E_INVALID_MELD", meld=[top, *action.tiles], reason="canasta_wrong_number",
-                                    index=_ref(team, number))
-        take_meld = (existing or []) + [top, *action.tiles]
-        problem = m.meld_problem(number, take_meld, new=existing is None)
-        if problem:
-            raise IllegalAction("E_INVALID_MELD", meld=take_meld, reason=problem, index=_ref(team, number))
-        self._check_valid(team, numbers, action.melds)
-        opening = not state["opened"][team]
-        if opening:
-            count = m.count_value([top, *used])  # CAN-43: the rest of the pile never counts
-            if count < state["thresholds"][team]:
-                raise IllegalAction("E_THRESHOLD", value=count, required=state["thresholds"][team])
-        after = len(hand) - len(used) + len(pile) - 1
-        lengths = {**{n: len(t) for n, t in state["melds"][team].items()}, str(number): len(take_meld)}
-        lengths.update({str(n): len(meld) for n, meld in zip(numbers, action.melds, strict=True)})
-        self._check_floor(after, lengths)
-        _remove(hand, used)
-        rest = pile[:-1]
-        state["melds"][team][str(number)] = take_meld
-        for n, meld in zip(numbers, action.melds, strict=True):
-            state["melds"][team][str(n)] = list(meld)
-        hand.extend(rest)
-        state["pile"] = []
-        state["opened"][team] = True
-        state["phase"] = "play"
-        state["first_turn"] = False
-        events.append(
-            Event(
-                "PileTaken",
-                {
-                    "seat": seat,
-                    "team": team,
-                    "number": number,
-                    "tiles": [top, *action.tiles],
-                    "melds": [list(meld) for meld in action.melds],
-                    "taken": len(rest),
-                    "opened_now": opening,
-                },
-            )
-        )
-        events.append(Event("TilesReceived", {"tiles": m.sorted_tiles(rest)}, seat=seat))
-
-    # PLAY phase -------------------------------------------------------------------------------
-
-    def _require_play(self, state: State, what: str) -> None:
-        if state["phase"] != "play":
-            raise IllegalAction("E_PHASE", phase=state["phase"], action=what)
-
-    def _check_in_hand(self, hand: list[str], tiles: list[str]) -> None:
-        missing = m.multiset_missing(hand, tiles)
-        if missing:
-            raise not_held("E_NOT_IN_HAND", hand, tiles, missing)
-
-    def _check_numbers(
-        self, state: State, team: int, melds: tuple[tuple[str, ...], ...], taken: int | None = None
-    ) -> list[int | None]:
-        """CAN-24: one meld per number per team, the batch included (D-24 step 6)."""
-        seen: set[int] = set() if taken is None else {taken}
-        numbers = []
-        for meld in melds:
-            n = m.meld_number(meld)
-            if n is not None and (n in seen or str(n) in state["melds"][team]):
-                raise IllegalAction("E_DUPLICATE_NUMBER", number=n, team=TEAM_LETTERS[team])
-            if n is not None:
-                seen.add(n)
-            numbers.append(n)
-        return numbers
-
-    def _check_valid(self, team: int, numbers: list[int | None], melds: tuple[tuple[str, ...], ...]) -> None:
-        for i, (n, meld) in enumerate(zip(numbers, melds, strict=True), start=1):
-            problem = "canasta_threes" if n is None and any(m.num(t) == 3 for t in meld) else None
-            if n is None:
-                problem = problem or ("too_short" if len(meld) < 3 else "canasta_wrong_number")
-            else:
-                problem = m.meld_problem(n, meld)
-            if problem:
-                raise IllegalAction("E_INVALID_MELD", meld=list(meld), reason=problem,
-                                    index=str(i) if n is None else _ref(team, n))
-
-    def _check_floor(self, after: int, lengths: dict[str, int]) -> None:
-        """CAN-17 / D-13: ≥1 tile, and ≥2 unless the team then has a canasta."""
-        canasta = any(n >= m.CANASTA_SIZE for n in lengths.values())
-        if after < 1 or (after < 2 and not canasta):
-            raise IllegalAction("E_HAND_FLOOR", left=after, canasta=canasta)
-
-    def _lay(self, state: State, seat: int, melds: tuple[tuple[str, ...], ...], opening: bool,
-             events: list[Event]) -> None:
-        team, hand = team_of(seat), state["hands"][seat]
-        used = [t for meld in melds for t in meld]
-        self._check_in_hand(hand, used)
-        numbers = self._check_numbers(state, team, melds)
-        self._check_valid(team, numbers, melds)
-        if opening:
-            count = m.count_value(used)
-            if count < state["thresholds"][team]:
-                raise IllegalAction("E_THRESHOLD", value=count, required=state["thresholds"][team])
-        lengths = {**{n: len(t) for n, t in state["melds"][team].items()}}
-        lengths.update({str(n): len(meld) for n, meld in zip(numbers, melds, strict=True)})
-        self._check_floor(len(hand) - len(used), lengths)
-        _remove(hand, used)
-        for n, meld in zip(numbers, melds, strict=True):
-            state["melds"][team][str(n)] = list(meld)
-        state["opened"][team] = True
-        events.append(
-            Event(
-                "MeldsLaid",
-                {
-                    "seat": seat,
-                    "team": team,
-                    "melds": [list(meld) for meld in melds],
-                    "value": m.count_value(used),
-                    "opened_now": opening,
-                },
-            )
-        )
-
-    def _open(self, state: State, seat: int, melds: tuple[tuple[str, ...], ...], events: list[Event]) -> None:
-        self._require_play(state, "open")
-        if state["opened"][team_of(seat)]:
-            raise IllegalAction("E_ALREADY_OPENED")
-        self._lay(state, seat, melds, opening=True, events=events)
-
-    def _meld(self, state: State, seat: int, melds: tuple[tuple[str, ...], ...], events: list[Event]) -> None:
-        self._require_play(state, "meld")
-        if not state["opened"][team_of(seat)]:
-            raise IllegalAction("E_NOT_OPENED", threshold=state["thresholds"][team_of(seat)])
-        self._lay(state, seat, melds, opening=False, events=events)
-
-    def _add(self, state: State, seat: int, action: Add, events: list[Event]) -> None:
-        self._require_play(state, "add")
-        team, hand = team_of(seat), state["hands"][seat]
-        if not state["opened"][team]:
-            raise IllegalAction("E_NOT_OPENED", threshold=state["thresholds"][team])
-        self._check_in_hand(hand, list(action.tiles))
-        if action.team is not None and TEAM_LETTERS.index(action.team) != team:
-            raise IllegalAction("E_NOT_OWN_MELD", number=action.number, team=action.team)
-        key = str(action.number)
-        if key not in state["melds"][team]:
-            raise IllegalAction("E_NO_SUCH_MELD", number=action.number)
-        grown = state["melds"][team][key] + list(action.tiles)
-        problem = m.meld_problem(action.number, grown, new=False)
-        if problem:
-            raise IllegalAction("E_INVALID_MELD", meld=grown, reason=problem, index=_ref(team, action.number))
-        lengths = {n: len(t) for n, t in state["melds"][team].items()}
-        lengths[key] = len(grown)
-        self._check_floor(len(hand) - len(action.tiles), lengths)
-        _remove(hand, action.tiles)
-        state["melds"][team][key] = grown
-        events.append(
-            Event("TilesAdded", {"seat": seat, "team": team, "number": action.number, "tiles": list(action.tiles),
-                                 "size": len(grown), "canasta": m.canasta_kind(action.number, grown)})
-        )
-
     def _discard(self, state: State, seat: int, tile: str, events: list[Event]) -> None:
-        self._require_play(state, "discard")
+        require_play(state, "discard")
         hand, team = state["hands"][seat], team_of(seat)
-        self._check_in_hand(hand, [tile])
+        check_in_hand(hand, [tile])
         if len(hand) == 1 and not self._has_canasta(state, team):
             raise IllegalAction("E_NO_CANASTA", tile=tile)  # CAN-50
         hand.remove(tile)
@@ -468,9 +291,9 @@ class CanastaEngine(MatchEngine):
         out = not hand
         events.append(Event("Discarded", {"seat": seat, "tile": tile, "out": out}))
         if out:
-            self._end_round(state, events, out_seat=seat)
+            end_round(state, events, out_seat=seat)
         elif state["exhausted"]:
-            self._end_round(state, events, out_seat=None)  # CAN-52: the drawer's turn was the last
+            end_round(state, events, out_seat=None)  # CAN-52: the drawer's turn was the last
         else:
             state["turn"] = (seat + 1) % SEATS
             state["phase"] = "draw"
@@ -493,57 +316,6 @@ class CanastaEngine(MatchEngine):
     @staticmethod
     def _has_canasta(state: State, team: int) -> bool:
         return any(len(t) >= m.CANASTA_SIZE for t in state["melds"][team].values())
-
-    def _end_round(self, state: State, events: list[Event], out_seat: int | None) -> None:
-        teams = score_round(state, out_seat)
-        scores = [teams[0]["score"], teams[1]["score"]]
-        state["totals"] = [t + s for t, s in zip(state["totals"], scores, strict=True)]
-        state["history"].append(scores)
-        lead = leading_team(scores)
-        winners = [] if lead is None else list(TEAMS[lead])  # CAN-64 / D-22
-        decision = match_decision(state["options"], state["round"], state["totals"])
-        state["turn"] = None
-        state["round_over"] = {
-            "reason": "out" if out_seat is not None else "stock",
-            "out": out_seat,
-            "scores": scores,
-            "winners": winners,
-            "teams": teams,
-            "hands": [m.sorted_tiles(h) for h in state["hands"]],
-            "drawn": decision == "drawn",
-        }
-        events.append(
-            Event(
-                "RoundScored",
-                {
-                    "round": state["round"],
-                    "reason": state["round_over"]["reason"],
-                    "out": out_seat,
-                    "scores": scores,
-                    "teams": clone(teams),
-                    "winners": winners,
-                    "hands": clone(state["round_over"]["hands"]),
-                    "totals": list(state["totals"]),
-                },
-            )
-        )
-        if decision in ("won", "drawn"):
-            state["match_over"] = True
-            per_round = state["options"]["ledger_per_round"] * state["round"]
-            if decision == "won":
-                best = leading_team(state["totals"])
-                assert best is not None
-                state["match_winners"] = list(TEAMS[best])
-                state["ledger"] = [per_round if team_of(s) == best else -per_round for s in range(SEATS)]
-            else:
-                state["match_winners"] = list(range(SEATS))  # a drawn match: both teams share it
-                state["ledger"] = [0] * SEATS
-            events.append(
-                Event("MatchEnded", {"winners": list(state["match_winners"]), "totals": list(state["totals"]),
-                                     "drawn": decision == "drawn", "ledger": list(state["ledger"])})
-            )
-        elif decision == "tie_break":
-            events.append(Event("TieBreakNeeded", {"totals": list(state["totals"])}))
 
     # ---- views -------------------------------------------------------------------------------
 
@@ -587,11 +359,6 @@ def auto_discard(hand: list[str]) -> str:
     if twos:
         return min(twos, key=m.sort_key)
     return hand[0]
-
-
-def _ref(team: int, number: int) -> str:
-    """How a team meld is named in messages (CAN-02): `A:8s`."""
-    return f"{TEAM_LETTERS[team]}:{number}s"
 
 
 def _deck_tile(token: str) -> str:

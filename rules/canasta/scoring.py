@@ -10,9 +10,13 @@ from rules.canasta.melds import (
     canasta_kind,
     hand_penalty,
     meld_score,
+    sorted_tiles,
     value,
 )
+from rules.core.engine import Event, State
+from rules.core.state import clone
 
+SEATS = 4
 TEAMS = ((0, 2), (1, 3))
 
 
@@ -82,3 +86,57 @@ def match_decision(options: dict[str, Any], round_number: int, totals: list[int]
     if leading_team(totals) is not None:
         return "won"
     return "drawn" if options["allow_draw"] else "tie_break"
+
+
+def end_round(state: State, events: list[Event], out_seat: int | None) -> None:
+    """The round is over (a player went out, or the stock ran dry): score it, and end the match
+    when it is decided (CAN-60..67)."""
+    teams = score_round(state, out_seat)
+    scores = [teams[0]["score"], teams[1]["score"]]
+    state["totals"] = [t + s for t, s in zip(state["totals"], scores, strict=True)]
+    state["history"].append(scores)
+    lead = leading_team(scores)
+    winners = [] if lead is None else list(TEAMS[lead])  # CAN-64 / D-22
+    decision = match_decision(state["options"], state["round"], state["totals"])
+    state["turn"] = None
+    state["round_over"] = {
+        "reason": "out" if out_seat is not None else "stock",
+        "out": out_seat,
+        "scores": scores,
+        "winners": winners,
+        "teams": teams,
+        "hands": [sorted_tiles(h) for h in state["hands"]],
+        "drawn": decision == "drawn",
+    }
+    events.append(
+        Event(
+            "RoundScored",
+            {
+                "round": state["round"],
+                "reason": state["round_over"]["reason"],
+                "out": out_seat,
+                "scores": scores,
+                "teams": clone(teams),
+                "winners": winners,
+                "hands": clone(state["round_over"]["hands"]),
+                "totals": list(state["totals"]),
+            },
+        )
+    )
+    if decision in ("won", "drawn"):
+        state["match_over"] = True
+        per_round = state["options"]["ledger_per_round"] * state["round"]
+        if decision == "won":
+            best = leading_team(state["totals"])
+            assert best is not None
+            state["match_winners"] = list(TEAMS[best])
+            state["ledger"] = [per_round if team_of(s) == best else -per_round for s in range(SEATS)]
+        else:
+            state["match_winners"] = list(range(SEATS))  # a drawn match: both teams share it
+            state["ledger"] = [0] * SEATS
+        events.append(
+            Event("MatchEnded", {"winners": list(state["match_winners"]), "totals": list(state["totals"]),
+                                 "drawn": decision == "drawn", "ledger": list(state["ledger"])})
+        )
+    elif decision == "tie_break":
+        events.append(Event("TieBreakNeeded", {"totals": list(state["totals"])}))

@@ -40,20 +40,31 @@ def _pick(free: list[int], test: Any, prefer: int) -> int | None:
 def table_changes(before: Sequence[StoredMeld], after: Sequence[StoredMeld], added: Sequence[str]) -> dict[str, Any]:
     old = [Counter(m["tiles"]) for m in before]
     new = [Counter(m["tiles"]) for m in after]
+    # Cheap stand-ins for the multiset tests below (a play compares every old meld with every new
+    # one): equal multisets are equal sorted tuples, and a sub-multiset has a subset of the tiles.
+    old_sorted = [tuple(sorted(m["tiles"])) for m in before]
+    new_sorted = [tuple(sorted(m["tiles"])) for m in after]
+    old_set = [set(t) for t in old_sorted]
+    new_set = [set(t) for t in new_sorted]
     free_old = list(range(len(before)))
     match: dict[int, int] = {}  # new index -> old index
     # Unchanged melds first, so an old meld is never taken for the base of an extension by mistake.
     for j in range(len(after)):
-        i = _pick(free_old, lambda i, j=j: old[i] == new[j], j)
+        i = _pick(free_old, lambda i, j=j: old_sorted[i] == new_sorted[j], j)
         if i is not None:
             match[j] = i
             free_old.remove(i)
     rack = Counter(added)
     extended = []
+
+    def extends(i: int, j: int, rack: Counter[str]) -> bool:
+        """New meld j is old meld i plus tiles from the rack."""
+        return old_set[i] <= new_set[j] and not old[i] - new[j] and not (new[j] - old[i]) - rack
+
     for j in range(len(after)):
         if j in match:
             continue
-        i = _pick(free_old, lambda i, j=j, rack=rack: not old[i] - new[j] and not (new[j] - old[i]) - rack, j)
+        i = _pick(free_old, lambda i, j=j, rack=rack: extends(i, j, rack), j)
         if i is not None:
             extra = new[j] - old[i]
             rack -= extra

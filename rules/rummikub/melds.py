@@ -9,6 +9,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 from dataclasses import dataclass
 
+from rules.core.memo import content_cache
 from rules.core.tiles import COLOURS, JOKER, MAX_NUMBER, MIN_NUMBER, sort_key
 
 RUN, GROUP = "run", "group"
@@ -16,6 +17,7 @@ MAX_JOKERS_PER_MELD = 2
 MAX_GROUP = 4
 MIN_MELD = 3
 MAX_RUN = MAX_NUMBER
+MELD_CACHE = 1 << 16  # a table holds a few dozen melds; tables in play at once a few thousand
 
 
 class InvalidMeld(ValueError):
@@ -118,6 +120,14 @@ def analyse(tiles: Sequence[str], prefix: str | None = None) -> MeldInfo:
     if prefix == "R" and _looks_like_group(numbered):
         raise InvalidMeld("prefix_mismatch")
     return _as_run(tiles)
+
+
+@content_cache(MELD_CACHE)
+def meld_info(tiles: tuple[str, ...], prefix: str | None) -> MeldInfo:
+    """`analyse` remembered: a table meld is analysed again for every view of every outcome and for
+    every play's check of the table before and after, and most melds stay as they were. Invalid
+    melds raise and are not remembered."""
+    return analyse(tiles, prefix)
 
 
 def _mark_ambiguous(info: MeldInfo) -> MeldInfo:

@@ -12,7 +12,7 @@ from itertools import permutations, product
 
 from rules.core.errors import IllegalAction, not_held
 from rules.core.tiles import JOKER, sorted_tiles
-from rules.rummikub.melds import InvalidMeld, MeldInfo, analyse
+from rules.rummikub.melds import InvalidMeld, MeldInfo, meld_info
 
 # A meld in state and in a layout: {"tiles": [...], "prefix": "G" | "R" | None}
 StoredMeld = dict
@@ -37,7 +37,7 @@ def analyse_layout(layout: Sequence[StoredMeld]) -> list[MeldInfo]:
     infos = []
     for index, meld in enumerate(layout, start=1):
         try:
-            infos.append(analyse(meld["tiles"], meld.get("prefix")))
+            infos.append(meld_info(tuple(meld["tiles"]), meld.get("prefix")))
         except InvalidMeld as err:
             raise IllegalAction(
                 "E_INVALID_MELD", meld=" ".join(meld["tiles"]), index=index, reason=err.reason
@@ -78,7 +78,7 @@ def validate_play(
     if not_on_rack:  # C4
         raise not_held("E_NOT_ON_RACK", r0, added.elements(), sorted_tiles(not_on_rack.elements()))
     infos_after = analyse_layout(t1)  # C5
-    infos_before = [analyse(m["tiles"], m.get("prefix")) for m in t0]
+    infos_before = [meld_info(tuple(m["tiles"]), m.get("prefix")) for m in t0]
     if not opened:
         new_melds = Counter((i.type, i.tiles) for i in infos_after)
         old_melds = Counter((i.type, i.tiles) for i in infos_before)

@@ -11,18 +11,9 @@ from rules.core.engine import State
 from rules.core.memo import content_cache
 from rules.core.tiles import number_key, sorted_tiles
 from rules.rummikub.ai import best_opening_value
-from rules.rummikub.melds import InvalidMeld, MeldInfo, analyse
+from rules.rummikub.melds import InvalidMeld, meld_info
 
-# A table holds a few dozen melds; tables in play at once a few thousand.
-MELD_CACHE = 1 << 16
 RACK_CACHE = 1 << 14
-
-
-@content_cache(MELD_CACHE)
-def meld_info(tiles: tuple[str, ...], prefix: str | None) -> MeldInfo:
-    """`analyse` remembered: a table meld is analysed again for every view of every outcome, and
-    most outcomes leave most melds as they were. Invalid melds raise and are not remembered."""
-    return analyse(tiles, prefix)
 
 
 def meld_view(meld: dict) -> dict[str, Any]:

@@ -7,18 +7,16 @@ reason code for an action that breaks several rules is deterministic.
 
 from __future__ import annotations
 
-from collections import Counter
 from random import Random
 from typing import Any
 
 from rules.core.deck import build_deck, deal_blocks, rng_for
 from rules.core.engine import Action, Event, MatchEngine, RoundResult, State
-from rules.core.errors import IllegalAction, SetupError, not_held
+from rules.core.errors import IllegalAction, SetupError
 from rules.core.levels import DEFAULT_LEVEL, Level, policy_for
 from rules.core.moves import MoveTemplate
 from rules.core.state import clone
-from rules.core.tiles import JOKER, number_key, parse_tile, sorted_tiles, tile_set
-from rules.rummy101 import melds as M
+from rules.core.tiles import JOKER, parse_tile, sorted_tiles, tile_set
 from rules.rummy101.actions import (
     Add,
     Discard,
@@ -32,12 +30,12 @@ from rules.rummy101.actions import (
     format_action,
     parse,
 )
-from rules.rummy101.ai import best_opening
-from rules.rummy101.hints import take_hint
 from rules.rummy101.levels import POLICIES
 from rules.rummy101.moves import moves as legal_moves
 from rules.rummy101.options import Rummy101Options
 from rules.rummy101.scoring import match_leaders, multiplier, round_scores
+from rules.rummy101.uses import apply_use, canonical
+from rules.rummy101.views import public_view, seat_view
 
 HAND_SIZE = 21
 SERIES_THRESHOLD, PAIRS_THRESHOLD = 101, 5
@@ -58,13 +56,6 @@ def _copy_state(state: State) -> State:
     new["deck"] = None if state["deck"] is None else list(state["deck"])
     new["round_over"] = clone(state["round_over"])
     return new
-
-
-def _canonical(tokens: tuple[str, ...] | list[str]) -> None:
-    """Actions built in code (not parsed) may hold any string: refuse what the grammar would."""
-    for tok in tokens:
-        if not isinstance(tok, str) or M.parse_token(tok) != tok:
-            raise IllegalAction("E_PARSE", token=str(tok), expected="tile")
 
 
 class Rummy101Engine(MatchEngine):
@@ -204,7 +195,7 @@ class Rummy101Engine(MatchEngine):
             case Open() | Meld() | Add() | Swap():
                 if new["phase"] != "play":
                     raise IllegalAction("E_PHASE", phase=new["phase"], action=format_action(action).split()[0])
-                self._use(new, seat, action, None, events)
+                apply_use(new, seat, action, None, events)
             case Discard(tile=tile):
                 self._discard(new, seat, tile, events)
             case Timeout():
@@ -246,161 +237,16 @@ class Rummy101Engine(MatchEngine):
         top = state["discard"][-1]
         if use is None:
             raise IllegalAction("E_TAKE_UNUSED", tile=top)
-        self._use(state, seat, use, top, events)
+        apply_use(state, seat, use, top, events)
         state["discard"].pop()
         state["phase"], state["takable"] = "play", False
-
-    # ---- the four uses: open, meld, add, swap (also inside a take) ----------------------------------------
-
-    def _use(self, state: State, seat: int, use: Action, taken: str | None, events: list[Event]) -> None:
-        """Checks (3)..(11) of D-25 for one use; `taken` is the top discard inside a take."""
-        status = state["status"][seat]
-        if isinstance(use, Open):
-            if status != UNOPENED:
-                raise IllegalAction("E_ALREADY_OPENED")
-        elif status == UNOPENED:
-            raise IllegalAction("E_NOT_OPENED", threshold=state["thresholds"]["series"])
-        if isinstance(use, Add | Swap) and not 1 <= use.meld <= len(state["table"]):
-            raise IllegalAction("E_NO_SUCH_MELD", meld=use.meld, number=use.meld)
-        match use:
-            case Open(melds=specs) | Meld(melds=specs):
-                tokens = [t for spec in specs for t in spec.tiles]
-            case Add(tiles=tiles):
-                tokens = list(tiles)
-            case Swap(tile=tile):
-                tokens = [tile]
-            case _:
-                raise IllegalAction("E_PARSE", token=type(use).__name__, expected="open, meld, add or swap")
-        _canonical(tokens)
-        from_hand = [M.physical(t) for t in tokens]
-        if taken is not None:
-            if taken not in from_hand:
-                raise IllegalAction("E_TAKE_UNUSED", tile=taken)  # R101-17: the use names the top discard
-            from_hand.remove(taken)
-        hand = state["hands"][seat]
-        missing = Counter(from_hand) - Counter(hand)
-        if missing:
-            raise not_held("E_NOT_IN_HAND", hand, from_hand, sorted_tiles(missing.elements()))
-        match use:
-            case Open(melds=specs):
-                self._open(state, seat, specs, len(from_hand), events)
-            case Meld(melds=specs):
-                self._lay(state, seat, specs, len(from_hand), events)
-            case Add(meld=n, tiles=tiles):
-                self._add(state, seat, n, tiles, len(from_hand), events)
-            case Swap(meld=n, tile=tile):
-                self._swap(state, seat, n, tile, events)
-        for t in from_hand:
-            hand.remove(t)
-        if taken is not None:
-            events.insert(0, Event("DiscardTaken", {"seat": seat, "tile": taken}))
-
-    def _analyse_batch(self, state: State, seat: int, specs: tuple) -> list[M.Meld]:
-        """(7): every meld valid; one player's pairs never repeat a tile (R101-33)."""
-        records = []
-        for i, spec in enumerate(specs, start=1):
-            try:
-                records.append(M.analyse(spec.tiles))
-            except M.InvalidMeld as err:
-                raise IllegalAction(
-                    "E_INVALID_MELD", index=i, meld=list(spec.tiles), reason=f"rummy101_{err.reason}"
-                ) from err
-        return records
-
-    def _check_pairs(self, state: State, seat: int, records: list[M.Meld]) -> None:
-        own = [m["tile"] for m in state["table"] if m["owner"] == seat and m["kind"] == "pair"]
-        new = [m["tile"] for m in records if m["kind"] == "pair"]
-        repeated = [t for t, c in Counter(own + new).items() if c > 1]
-        if repeated:
-            raise IllegalAction("E_DUPLICATE_PAIR", tile=sorted_tiles(repeated)[0])
-
-    def _open(self, state: State, seat: int, specs: tuple, used: int, events: list[Event]) -> None:
-        records = self._analyse_batch(state, seat, specs)
-        series = [M.is_series(m) for m in records]
-        if any(series) and not all(series):
-            raise IllegalAction("E_MIXED_OPENING")  # R101-30
-        self._check_pairs(state, seat, records)
-        thresholds = state["thresholds"]
-        if all(series):
-            value = sum(M.meld_value(m) for m in records)
-            if value < thresholds["series"]:
-                raise IllegalAction("E_THRESHOLD", value=value, required=thresholds["series"])
-            kind, score = SERIES, value
-        else:
-            if len(records) < thresholds["pairs"]:
-                raise IllegalAction("E_THRESHOLD", value=len(records), required=thresholds["pairs"], pairs=True)
-            kind, score = PAIRS, len(records)
-        self._floor(state, seat, used)
-        numbers = self._put(state, seat, records)
-        state["status"][seat] = kind
-        if state["options"]["threshold_mode"] == "increasing":
-            thresholds[kind] = score + 1  # R101-38: the two tracks are independent
-        events.append(
-            Event(
-                "Opened",
-                {
-                    "seat": seat, "kind": kind, "score": score, "melds": numbers,
-                    "shown": self._shown(state, numbers), "thresholds": dict(thresholds),
-                },
-            )
-        )
-
-    def _lay(self, state: State, seat: int, specs: tuple, used: int, events: list[Event]) -> None:
-        records = self._analyse_batch(state, seat, specs)
-        self._check_pairs(state, seat, records)
-        status = state["status"][seat]
-        pairs_seen = PAIRS in state["status"]
-        for i, m in enumerate(records, start=1):
-            # `index` counts the melds as typed (not table numbers): `meld` shows which one.
-            typed = list(specs[i - 1].tiles)
-            if status == PAIRS and M.is_series(m):
-                raise IllegalAction("E_MELD_TYPE", index=i, status=status, meld=typed, why="pairs")  # R101-36
-            if status == SERIES and not M.is_series(m) and not pairs_seen:
-                raise IllegalAction("E_MELD_TYPE", index=i, status=status, meld=typed, why="series")  # R101-37
-        self._floor(state, seat, used)
-        numbers = self._put(state, seat, records)
-        events.append(Event("MeldsLaid", {"seat": seat, "melds": numbers, "shown": self._shown(state, numbers)}))
-
-    def _add(self, state: State, seat: int, n: int, tiles: tuple, used: int, events: list[Event]) -> None:
-        target = state["table"][n - 1]
-        try:
-            grown = M.add_to(target, tiles)
-        except M.DoesNotFit as err:
-            raise IllegalAction("E_DOES_NOT_FIT", meld=n, tiles=list(tiles)) from err
-        self._floor(state, seat, used)
-        state["table"][n - 1] = grown
-        events.append(Event("TilesAdded", {"seat": seat, "meld": n, "tiles": list(tiles)}))
-
-    def _swap(self, state: State, seat: int, n: int, tile: str, events: list[Event]) -> None:
-        try:
-            state["table"][n - 1] = M.swap_in(state["table"][n - 1], tile)
-        except M.DoesNotFit as err:
-            raise IllegalAction("E_DOES_NOT_FIT", meld=n, tiles=[tile]) from err
-        state["hands"][seat].append(JOKER)  # R101-41: the joker stays wild in the swapper's hand
-        events.append(Event("JokerSwapped", {"seat": seat, "meld": n, "tile": tile}))
-
-    def _floor(self, state: State, seat: int, used: int) -> None:
-        """R101-15: a play never empties the hand; one tile is always left for the discard."""
-        if len(state["hands"][seat]) - used < 1:
-            raise IllegalAction("E_HAND_FLOOR", left=len(state["hands"][seat]) - used)
-
-    def _shown(self, state: State, numbers: list[int]) -> list[list[str]]:
-        return [M.shown(state["table"][n - 1]) for n in numbers]
-
-    def _put(self, state: State, seat: int, records: list[M.Meld]) -> list[int]:
-        """R101-28: melds are numbered in laying order, in the order written."""
-        numbers = []
-        for record in records:
-            state["table"].append({**record, "owner": seat})
-            numbers.append(len(state["table"]))
-        return numbers
 
     # ---- discard, timeout, turn and round end ------------------------------------------------------------
 
     def _discard(self, state: State, seat: int, tile: str, events: list[Event]) -> None:
         if state["phase"] != "play":
             raise IllegalAction("E_PHASE", phase=state["phase"], action="discard")
-        _canonical([tile])
+        canonical([tile])
         hand = state["hands"][seat]
         if tile not in hand:
             raise IllegalAction("E_NOT_IN_HAND", tiles=[tile])
@@ -475,53 +321,13 @@ class Rummy101Engine(MatchEngine):
         elif state["round"] >= opts["match_rounds"]:
             events.append(Event("TieBreakNeeded", {"leaders": leaders}))  # R101-61: one more round
 
-    # ---- views -------------------------------------------------------------------------------
+    # ---- views (rules/rummy101/views.py) ------------------------------------------------------------
 
     def public_view(self, state: State) -> dict[str, Any]:
-        """What everyone sees: never a hand in play, the stock order or the seed."""
-        over = state["round_over"]
-        opts = state["options"]
-        v: dict[str, Any] = {
-            "game": self.name,
-            "round": state["round"],
-            "match_rounds": opts["match_rounds"],
-            "seats": state["seats"],
-            "turn": self.current_seat(state),
-            "phase": state["phase"],
-            "first_turn": state["first_turn"],
-            "table": [_meld_view(i, m) for i, m in enumerate(state["table"], start=1)],
-            "stock": len(state["stock"]),
-            "discard_top": state["discard"][-1] if state["discard"] else None,
-            "discard_size": len(state["discard"]),
-            "can_take": bool(state["takable"] and state["discard"] and state["phase"] == "draw" and not over),
-            "hand_sizes": [len(h) for h in state["hands"]],
-            "status": list(state["status"]),
-            "thresholds": dict(state["thresholds"]),
-            "threshold_mode": opts["threshold_mode"],
-            "joker_button": opts["joker_button"],
-            "joker_used": list(state["joker_used"]),
-            "last_stock": state["last_stock"],
-            "totals": list(state["totals"]),
-            "round_over": clone(over) if over else None,
-            "match_over": state["match_over"],
-            "match_winners": list(state["match_winners"]),
-        }
-        if over:
-            v["revealed"] = [sorted_tiles(h) for h in state["hands"]]
-        return v
+        return public_view(state, self.name, self.current_seat(state))
 
     def seat_view(self, state: State, seat: int, public: dict[str, Any]) -> dict[str, Any]:
-        """`seat`'s hand; before opening, the best opening it holds (cached by hand content); on its
-        draw, a ready take command — only when one is legal (tried against this engine)."""
-        hand = state["hands"][seat]
-        on_draw = state["turn"] == seat and state["phase"] == "draw" and not state["round_over"]
-        take = take_hint(state, seat, self.apply) if on_draw else None
-        return {
-            "hand": sorted_tiles(hand),
-            "hand_by_number": sorted(hand, key=number_key),
-            "best_opening": best_opening(hand) if state["status"][seat] == UNOPENED else None,
-            "take_hint": None if take is None else format_action(take),
-        }
+        return seat_view(state, seat, self.apply)
 
     def moves(self, view: dict[str, Any]) -> list[MoveTemplate]:
         return legal_moves(view)
@@ -541,7 +347,10 @@ class Rummy101Engine(MatchEngine):
         ]
 
     def ai_action(self, state: State, seat: int, rng: Random, level: Level = DEFAULT_LEVEL) -> Action:
-        return policy_for(POLICIES, level)(self.view(state, seat), rng)
+        view = self.public_view(state)
+        view["you"] = seat
+        view.update(seat_view(state, seat, None))  # `view`, less the take hint the AI never reads
+        return policy_for(POLICIES, level)(view, rng)
 
     def stand_in_action(self, state: State, seat: int, rng: Random) -> Action:
         return self.timeout_action(state)  # R101-48/49: an away player's turns are auto-played
@@ -560,12 +369,6 @@ def _deck_tile(token: str) -> str:
         return parse_tile(token)
     except IllegalAction as err:
         raise SetupError(f"deck: {token!r} is not a tile") from err
-
-
-def _meld_view(n: int, meld: M.Meld) -> dict[str, Any]:
-    # The stored record is public (owner, kind, run colour/start, set number, pair tile); views add
-    # what the spec prints: the number, the joker representations and the value.
-    return {**meld, "tiles": list(meld["tiles"]), "n": n, "shown": M.shown(meld), "value": M.meld_value(meld)}
 
 
 ENGINE = Rummy101Engine()

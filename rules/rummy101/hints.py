@@ -17,6 +17,7 @@ from rules.core.engine import Action, State
 from rules.core.errors import IllegalAction
 from rules.core.hints import Hint
 from rules.core.tiles import JOKER
+from rules.rummy101 import melds as M
 from rules.rummy101.actions import Add, Discard, JokerButton, Meld, MeldSpec, Open, Swap, Take
 from rules.rummy101.ai import choose_action
 from rules.rummy101.search import best_melds, meld_value, pairs_in, physical
@@ -24,11 +25,30 @@ from rules.rummy101.search import best_melds, meld_value, pairs_in, physical
 Apply = Callable[[State, int, Action], Any]
 
 
+def _fits(meld: M.Meld, tile: str) -> bool:
+    try:
+        M.add_to(meld, (tile,))
+    except M.DoesNotFit:
+        return False
+    return True
+
+
+def _swaps(meld: M.Meld, tile: str) -> bool:
+    try:
+        M.swap_in(meld, tile)
+    except M.DoesNotFit:
+        return False
+    return True
+
+
 def _candidates(state: State, seat: int, top: str) -> Iterator[Take]:
+    """The uses of `top` worth trying, in the order tried. A swap or an addition the meld cannot
+    take is left out (the engine would refuse it: it asks the same `swap_in`/`add_to`), and the meld
+    search runs only once the table's melds are done with: both save the dearest tries."""
     hand = list(state["hands"][seat])
     with_top = [*hand, top]
-    _, melds = best_melds(with_top)
     if state["status"][seat] == "unopened":
+        _, melds = best_melds(with_top)
         if melds and any(top in physical(m) for m in melds):
             yield Take(use=Open(melds=tuple(MeldSpec(tiles=tuple(m)) for m in melds)))
         pairs = pairs_in(with_top)
@@ -36,9 +56,11 @@ def _candidates(state: State, seat: int, top: str) -> Iterator[Take]:
             yield Take(use=Open(melds=tuple(MeldSpec(tiles=tuple(p)) for p in pairs)))
         return
     for n, meld in enumerate(state["table"], start=1):
-        if top != JOKER and JOKER in meld["tiles"]:
+        if top != JOKER and JOKER in meld["tiles"] and _swaps(meld, top):
             yield Take(use=Swap(meld=n, tile=top))
-        yield Take(use=Add(meld=n, tiles=(top,)))
+        if _fits(meld, top):
+            yield Take(use=Add(meld=n, tiles=(top,)))
+    _, melds = best_melds(with_top)
     for meld in melds:
         if top in physical(meld):
             yield Take(use=Meld(melds=(MeldSpec(tiles=tuple(meld)),)))

@@ -69,21 +69,34 @@ def _run_windows() -> list[list[tuple[int, int, int, tuple[int, ...]]]]:
 RUN_WINDOWS = _run_windows()
 
 
-def _candidates(i: int, counts: list[int], jokers: int) -> list[tuple[tuple[int, ...], int, int, Found]]:
-    """Melds whose lowest numbered tile is NAMES[i]: (tile indices used, jokers used, value, meld)."""
-    out: list[tuple[tuple[int, ...], int, int, Found]] = []
-    jmax = jokers if jokers < MAX_JOKERS_PER_MELD else MAX_JOKERS_PER_MELD
+Candidate = tuple[tuple[int, ...], int, int, Found]  # (tile indices used, jokers used, value, meld)
+_RUN_REACH = MAX_RUN  # a run starting at a tile holds that tile and at most MAX_RUN - 1 above it
+# Per tile: the indices whose presence decides its candidates, as bit positions of one key: the
+# tile and the numbers above it in its colour (bits 0..4), then the same number in later colours.
+_RUN_BITS = [tuple(range(i, min(i + _RUN_REACH, (i // MAX_NUMBER + 1) * MAX_NUMBER))) for i in range(N_TILES)]
+_SET_BITS = [tuple(c2 * MAX_NUMBER + i % MAX_NUMBER for c2 in range(i // MAX_NUMBER + 1, len(COLOURS)))
+             for i in range(N_TILES)]
+
+
+@lru_cache(maxsize=N_TILES * 2 ** (_RUN_REACH + len(COLOURS) - 1) * (MAX_JOKERS_PER_MELD + 1))  # every case fits
+def _candidates_for(i: int, key: int, jmax: int) -> list[Candidate]:
+    """Melds whose lowest numbered tile is NAMES[i] when the tiles of `key`'s set bits are present
+    (`_RUN_BITS`, `_SET_BITS`) and `jmax` jokers may go in one: (tile indices used, jokers used,
+    value, meld). They depend on nothing else, so each case is worked out once."""
+    present = {idx for b, idx in enumerate(_RUN_BITS[i]) if key >> b & 1}
+    present |= {idx for b, idx in enumerate(_SET_BITS[i], start=_RUN_REACH) if key >> b & 1}
+    out: list[Candidate] = []
     colour, n0 = divmod(i, MAX_NUMBER)
     # Runs: jokers below the tile (when it sits near the top), the tile, then upward.
     for below, lo, hi, span in RUN_WINDOWS[i]:
         if below > jmax:
             break
-        used = tuple(idx for idx in span if counts[idx])
+        used = tuple(idx for idx in span if idx in present)
         need = below + len(span) - len(used)
         if need <= jmax:
             out.append((used, need, (lo + hi) * (hi - lo + 1) // 2, ("run", colour, lo, hi, used)))
     # Sets: the tile plus same-number tiles of later colours, jokers filling up to 3 or 4.
-    others = [c2 * MAX_NUMBER + n0 for c2 in range(colour + 1, len(COLOURS)) if counts[c2 * MAX_NUMBER + n0]]
+    others = [idx for idx in _SET_BITS[i] if idx in present]
     num = n0 + 1
     for size in range(max(1, 3 - jmax), min(4, len(others) + 1) + 1):
         for combo in combinations(others, size - 1):
@@ -93,26 +106,30 @@ def _candidates(i: int, counts: list[int], jokers: int) -> list[tuple[tuple[int,
     return out
 
 
+# Per tile: the other colours' tiles of its number, and the run windows of three that hold it.
+_SAME_NUMBER = [tuple(c2 * MAX_NUMBER + i % MAX_NUMBER for c2 in range(len(COLOURS))) for i in range(N_TILES)]
+_TRIPLES = [tuple(tuple((i // MAX_NUMBER) * MAX_NUMBER + n - 1 for n in range(lo, lo + 3))
+                  for lo in range(max(1, i % MAX_NUMBER - 1), min(i % MAX_NUMBER + 1, MAX_NUMBER - 2) + 1))
+            for i in range(N_TILES)]
+
+
 def _drop_dead(counts: list[int], jokers: int) -> None:
     """Leave out tiles no meld could hold (no run window or set within reach of the jokers): the
     search then branches only on tiles that matter, which keeps a 22-tile hand well under a ms."""
     jmax = min(jokers, MAX_JOKERS_PER_MELD)
+    if jmax >= 2:
+        return  # two jokers make a set with any tile
     present = [c > 0 for c in counts]
     for i in range(N_TILES):
         if not present[i]:
             continue
-        colour, n0 = divmod(i, MAX_NUMBER)
-        num = n0 + 1
-        colours_here = sum(present[c2 * MAX_NUMBER + n0] for c2 in range(len(COLOURS)))
-        if colours_here + jmax >= 3:
+        a, b, c, d = _SAME_NUMBER[i]
+        if present[a] + present[b] + present[c] + present[d] + jmax >= 3:
             continue
-        live = False
-        for lo in range(max(1, num - 2), min(num, MAX_NUMBER - 2) + 1):
-            missing = sum(not present[colour * MAX_NUMBER + n - 1] for n in range(lo, lo + 3))
-            if missing <= jmax:
-                live = True
+        for x, y, z in _TRIPLES[i]:
+            if present[x] + present[y] + present[z] + jmax >= 3:
                 break
-        if not live:
+        else:
             counts[i] = 0
 
 
@@ -140,44 +157,66 @@ def _cached_search(hand: tuple[str, ...], scorer: Scorer) -> tuple[float, tuple[
     return score, tuple(tuple(m) for m in melds)
 
 
+# The search packs the hand's counts into one int, two bits per tile (a tile has two copies): the
+# counts from tile i on are `code >> 2 * i`, which is also the memo key, and laying a meld is one
+# subtraction. `_EVEN` picks one bit per tile; `_WINDOW[i]` the tiles that decide i's candidates.
+_EVEN = sum(1 << 2 * t for t in range(N_TILES))
+_WINDOW = [sum(1 << 2 * (idx - i) for idx in (*_RUN_BITS[i], *_SET_BITS[i])) for i in range(N_TILES)]
+Scored = tuple[int, int, float, Found]  # (the meld's tiles as a code to subtract, jokers used, score, meld)
+
+
 def search(hand: Sequence[str], scorer: Scorer = value_score, budget: int = NODE_BUDGET) -> tuple[float, list[Tokens]]:
     """The uncached search behind `best_melds`."""
     counts, jokers = counts_of(hand)
+    if max(counts) > 3:
+        raise ValueError("a hand holds at most three copies of a tile")  # two bits per tile
     _drop_dead(counts, jokers)
-    memo: dict[tuple, tuple[float, tuple]] = {}
-    nodes = [0]
+    memo: dict[tuple[int, int, int], tuple[float, tuple]] = {}
+    memo_get = memo.get
+    nodes = 0
 
-    def go(i: int, jokers_left: int) -> tuple[float, tuple]:
-        while i < N_TILES and counts[i] == 0:
-            i += 1
-        if i >= N_TILES:
+    def go(i: int, code: int, jokers_left: int) -> tuple[float, tuple]:
+        nonlocal nodes
+        rest = code >> 2 * i
+        if not rest:
             return 0.0, ()
-        key = (i, bytes(counts[i:]), jokers_left)
-        hit = memo.get(key)
+        skip = ((rest & -rest).bit_length() - 1) >> 1  # to the next tile held
+        i += skip
+        rest >>= 2 * skip
+        key = (i, rest, jokers_left)
+        hit = memo_get(key)
         if hit is not None:
             return hit
-        nodes[0] += 1
-        saved = counts[i]
-        counts[i] = 0
-        best = go(i + 1, jokers_left)  # every remaining copy of tile i stays in hand
-        counts[i] = saved
-        cands = _candidates(i, counts, jokers_left)
-        if nodes[0] > budget and cands:  # out of budget: only the most valuable meld here
-            cands = [max(cands, key=lambda m: scorer(m[0], m[1], m[2]))]
-        for used, jused, value, found in cands:
-            for u in used:
-                counts[u] -= 1
-            sub_score, sub_melds = go(i, jokers_left - jused)
-            for u in used:
-                counts[u] += 1
-            score = sub_score + scorer(used, jused, value)
+        nodes += 1
+        best = go(i + 1, code, jokers_left)  # every remaining copy of tile i stays in hand
+        present = (rest | rest >> 1) & _EVEN & _WINDOW[i]
+        cands = _scored(scorer, i, present, jokers_left if jokers_left < MAX_JOKERS_PER_MELD else MAX_JOKERS_PER_MELD)
+        if nodes > budget and cands:  # out of budget: only the most valuable meld here
+            cands = [max(cands, key=_score)]
+        for used, jused, gain, found in cands:
+            sub_score, sub_melds = go(i, code - used, jokers_left - jused)
+            score = sub_score + gain
             if score > best[0]:
                 best = (score, (found, *sub_melds))
         memo[key] = best
         return best
 
-    score, found = go(0, jokers)
+    score, found = go(0, sum(c << 2 * t for t, c in enumerate(counts)), jokers)
     return score, [tokens_of(f) for f in found]
+
+
+def _score(candidate: Scored) -> float:
+    return candidate[2]
+
+
+@lru_cache(maxsize=1 << 16)
+def _scored(scorer: Scorer, i: int, present: int, jmax: int) -> list[Scored]:
+    """Tile i's candidates (`_candidates_for`) when the tiles of `present` (bits 2 * (t - i), see
+    `_WINDOW`) are held, each meld scored once and its tiles packed as in `search`'s code."""
+    key = sum(1 << b for b, idx in enumerate(_RUN_BITS[i]) if present >> 2 * (idx - i) & 1)
+    key |= sum(1 << b for b, idx in enumerate(_SET_BITS[i], start=_RUN_REACH) if present >> 2 * (idx - i) & 1)
+    return [(sum(1 << 2 * u for u in used), jused, scorer(used, jused, value), found)
+            for used, jused, value, found in _candidates_for(i, key, jmax)]
 
 
 def physical(tokens: Tokens) -> list[str]:

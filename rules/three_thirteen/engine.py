@@ -21,15 +21,14 @@ from rules.three_thirteen.deadwood import (
     arrange,
     card_value,
     fully_melded,
-    rank_name,
     rank_of,
     suit_of,
     wild_rank_for_round,
 )
-from rules.three_thirteen.hints import best_discard
 from rules.three_thirteen.levels import POLICIES
 from rules.three_thirteen.moves import moves as legal_moves
 from rules.three_thirteen.options import ThreeThirteenOptions
+from rules.three_thirteen.views import can_draw_stock, hand_size, public_view, seat_view
 
 DECKS = 2  # T13-01 / D-01
 
@@ -47,11 +46,6 @@ def _clone_state(state: State) -> State:
     new["deck"] = None if state["deck"] is None else list(state["deck"])
     new["round_over"] = None if state["round_over"] is None else clone(state["round_over"])
     return new
-
-
-def hand_size(round_number: int) -> int:
-    """T13-11: round r deals r + 2 cards."""
-    return round_number + 2
 
 
 def full_deck(jokers: int) -> list[str]:
@@ -212,9 +206,6 @@ class ThreeThirteenEngine(MatchEngine):
         if state["phase"] != phase:  # T13-20/21: draw first, then discard
             raise IllegalAction("E_PHASE", action=verb, phase=state["phase"])
 
-    def _can_rebuild(self, state: State) -> bool:
-        return bool(state["stock"]) or len(state["discard"]) > 1
-
     def _draw_stock(self, state: State, seat: int, events: list[Event]) -> None:
         if not state["stock"]:
             if len(state["discard"]) <= 1:
@@ -270,7 +261,7 @@ class ThreeThirteenEngine(MatchEngine):
         card drawn from the stock, or the highest-value card that may be discarded."""
         events.append(Event("TimedOut", {"seat": seat}))
         if state["phase"] == "draw":
-            if self._can_rebuild(state):
+            if can_draw_stock(state):
                 self._draw_stock(state, seat, events)
             else:
                 self._take_discard(state, seat, events)
@@ -349,59 +340,13 @@ class ThreeThirteenEngine(MatchEngine):
                 )
             )
 
-    # ---- views -------------------------------------------------------------------------------
+    # ---- views (rules/three_thirteen/views.py) ---------------------------------------------------
 
     def public_view(self, state: State) -> dict[str, Any]:
-        """What everyone sees (T13-05/15): never a hand while a round is in play, never the stock
-        order or the seed."""
-        opts = state["options"]
-        wild = self.wild_rank(state)
-        over = state["round_over"]
-        v: dict[str, Any] = {
-            "game": self.name,
-            "round": state["round"],
-            "rounds": opts["rounds"],
-            "seats": state["seats"],
-            "dealer": state["dealer"],
-            "turn": self.current_seat(state),
-            "phase": state["phase"],
-            "hand_size": hand_size(state["round"]),
-            "wild_rank": wild,
-            "wild": rank_name(wild),
-            "ace_high": opts["ace_high"],
-            "jokers": opts["jokers"],
-            "turn_timer_s": opts["turn_timer_s"],
-            "stock": len(state["stock"]),
-            "discard_top": state["discard"][-1] if state["discard"] else None,
-            "discard_size": len(state["discard"]),
-            "can_draw_stock": self._can_rebuild(state),
-            "taken": state["taken"],
-            "hand_sizes": [len(h) for h in state["hands"]],
-            "out": state["out"],
-            "last_turns_left": state["last_turns"],
-            "totals": list(state["totals"]),
-            "history": [list(h) for h in state["history"]],
-            "round_over": clone(over) if over else None,
-            "match_over": state["match_over"],
-            "match_winners": list(state["match_winners"]),
-        }
-        return v
+        return public_view(state, self.name, self.current_seat(state))
 
     def seat_view(self, state: State, seat: int, public: dict[str, Any]) -> dict[str, Any]:
-        """`seat`'s hand with its best grouping and deadwood (`arrange` remembers hands by content), and
-        on its discard the best discard (a hint shown only when it applies)."""
-        hand = state["hands"][seat]
-        wild, ace_high = public["wild_rank"], state["options"]["ace_high"]
-        arr = arrange(hand, wild, ace_high)
-        on_discard = state["turn"] == seat and state["phase"] == "discard"
-        return {
-            "hand": sorted_cards(hand),
-            "melds": [list(m) for m in arr.melds],
-            "deadwood_cards": list(arr.deadwood_cards),
-            "deadwood": arr.deadwood,
-            "drawn": state["drawn"] if state["turn"] == seat else None,
-            "best_discard": best_discard(hand, state["taken"], wild, ace_high) if on_discard else None,
-        }
+        return seat_view(state, seat, public)
 
     def moves(self, view: dict[str, Any]) -> list[MoveTemplate]:
         return legal_moves(view)
@@ -414,7 +359,10 @@ class ThreeThirteenEngine(MatchEngine):
         ]
 
     def ai_action(self, state: State, seat: int, rng: Random, level: Level = DEFAULT_LEVEL) -> Action:
-        return policy_for(POLICIES, level)(self.view(state, seat), rng)
+        view = self.public_view(state)
+        view["you"] = seat
+        view.update(seat_view(state, seat, view, hint=False))  # `view`, less the hint the AI never reads
+        return policy_for(POLICIES, level)(view, rng)
 
     def stand_in_action(self, state: State, seat: int, rng: Random) -> Action:
         return self.ai_action(state, seat, rng)  # the spec names no policy for absent players (T13-29 is the timer)

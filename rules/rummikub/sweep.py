@@ -140,7 +140,7 @@ def _path(layers: list, key: int, score: int) -> Path:
     """The decisions leading to `key` (its sweep score `score`), last first: at each step, a state of
     the step's input with a move that gives exactly this key and score (any such is on a best path)."""
     path: Path = []
-    for kind, v, ci, (cur, moves, keep) in reversed(layers):
+    for kind, v, ci, (cur, moves, keep, first) in reversed(layers):
         sub, own = key & keep, key & ~keep
         prev = None
         for p_key, p_score in cur.items():
@@ -161,7 +161,7 @@ def _path(layers: list, key: int, score: int) -> Path:
             decision, js = decision
             path.append(("groups", v, -1, js))
         path.append(("colour", v, ci, decision))
-        if ci == 0:
+        if first:
             key &= BOUNDARY_MASK  # the first colour of v starts from a boundary state
     return path
 
@@ -174,6 +174,15 @@ def _replacements(need: list[int]) -> tuple[tuple[int, ...], tuple[int, ...]]:
     if len(need) == 1:
         return (need[0],), (1,)
     return (need[0], need[1], need[0] | need[1]), (1, 1, 2)
+
+
+def _order(p: Problem, v: int) -> list[int]:
+    """The order the colours of v are decided in. The states peak just before the last colour (which
+    closes the groups), so the colours that branch most go last: fewest items first, then the colour
+    with more items at v-1 (its runs are already settled), then fewer rack tiles. Measured on the bench's
+    positions: 0.73x the states of the fixed order, 0.8x the time."""
+    avail, opt = p.avail, p.opt
+    return sorted(range(_NC), key=lambda c: (avail[c][v], -avail[c][v - 1], opt[c][v], c))
 
 
 def run_dp(p: Problem) -> tuple[int, Path] | None:
@@ -189,10 +198,11 @@ def run_dp(p: Problem) -> tuple[int, Path] | None:
         # of v still to stand for a tile: their S0 masks).
         start = rest_id(((0, 0, 0), (0,) * len(caps), tuple(sorted(p.wild[v])))) << REST_SHIFT
         cur = {key | start: s for key, s in states.items()}
-        for ci in range(_NC):
+        order = _order(p, v)
+        for pos, ci in enumerate(order):
             # The last colour also closes the groups of v (one dict of states fewer per number).
-            closing = _Closing(p, v, caps) if ci == _NC - 1 else None
-            step = _Step(p, v, ci, masks, caps, closing)
+            closing = _Closing(p, v, caps) if pos == _NC - 1 else None
+            step = _Step(p, v, ci, order[pos + 1 :], masks, caps, closing)
             keep = RUNS_MASK ^ (LINE_MASK << ci * LINE_BITS)  # the other colours' lines
             own_mask = ~keep
             moves: dict[int, list] = {}
@@ -212,7 +222,7 @@ def run_dp(p: Problem) -> tuple[int, Path] | None:
                         nxt[nkey] = ns
             # No back-pointers: storing one per improvement cost a quarter of the sweep (measured);
             # the path is found again from these dicts once the best state is known (`_path`).
-            layers.append(("colour" if closing is None else "closing", v, ci, (cur, moves, keep)))
+            layers.append(("colour" if closing is None else "closing", v, ci, (cur, moves, keep, pos == 0)))
             cur = nxt  # dominance only between numbers: within one it costs more than it saves (measured)
             if p.budget is not None:
                 p.budget -= len(nxt)
@@ -273,20 +283,21 @@ class _Step:
     """One colour at one number: the moves of a state's own part (its line, jokers used and rest),
     from the memo of rules/rummikub/colour_moves.py, priced for this number."""
 
-    def __init__(self, p: Problem, v: int, ci: int, masks: tuple[int, ...], caps: tuple[int, ...],
-                 closing: _Closing | None) -> None:
+    def __init__(self, p: Problem, v: int, ci: int, later: Sequence[int], masks: tuple[int, ...],
+                 caps: tuple[int, ...], closing: _Closing | None) -> None:
         self.p, self.ci, self.masks, self.caps, self.closing = p, ci, masks, caps, closing
         self.lean = p.mode == LEAN
         self.m, self.o = p.mand[ci][v], p.opt[ci][v]
         self.tile_w = p.tile_w + p.value_w * v
         self.joker_gain = 0 if self.lean else p.joker_value_w * v
         # Colours still to join groups (two are as good as three: an open group already holds a tile).
-        self.later = min(2, sum(1 for c in range(ci + 1, _NC) if p.avail[c][v]))
+        self.later = min(2, sum(1 for c in later if p.avail[c][v]))
         self.n1 = p.avail[ci][v + 1] if v + 1 <= MAX_NUMBER else -1
         self.n2 = p.avail[ci][v + 2] if v + 2 <= MAX_NUMBER else -1
         self.new_run = self.lean and v == _RUN_START_WITH_JOKER
-        here, ahead = (v - 1) * _NC + ci + 1, min(v + 2, MAX_NUMBER) * _NC
-        near = p.rest[here] - p.rest[ahead]  # the next two numbers: jokers used here may still help
+        ahead = min(v + 2, MAX_NUMBER) * _NC
+        # The colours of v still to come and the next two numbers: jokers used here may still help.
+        near = p.rest[v * _NC] - p.rest[ahead] + sum(p.opt[c][v] for c in later) * self.tile_w
         # A move keeps its state only if score + move + this (for the jokers then left) reaches the floor.
         jbound = p.joker_value_w * MAX_NUMBER  # the most a joker still to come adds in the sweep
         rest_bonus = p.nr * max(p.joker_w, 0)  # rack jokers count when the sweep ends (placed or laid free)

@@ -13,7 +13,7 @@ from __future__ import annotations
 
 from collections import Counter
 from collections.abc import Sequence
-from itertools import product
+from itertools import accumulate, product
 from operator import itemgetter
 from typing import NamedTuple
 
@@ -89,10 +89,15 @@ class Problem:
         self.nj = self.nr + self.nt
         self.max_groups = MAX_GROUPS if self.nj or plan.kept else 2  # a third group of one number needs a joker
         self.budget: int | None = None  # states the sweep may create before it gives up (None: no limit)
+        # Per number, the colours some kept joker there may stand for.
+        self.wild_bits = [sum(1 << c for c in range(_NC) if any(m >> c & 1 for m in masks)) for masks in self.wild]
         self._drop_dead_tiles()
         # Items there may be: a kept joker counts for every colour of its S0 (these only ever rule out).
-        self.avail = [[self.mand[c][v] + self.opt[c][v] + sum(1 for mask in self.wild[v] if mask >> c & 1)
-                       if v <= MAX_NUMBER else 0 for v in range(MAX_NUMBER + 3)] for c in range(_NC)]
+        self.avail = [[m + o for m, o in zip(mand, opt, strict=True)] for mand, opt in zip(self.mand, self.opt, strict=True)]
+        for v, masks in enumerate(self.wild):
+            for mask in masks:
+                for c in range(_NC):
+                    self.avail[c][v] += mask >> c & 1
         # rest[k]: the most the rack tiles of cells k.. add (cell k = colour k % 4 at number k // 4 + 1).
         self.rest = self._suffix(self.opt)
         # far[j][k]: the same for rack tiles that fit with only j jokers. A state with j jokers left has
@@ -104,13 +109,14 @@ class Problem:
         self.prune = True  # drop dominated states between numbers (off: the plain sweep, for comparison)
 
     def _have(self) -> list[list[bool]]:
-        return [[self.mand[c][v] + self.opt[c][v] > 0 or any(m >> c & 1 for m in self.wild[v])
-                 for v in range(MAX_NUMBER + 3)] for c in range(_NC)]
+        wild = self.wild_bits
+        return [[mand[v] + opt[v] > 0 or wild[v] >> c & 1 > 0 for v in range(MAX_NUMBER + 3)]
+                for c, (mand, opt) in enumerate(zip(self.mand, self.opt, strict=True))]
 
     def _suffix(self, opt: list[list[int]]) -> list[int]:
         """[k]: the most the rack tiles of cells k.. add (cell k = colour k % 4 at number k // 4 + 1)."""
         cells = [opt[k % _NC][k // _NC + 1] * (self.tile_w + self.value_w * (k // _NC + 1)) for k in range(52)]
-        return [sum(cells[k:]) for k in range(53)]
+        return [*reversed(list(accumulate(reversed(cells)))), 0]
 
     def _drop_dead_tiles(self) -> None:
         """Rack tiles that fit no run or group of the tiles there are (jokers counted) never move."""
@@ -120,7 +126,7 @@ class Problem:
             have = self._have()
             for c in range(_NC):
                 for v in range(1, MAX_NUMBER + 1):
-                    if not self.opt[c][v] or self.mand[c][v] or any(m >> c & 1 for m in self.wild[v]):
+                    if not self.opt[c][v] or self.mand[c][v] or self.wild_bits[v] >> c & 1:
                         continue  # the table's copy already sits in a meld that could take it
                     if not _fits(have, c, v, self.nj):
                         self.opt[c][v] = 0

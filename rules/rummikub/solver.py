@@ -30,7 +30,8 @@ The initial meld (RK-41/42, C6/C7) is the same program on the rack alone with an
 objective then counts points, jokers at the tile they stand for (RK-33).
 
 Cost: states are few in practice (colours with no tile at v close every run), each tile is decided
-once, and dominated states are dropped after every number (rules/rummikub/dominance.py). A state is
+once, the colours of a number are decided fewest items first (the states peak before the last one),
+and dominated states are dropped after every number (rules/rummikub/dominance.py). A state is
 one int (rules/rummikub/keys.py), and what a colour may do at a number comes from one memo of small
 ints shared by every sweep (rules/rummikub/colour_moves.py); see bench/bench_ai.py for the figures
 against a MILP.

@@ -62,8 +62,11 @@ class Problem:
     """Tile counts per (colour, number): `mand` on the table (all must stay, C2), `opt` on the rack."""
 
     def __init__(self, table: Sequence[dict], rack: Sequence[str], weights: tuple[int, int, int, int],
-                 rack_jokers: int, mode: str, plan: Plan = NO_JOKERS) -> None:
+                 rack_jokers: int, mode: str, plan: Plan = NO_JOKERS, mirrored: bool = False) -> None:
         self.tile_w, self.value_w, self.joker_w, self.joker_value_w = weights
+        # The points of number v: `mirrored` tiles are written 14 - n (the solver sweeps from 13 down
+        # that way), so their points are those of the tile they mirror.
+        self.points = [MAX_NUMBER + 1 - v if mirrored else v for v in range(MAX_NUMBER + 3)]
         self.mode = mode
         self.floor = 0  # a score known to be reachable: states that cannot reach it are dropped
         self.mand = [[0] * (MAX_NUMBER + 3) for _ in range(_NC)]
@@ -115,7 +118,7 @@ class Problem:
 
     def _suffix(self, opt: list[list[int]]) -> list[int]:
         """[k]: the most the rack tiles of cells k.. add (cell k = colour k % 4 at number k // 4 + 1)."""
-        cells = [opt[k % _NC][k // _NC + 1] * (self.tile_w + self.value_w * (k // _NC + 1)) for k in range(52)]
+        cells = [opt[k % _NC][k // _NC + 1] * (self.tile_w + self.value_w * self.points[k // _NC + 1]) for k in range(52)]
         return [*reversed(list(accumulate(reversed(cells)))), 0]
 
     def _drop_dead_tiles(self) -> None:
@@ -281,7 +284,7 @@ class _Closing:
                 ranges.append((0,) if size == 0 else tuple(range(max(0, 3 - size), min(4 - size, top) + 1)))
             for js in product(*ranges):
                 k = sum(js)
-                found.append((k, js, 0 if lean else k * self.p.joker_value_w * self.v))
+                found.append((k, js, 0 if lean else k * self.p.joker_value_w * self.p.points[self.v]))
         return found
 
 
@@ -294,8 +297,8 @@ class _Step:
         self.p, self.ci, self.masks, self.caps, self.closing = p, ci, masks, caps, closing
         self.lean = p.mode == LEAN
         self.m, self.o = p.mand[ci][v], p.opt[ci][v]
-        self.tile_w = p.tile_w + p.value_w * v
-        self.joker_gain = 0 if self.lean else p.joker_value_w * v
+        self.tile_w = p.tile_w + p.value_w * p.points[v]
+        self.joker_gain = 0 if self.lean else p.joker_value_w * p.points[v]
         # Colours still to join groups (two are as good as three: an open group already holds a tile).
         self.later = min(2, sum(1 for c in later if p.avail[c][v]))
         self.n1 = p.avail[ci][v + 1] if v + 1 <= MAX_NUMBER else -1

@@ -99,11 +99,13 @@ def _written(tiles: list[str]) -> dict:
 
 def bench_solver(positions: int) -> None:
     ours_t, theirs_t, ratio, ours_c, theirs_c, our_tiles, their_tiles, their_ok, both = [], [], [], [], [], 0, 0, 0, 0
+    by_jokers: dict[int, list[float]] = {}  # table jokers -> our times: each one is a plan more to sweep
     for seed in range(positions):
         pos = random_position(Random(seed), melds=(4, 12), rack=(8, 20))
         n, dt, dc = _ours(pos)
         ours_t.append(dt)
         ours_c.append(dc)
+        by_jokers.setdefault(sum(m["tiles"].count("j") for m in pos.table), []).append(dt)
         our_tiles += n
         other = _theirs(pos)
         if other is not None:
@@ -120,6 +122,9 @@ def bench_solver(positions: int) -> None:
         f"p95 {percentile(ours_t, 0.95) * 1e3:.1f} ms (CPU: median {statistics.median(ours_c) * 1e3:.1f} ms, "
         f"p95 {percentile(ours_c, 0.95) * 1e3:.1f} ms)"
     )
+    print("  ours by table jokers: " + "; ".join(
+        f"{k}: {len(v)} positions, median {statistics.median(v) * 1e3:.1f} ms, p95 {percentile(v, 0.95) * 1e3:.1f} ms"
+        for k, v in sorted(by_jokers.items())))
     if both:
         print(
             f"  rummikub-solver 1.0.0: {their_tiles} tiles, optimal and accepted by validate_play on "

@@ -30,7 +30,9 @@ The initial meld (RK-41/42, C6/C7) is the same program on the rack alone with an
 objective then counts points, jokers at the tile they stand for (RK-33).
 
 Cost: states are few in practice (colours with no tile at v close every run), each tile is decided
-once, and dominated states are dropped after every number (rules/rummikub/dominance.py). A state is
+once, the colours of a number are decided fewest items first (the states peak before the last one),
+the sweep starts from the table's sparser end (from 13 down: the position mirrored, rules/rummikub/
+mirror.py), and dominated states are dropped after every number (rules/rummikub/dominance.py). A state is
 one int (rules/rummikub/keys.py), and what a colour may do at a number comes from one memo of small
 ints shared by every sweep (rules/rummikub/colour_moves.py); see bench/bench_ai.py for the figures
 against a MILP.
@@ -45,6 +47,7 @@ from itertools import product
 
 from rules.core.tiles import COLOURS, JOKER, MAX_NUMBER
 from rules.rummikub.melds import analyse
+from rules.rummikub.mirror import mirror_melds, mirror_tiles, sweep_down
 from rules.rummikub.sweep import FULL, LEAN, OverBudget, Path, Plan, Problem, run_dp
 
 __all__ = ["MOST_TILES", "OPENING_VALUE", "Objective", "OverBudget", "Solution", "solve", "solve_opening"]
@@ -167,26 +170,30 @@ def solve(
     weights = _weights(objective)
     best: tuple[int, list[StoredMeld]] | None = None
     spend = [budget]
-    for plan in _plans(table, rack):
+    down = sweep_down(table)  # from 13 down: the same table mirrored (rules/rummikub/mirror.py)
+    t0, r0 = (mirror_melds(table), mirror_tiles(rack)) if down else (table, rack)
+    for plan in _plans(t0, r0):
         floor = best[0] + 1 if best is not None else 1  # C3: at least one rack tile; else only a better plan
-        found = _plan_best(table, rack, weights, rack_jokers, plan, floor, spend)
+        found = _plan_best(t0, r0, weights, rack_jokers, plan, floor, spend, down)
         if found is not None:
             best = found[0], _joker_back(found[1], found[2])
     if best is None:
         return None
     score, melds = best
+    if down:
+        melds = mirror_melds(melds)
     placed = Counter(t for m in melds for t in m["tiles"]) - Counter(t for m in table for t in m["tiles"])
     return Solution(melds=melds, placed=sorted(placed.elements()), score=score)
 
 
 def _plan_best(table: Sequence[StoredMeld], rack: Sequence[str], weights: tuple[int, int, int, int],
-               rack_jokers: int, plan: Plan, floor: int, spend: list[int | None]
+               rack_jokers: int, plan: Plan, floor: int, spend: list[int | None], mirrored: bool = False
                ) -> tuple[int, list[StoredMeld], list[tuple[int, int]]] | None:
     """The plan's best table if it scores at least `floor`: lean first, the full sweep when the free
     jokers found no room (a lean score is never below the full one, so a lean miss is a miss). (Trying
     the plan's ceiling first, every rack tile that might fit, was measured: no faster.)"""
     for mode in (LEAN, FULL) if weights[3] == 0 else (FULL,):
-        p = Problem(table, rack, weights, rack_jokers, mode, plan)
+        p = Problem(table, rack, weights, rack_jokers, mode, plan, mirrored)
         p.floor = floor
         p.budget = spend[0]
         found = run_dp(p)

@@ -13,7 +13,7 @@ from __future__ import annotations
 
 from collections import Counter
 from collections.abc import Sequence
-from itertools import product
+from itertools import accumulate, product
 from operator import itemgetter
 from typing import NamedTuple
 
@@ -62,8 +62,11 @@ class Problem:
     """Tile counts per (colour, number): `mand` on the table (all must stay, C2), `opt` on the rack."""
 
     def __init__(self, table: Sequence[dict], rack: Sequence[str], weights: tuple[int, int, int, int],
-                 rack_jokers: int, mode: str, plan: Plan = NO_JOKERS) -> None:
+                 rack_jokers: int, mode: str, plan: Plan = NO_JOKERS, mirrored: bool = False) -> None:
         self.tile_w, self.value_w, self.joker_w, self.joker_value_w = weights
+        # The points of number v: `mirrored` tiles are written 14 - n (the solver sweeps from 13 down
+        # that way), so their points are those of the tile they mirror.
+        self.points = [MAX_NUMBER + 1 - v if mirrored else v for v in range(MAX_NUMBER + 3)]
         self.mode = mode
         self.floor = 0  # a score known to be reachable: states that cannot reach it are dropped
         self.mand = [[0] * (MAX_NUMBER + 3) for _ in range(_NC)]
@@ -89,10 +92,15 @@ class Problem:
         self.nj = self.nr + self.nt
         self.max_groups = MAX_GROUPS if self.nj or plan.kept else 2  # a third group of one number needs a joker
         self.budget: int | None = None  # states the sweep may create before it gives up (None: no limit)
+        # Per number, the colours some kept joker there may stand for.
+        self.wild_bits = [sum(1 << c for c in range(_NC) if any(m >> c & 1 for m in masks)) for masks in self.wild]
         self._drop_dead_tiles()
         # Items there may be: a kept joker counts for every colour of its S0 (these only ever rule out).
-        self.avail = [[self.mand[c][v] + self.opt[c][v] + sum(1 for mask in self.wild[v] if mask >> c & 1)
-                       if v <= MAX_NUMBER else 0 for v in range(MAX_NUMBER + 3)] for c in range(_NC)]
+        self.avail = [[m + o for m, o in zip(mand, opt, strict=True)] for mand, opt in zip(self.mand, self.opt, strict=True)]
+        for v, masks in enumerate(self.wild):
+            for mask in masks:
+                for c in range(_NC):
+                    self.avail[c][v] += mask >> c & 1
         # rest[k]: the most the rack tiles of cells k.. add (cell k = colour k % 4 at number k // 4 + 1).
         self.rest = self._suffix(self.opt)
         # far[j][k]: the same for rack tiles that fit with only j jokers. A state with j jokers left has
@@ -104,13 +112,14 @@ class Problem:
         self.prune = True  # drop dominated states between numbers (off: the plain sweep, for comparison)
 
     def _have(self) -> list[list[bool]]:
-        return [[self.mand[c][v] + self.opt[c][v] > 0 or any(m >> c & 1 for m in self.wild[v])
-                 for v in range(MAX_NUMBER + 3)] for c in range(_NC)]
+        wild = self.wild_bits
+        return [[mand[v] + opt[v] > 0 or wild[v] >> c & 1 > 0 for v in range(MAX_NUMBER + 3)]
+                for c, (mand, opt) in enumerate(zip(self.mand, self.opt, strict=True))]
 
     def _suffix(self, opt: list[list[int]]) -> list[int]:
         """[k]: the most the rack tiles of cells k.. add (cell k = colour k % 4 at number k // 4 + 1)."""
-        cells = [opt[k % _NC][k // _NC + 1] * (self.tile_w + self.value_w * (k // _NC + 1)) for k in range(52)]
-        return [sum(cells[k:]) for k in range(53)]
+        cells = [opt[k % _NC][k // _NC + 1] * (self.tile_w + self.value_w * self.points[k // _NC + 1]) for k in range(52)]
+        return [*reversed(list(accumulate(reversed(cells)))), 0]
 
     def _drop_dead_tiles(self) -> None:
         """Rack tiles that fit no run or group of the tiles there are (jokers counted) never move."""
@@ -120,7 +129,7 @@ class Problem:
             have = self._have()
             for c in range(_NC):
                 for v in range(1, MAX_NUMBER + 1):
-                    if not self.opt[c][v] or self.mand[c][v] or any(m >> c & 1 for m in self.wild[v]):
+                    if not self.opt[c][v] or self.mand[c][v] or self.wild_bits[v] >> c & 1:
                         continue  # the table's copy already sits in a meld that could take it
                     if not _fits(have, c, v, self.nj):
                         self.opt[c][v] = 0
@@ -140,7 +149,7 @@ def _path(layers: list, key: int, score: int) -> Path:
     """The decisions leading to `key` (its sweep score `score`), last first: at each step, a state of
     the step's input with a move that gives exactly this key and score (any such is on a best path)."""
     path: Path = []
-    for kind, v, ci, (cur, moves, keep) in reversed(layers):
+    for kind, v, ci, (cur, moves, keep, first) in reversed(layers):
         sub, own = key & keep, key & ~keep
         prev = None
         for p_key, p_score in cur.items():
@@ -161,7 +170,7 @@ def _path(layers: list, key: int, score: int) -> Path:
             decision, js = decision
             path.append(("groups", v, -1, js))
         path.append(("colour", v, ci, decision))
-        if ci == 0:
+        if first:
             key &= BOUNDARY_MASK  # the first colour of v starts from a boundary state
     return path
 
@@ -174,6 +183,15 @@ def _replacements(need: list[int]) -> tuple[tuple[int, ...], tuple[int, ...]]:
     if len(need) == 1:
         return (need[0],), (1,)
     return (need[0], need[1], need[0] | need[1]), (1, 1, 2)
+
+
+def _order(p: Problem, v: int) -> list[int]:
+    """The order the colours of v are decided in. The states peak just before the last colour (which
+    closes the groups), so the colours that branch most go last: fewest items first, then the colour
+    with more items at v-1 (its runs are already settled), then fewer rack tiles. Measured on the bench's
+    positions: 0.73x the states of the fixed order, 0.8x the time."""
+    avail, opt = p.avail, p.opt
+    return sorted(range(_NC), key=lambda c: (avail[c][v], -avail[c][v - 1], opt[c][v], c))
 
 
 def run_dp(p: Problem) -> tuple[int, Path] | None:
@@ -189,10 +207,11 @@ def run_dp(p: Problem) -> tuple[int, Path] | None:
         # of v still to stand for a tile: their S0 masks).
         start = rest_id(((0, 0, 0), (0,) * len(caps), tuple(sorted(p.wild[v])))) << REST_SHIFT
         cur = {key | start: s for key, s in states.items()}
-        for ci in range(_NC):
+        order = _order(p, v)
+        for pos, ci in enumerate(order):
             # The last colour also closes the groups of v (one dict of states fewer per number).
-            closing = _Closing(p, v, caps) if ci == _NC - 1 else None
-            step = _Step(p, v, ci, masks, caps, closing)
+            closing = _Closing(p, v, caps) if pos == _NC - 1 else None
+            step = _Step(p, v, ci, order[pos + 1 :], masks, caps, closing)
             keep = RUNS_MASK ^ (LINE_MASK << ci * LINE_BITS)  # the other colours' lines
             own_mask = ~keep
             moves: dict[int, list] = {}
@@ -212,7 +231,7 @@ def run_dp(p: Problem) -> tuple[int, Path] | None:
                         nxt[nkey] = ns
             # No back-pointers: storing one per improvement cost a quarter of the sweep (measured);
             # the path is found again from these dicts once the best state is known (`_path`).
-            layers.append(("colour" if closing is None else "closing", v, ci, (cur, moves, keep)))
+            layers.append(("colour" if closing is None else "closing", v, ci, (cur, moves, keep, pos == 0)))
             cur = nxt  # dominance only between numbers: within one it costs more than it saves (measured)
             if p.budget is not None:
                 p.budget -= len(nxt)
@@ -265,7 +284,7 @@ class _Closing:
                 ranges.append((0,) if size == 0 else tuple(range(max(0, 3 - size), min(4 - size, top) + 1)))
             for js in product(*ranges):
                 k = sum(js)
-                found.append((k, js, 0 if lean else k * self.p.joker_value_w * self.v))
+                found.append((k, js, 0 if lean else k * self.p.joker_value_w * self.p.points[self.v]))
         return found
 
 
@@ -273,20 +292,21 @@ class _Step:
     """One colour at one number: the moves of a state's own part (its line, jokers used and rest),
     from the memo of rules/rummikub/colour_moves.py, priced for this number."""
 
-    def __init__(self, p: Problem, v: int, ci: int, masks: tuple[int, ...], caps: tuple[int, ...],
-                 closing: _Closing | None) -> None:
+    def __init__(self, p: Problem, v: int, ci: int, later: Sequence[int], masks: tuple[int, ...],
+                 caps: tuple[int, ...], closing: _Closing | None) -> None:
         self.p, self.ci, self.masks, self.caps, self.closing = p, ci, masks, caps, closing
         self.lean = p.mode == LEAN
         self.m, self.o = p.mand[ci][v], p.opt[ci][v]
-        self.tile_w = p.tile_w + p.value_w * v
-        self.joker_gain = 0 if self.lean else p.joker_value_w * v
+        self.tile_w = p.tile_w + p.value_w * p.points[v]
+        self.joker_gain = 0 if self.lean else p.joker_value_w * p.points[v]
         # Colours still to join groups (two are as good as three: an open group already holds a tile).
-        self.later = min(2, sum(1 for c in range(ci + 1, _NC) if p.avail[c][v]))
+        self.later = min(2, sum(1 for c in later if p.avail[c][v]))
         self.n1 = p.avail[ci][v + 1] if v + 1 <= MAX_NUMBER else -1
         self.n2 = p.avail[ci][v + 2] if v + 2 <= MAX_NUMBER else -1
         self.new_run = self.lean and v == _RUN_START_WITH_JOKER
-        here, ahead = (v - 1) * _NC + ci + 1, min(v + 2, MAX_NUMBER) * _NC
-        near = p.rest[here] - p.rest[ahead]  # the next two numbers: jokers used here may still help
+        ahead = min(v + 2, MAX_NUMBER) * _NC
+        # The colours of v still to come and the next two numbers: jokers used here may still help.
+        near = p.rest[v * _NC] - p.rest[ahead] + sum(p.opt[c][v] for c in later) * self.tile_w
         # A move keeps its state only if score + move + this (for the jokers then left) reaches the floor.
         jbound = p.joker_value_w * MAX_NUMBER  # the most a joker still to come adds in the sweep
         rest_bonus = p.nr * max(p.joker_w, 0)  # rack jokers count when the sweep ends (placed or laid free)

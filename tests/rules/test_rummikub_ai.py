@@ -16,7 +16,7 @@ import pytest
 
 from rules import IllegalAction, get_engine
 from rules.core.tiles import COLOURS, JOKER, MAX_NUMBER, tile_set
-from rules.rummikub import ai
+from rules.rummikub import ai, rack_search
 from rules.rummikub.actions import Draw, Pass, Play
 from rules.rummikub.melds import InvalidMeld, analyse
 from rules.rummikub.validate import validate_play
@@ -273,9 +273,9 @@ def test_huge_rack_stays_bounded() -> None:
         tiles = [t for t in tile_set() if t != JOKER]
         rng.shuffle(tiles)
         rack = tiles[: size - 2] + [JOKER, JOKER]
-        search = ai._RackSearch(ai.KEEP_JOKERS)
+        search = rack_search.RackSearch(rack_search.KEEP_JOKERS)
         search.best([t for t in rack if t != JOKER], 2)
-        assert ai.NODE_BUDGET - search.budget <= ai.NODE_BUDGET + 4 * size
+        assert rack_search.NODE_BUDGET - search.budget <= rack_search.NODE_BUDGET + 4 * size
         for opened in (False, True):
             action = decide(view(" ".join(rack), table=("r1 r2 r3 r4",), opened=opened))
             assert isinstance(action, Play)
@@ -318,7 +318,7 @@ def _all_melds() -> list[tuple[Counter[str], int, int, int]]:
 ALL_MELDS = _all_melds()
 
 
-def brute_best(rack: list[str], weights: ai.Weights, jokers_allowed: bool = True) -> int:
+def brute_best(rack: list[str], weights: rack_search.Weights, jokers_allowed: bool = True) -> int:
     """Max total score of disjoint melds, by exhaustive search over every fitting meld shape."""
     if not jokers_allowed:
         rack = [t for t in rack if t != JOKER]
@@ -350,10 +350,10 @@ def test_rack_search_matches_brute_force(seed: int) -> None:
         rack = rng.sample(full, rng.randint(5, 9))
         if seed % 2:  # half the racks crowd one colour and a few numbers, so melds overlap
             rack = [t for t in rng.sample(full, 60) if t == JOKER or t[0] in "rb" and int(t[1:]) <= 6][:9]
-        assert ai.best_opening_value(rack) == brute_best(rack, ai.OPENING), rack
-        assert ai.best_opening_value(rack, jokers_allowed=False) == brute_best(rack, ai.OPENING, False), rack
-        for weights in (ai.KEEP_JOKERS, ai.DUMP_JOKERS):
-            got, _ = ai._rack_melds(rack, weights)
+        assert ai.best_opening_value(rack) == brute_best(rack, rack_search.OPENING), rack
+        assert ai.best_opening_value(rack, jokers_allowed=False) == brute_best(rack, rack_search.OPENING, False), rack
+        for weights in (rack_search.KEEP_JOKERS, rack_search.DUMP_JOKERS):
+            got, _ = rack_search.rack_melds(rack, weights)
             assert got == brute_best(rack, weights), (rack, weights)
 
 

@@ -79,7 +79,7 @@ def _series_with_floor(hand: Sequence[str], scorer: Any = None) -> list[Tokens]:
         return melds
     best: tuple[float, list[Tokens]] = (float("-inf"), [])
     # Keep a joker back first: discarding it last is a joker finish.
-    for keep in sorted(set(hand), key=lambda t: t != JOKER):
+    for keep in sorted(set(hand), key=lambda t: (t != JOKER, t)):  # a total order: never set order
         cand = best_melds(_minus(hand, [keep]), **kwargs)
         if cand[0] > best[0]:
             best = cand
@@ -134,7 +134,7 @@ def _opened_play(view: View) -> Action | None:
     me, hand = view["you"], view["hand"]
     status = view["status"][me]
     table = view["table"]
-    numbered = sorted({t for t in hand if t != JOKER}, key=lambda t: -int(t[1:]))
+    numbered = sorted({t for t in hand if t != JOKER}, key=lambda t: (-int(t[1:]), t))
     # 1. Win jokers back: the hand keeps its size and gains a wild tile.
     for meld in table:
         if JOKER in meld["tiles"]:

@@ -24,7 +24,7 @@ def going_out(view: dict[str, Any]) -> str | None:
     """
     wild, ace_high = view["wild_rank"], view["ace_high"]
     hand, total, loose = view["hand"], view["deadwood"], view["deadwood_cards"]
-    options = sorted(set(discardable(view)), key=lambda c: -card_value(c, wild, ace_high))
+    options = sorted(set(discardable(view)), key=lambda c: (-card_value(c, wild, ace_high), c))  # never set order
     for card in options:
         value = card_value(card, wild, ace_high)
         if value < total:

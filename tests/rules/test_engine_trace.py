@@ -2,12 +2,12 @@
 choices over seeded tables of every game, played as the table service plays them
 (bench/bench_engines.py), hashed per game. A speed-up of an engine must leave its digest as it is;
 a change of a game's behaviour on purpose records the new digest (`python -m bench.bench_engines
---runs 1 --tables 30 --moves 30` with PYTHONHASHSEED=0 prints it).
+--runs 1 --tables 60 --moves 120 --seed 15` prints it).
 
 The run is a child process, twice, with two different PYTHONHASHSEEDs: a choice must not depend
 on the interpreter's string hashing (set order), or another process — an AI worker, a process
-that resumes the table after a crash — would play differently (Rummy 101's AI once broke ties in set
-order).
+that resumes the table after a crash — would play differently (the Rummy 101 and Three-Thirteen AIs once
+broke ties in set order).
 """
 
 from __future__ import annotations
@@ -21,14 +21,15 @@ from pathlib import Path
 import pytest
 
 RECORDED = {
-    "rummikub": "bc62c346c0e8",
-    "rummy101": "201f7f85a7a8",
-    "rummy500": "af3bb99a15c5",
-    "canasta": "7a8a400f8b30",
-    "three_thirteen": "5fc596efae59",
+    "rummikub": "13f036f84539",
+    "rummy101": "8b369c3dff97",
+    "rummy500": "c1d0732a2cbd",
+    "canasta": "b5f8ec4b7ce8",
+    "three_thirteen": "cc5472666843",
 }
 
-CHILD = "import json; from bench.bench_engines import run; print(json.dumps(run(30, 30, 15)[1]))"
+# 60 tables, 120 passes: long enough to reach the rare ties (30 x 30 missed Three-Thirteen's).
+CHILD = "import json; from bench.bench_engines import run; print(json.dumps(run(60, 120, 15)[1]))"
 
 
 @pytest.mark.parametrize("hash_seed", ["0", "4242"])

@@ -11,8 +11,10 @@ the same press again — after a crash right after the COMMIT, or to a second pr
 moment — it is answered with the first application (`Outcome.repeated`) and never applied twice.
 The lobby half (seats, options, opening and ending tables) is in `lobby.py`.
 
-The AI moves (and those of away players) that follow a move are stored in that move's own
-transaction (bot/core/autoplay.py): one commit per player's move.
+A move that the AI (or an away player's stand-in) answers is acknowledged once it is stored; the
+answers are computed off the event loop and stored after it, under a claim taken in the move's own
+transaction (bot/core/autoplay.py). `submit` returns at that acknowledgement, `act` at the
+settled outcome.
 
 Several processes on one database: a table's clock work (a passed deadline, a long AI run) is done
 by the one process that claimed the table in storage (`Store.claim_due`, a lease of `claim_lease_s`,
@@ -33,15 +35,19 @@ import uuid
 from collections.abc import Awaitable, Callable
 from typing import Any
 
+from bot.core.ai_pool import AiPool
+from bot.core.automoves import end_of_round
 from bot.core.autoplay import Autoplay
 from bot.core.clock import Clock, SystemClock
 from bot.core.lobby import Lobby
 from bot.core.models import Outcome, Player, ServiceError
 from bot.core.options_text import bad_option
 from bot.core.stats import Standings
+from bot.core.table_gate import TableGate
 from rules import Action, Engine, Event, RoundResult, SetupError, State, get_engine
 from storage import (
     ActionKeyRecord,
+    ClaimWrite,
     DuplicateAction,
     LogEntry,
     MatchResultRecord,
@@ -92,8 +98,11 @@ class TableService(Lobby, Autoplay):
         fresh_views: bool = False,
         owner: str | None = None,
         claim_lease_s: float = CLAIM_LEASE_S,
+        ai: AiPool | None = None,
     ) -> None:
         self.store = store
+        self.ai = ai or AiPool(0)  # inline unless the app gives it worker processes (AI_WORKERS)
+        self._settling: set[asyncio.Task[Outcome]] = set()
         self.owner = owner or process_owner()
         self.claim_lease_s = claim_lease_s
         self.clock = clock or SystemClock()
@@ -102,7 +111,7 @@ class TableService(Lobby, Autoplay):
         self._new_seed = new_seed
         # The old way, kept for bench/bench_views.py to compare against: `engine.view` per seat.
         self._fresh_views = fresh_views
-        self._locks: dict[str, asyncio.Lock] = {}
+        self._locks: dict[str, TableGate] = {}
         self._engines: dict[str, Engine] = {}
         # Told of every committed move (the web pages' push); a listener must not block or raise.
         self.commit_listeners: list[Callable[[TableRecord], None]] = []
@@ -110,8 +119,18 @@ class TableService(Lobby, Autoplay):
 
     # ---- helpers -----------------------------------------------------------------------------
 
-    def _lock(self, table_id: str) -> asyncio.Lock:
-        return self._locks.setdefault(table_id, asyncio.Lock())
+    def _lock(self, table_id: str) -> TableGate:
+        gate = self._locks.get(table_id)
+        if gate is None:
+            gate = self._locks[table_id] = TableGate()
+        return gate
+
+    async def close(self) -> None:
+        """Let the automatic moves in flight be stored, then stop the AI workers. Call before the
+        store closes (an adapter's shutdown)."""
+        if self._settling:
+            await asyncio.wait(set(self._settling))
+        self.ai.close()
 
     async def get(self, table_id: str) -> TableRecord:
         rec = await self.store.get_table(table_id)
@@ -135,7 +154,7 @@ class TableService(Lobby, Autoplay):
             return await self._commit_with_automatic(rec, state, [entry], Outcome(table=rec), acted_seat=None,
                                                      prev_turn=None, key=key)
 
-        return await self._keyed(table_id, key, attempt, self._repeat)
+        return await (await self._keyed(table_id, key, attempt, self._repeat)).settled()
 
     def _deal(self, rec: TableRecord, by: Player) -> State:
         self._in_lobby(rec, by, host_only=True)
@@ -174,9 +193,24 @@ class TableService(Lobby, Autoplay):
         *,
         key: str | None = None,
     ) -> Outcome:
-        """Apply a player's action. Raises `IllegalAction` (game rules) or `ServiceError` (table);
-        on either, nothing is stored and the table is unchanged. With `key` (the platform's id of
-        the message or press), a repeat of an action already applied returns `Outcome.repeated`."""
+        """`submit`, and the outcome once the automatic moves answering it are stored too."""
+        outcome = await self.submit(table_id, user, action, expected_version, key=key)
+        return await outcome.settled()
+
+    async def submit(
+        self,
+        table_id: str,
+        user: Player,
+        action: str | Action,
+        expected_version: int | None = None,
+        *,
+        key: str | None = None,
+    ) -> Outcome:
+        """Apply a player's action; returns once it is durable (answer the press then), with
+        `Outcome.pending` set when automatic moves answer it: render `await outcome.settled()`.
+        Raises `IllegalAction` (game rules) or `ServiceError` (table); on either, nothing is stored
+        and the table is unchanged. With `key` (the platform's id of the message or press), a
+        repeat of an action already applied returns `Outcome.repeated`."""
         # A lost race is judged again on the fresh table: a button carries a version and is then
         # stale; a typed command simply applies to the table as it now is.
         async def attempt(rec: TableRecord) -> Outcome:
@@ -264,24 +298,27 @@ class TableService(Lobby, Autoplay):
         return outcomes
 
     async def _tick_due(self, table_id: str, now: float) -> Outcome | None:
-        """A claimed table whose deadline passed: its timeout move, then its claim released."""
-        try:
-            async with self._lock(table_id):
+        """A claimed table whose deadline passed: its timeout move (and the automatic moves that
+        answer it), then its claim released — under the gate, so that the release cannot drop the
+        claim of a move made after this one."""
+        async with self._lock(table_id):
+            try:
                 rec = await self.get(table_id)
                 if rec.status != "playing" or rec.deadline is None or rec.deadline > now:
                     return None  # someone acted in time after all
                 try:
-                    return await self._timeout(rec)
+                    return await (await self._timeout(rec)).settled()
                 except VersionConflict:
                     return None  # a move (or, despite the claim, another process) came first
-        finally:
-            await self.store.release_claim(table_id, self.owner)
+            finally:
+                await self.store.release_claim(table_id, self.owner)
 
     async def _take_over(self, table_id: str) -> Outcome:
-        try:
-            return await self.resume(table_id)
-        finally:
-            await self.store.release_claim(table_id, self.owner)
+        async with self._lock(table_id):
+            try:
+                return await self._resume_locked(table_id)
+            finally:
+                await self.store.release_claim(table_id, self.owner)
 
     async def _timeout(self, rec: TableRecord) -> Outcome:
         engine = self.engine_for(rec)
@@ -300,13 +337,16 @@ class TableService(Lobby, Autoplay):
         """Continue a table after a restart: play the AI moves a crash may have cut short (unless
         another live process holds the table's claim: then that process plays them)."""
         async with self._lock(table_id):
-            rec = await self.get(table_id)
-            if rec.status != "playing":
-                return Outcome(table=rec)
-            try:
-                return await self._run_automatic(rec, self._state(rec), Outcome(table=rec))
-            except VersionConflict:
-                return self._with_views(Outcome(table=await self.get(table_id)))  # played elsewhere
+            return await self._resume_locked(table_id)
+
+    async def _resume_locked(self, table_id: str) -> Outcome:
+        rec = await self.get(table_id)
+        if rec.status != "playing":
+            return Outcome(table=rec)
+        try:
+            return await self._run_automatic(rec, self._state(rec), Outcome(table=rec))
+        except VersionConflict:
+            return self._with_views(Outcome(table=await self.get(table_id)))  # played elsewhere
 
     async def resume_all(self) -> list[Outcome]:
         """On start: resume every table in play, so adapters can re-render them ("game restored"),
@@ -340,16 +380,13 @@ class TableService(Lobby, Autoplay):
         self, engine: Engine, rec: TableRecord, state: State, entries: list[LogEntry], outcome: Outcome
     ) -> tuple[State, list[LogEntry]]:
         """After a round ends: note the result, then deal the next round unless the match is over."""
-        result = engine.result(state)
-        if result is None:
-            return state, entries
-        outcome.results.append(result)
-        if result.match_over:
-            rec.status = "finished"
-            return state, entries
-        state = engine.next_round(state)
-        entries.append(self._entry(rec, "next_round", None, "next_round", offset=len(entries)))
-        outcome.events.append(Event("NextRound", {"round": state.get("round"), "seat": engine.current_seat(state)}))
+        state, result, dealt = end_of_round(engine, state)
+        if result is not None:
+            outcome.results.append(result)
+            rec.status = "finished" if result.match_over else rec.status
+        if dealt is not None:
+            entries.append(self._entry(rec, "next_round", None, "next_round", offset=len(entries)))
+            outcome.events.append(dealt)
         return state, entries
 
     async def _commit(
@@ -363,6 +400,7 @@ class TableService(Lobby, Autoplay):
         force_new_deadline: bool = False,
         key: str | None = None,
         reply: dict[str, Any] | None = None,
+        claim: ClaimWrite | None = None,
     ) -> TableRecord:
         now = self.clock.now()
         engine = self.engine_for(rec)
@@ -379,10 +417,12 @@ class TableService(Lobby, Autoplay):
         # The commit that finishes the match carries its result: one transaction, so a crash can
         # neither lose the result nor store it for a match that did not end.
         if rec.status != "finished":
-            saved = await self.store.commit(rec, expected_version=rec.version, entries=stamped, key=key, reply=reply)
+            saved = await self.store.commit(rec, expected_version=rec.version, entries=stamped, key=key, reply=reply,
+                                            claim=claim)
         else:
             saved = await self.store.commit(rec, expected_version=rec.version, entries=stamped,
-                                            result=self._result_record(rec, state), key=key, reply=reply)
+                                            result=self._result_record(rec, state), key=key, reply=reply,
+                                            claim=claim)
             await self._rate()
         self._tell(saved)
         return saved

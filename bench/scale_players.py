@@ -1,0 +1,51 @@
+"""bench/bench_scale.py's people: they pick their moves in a process of their own, ahead of time.
+
+A person thinks in their head, not on the bot's event loop: were the bench's stand-ins to run the
+AI that picks their moves (the Rummikub solver: tens of milliseconds) on the loop, every other
+table's move would queue behind them and the bench would measure itself. So a table's player picks
+the next move while the table waits for them (right after it settled), in this one worker process,
+and a scheduled arrival finds the move in hand. Also here: the CPU of the service's AI workers,
+which `time.process_time` does not see.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import multiprocessing
+import os
+from concurrent.futures import ProcessPoolExecutor
+from random import Random
+
+import psutil
+
+from rules import State, get_engine
+
+
+def choose(game: str, state: State, seat: int, seed: int) -> str:
+    engine = get_engine(game)
+    return engine.format(engine.ai_action(state, seat, Random(seed)))
+
+
+class Players:
+    def __init__(self) -> None:
+        self._pool = ProcessPoolExecutor(1, mp_context=multiprocessing.get_context("spawn"))
+        self.pid = self._pool.submit(os.getpid).result()
+
+    async def move(self, game: str, state: State, seat: int, seed: int) -> str:
+        return await asyncio.get_running_loop().run_in_executor(self._pool, choose, game, state, seat, seed)
+
+    def close(self) -> None:
+        self._pool.shutdown(wait=True, cancel_futures=True)
+
+
+def workers_cpu(players: Players) -> float:
+    """CPU seconds so far of this process's worker processes (the service's AI pool) but the players'."""
+    total = 0.0
+    for child in psutil.Process().children():
+        try:
+            if child.pid != players.pid and "--multiprocessing-fork" in child.cmdline():
+                times = child.cpu_times()
+                total += times.user + times.system
+        except psutil.Error:
+            continue  # a worker that ended meanwhile
+    return total

@@ -17,6 +17,7 @@ table's gate (bot/core/table_gate.py) makes the table's next piece of work wait 
 from __future__ import annotations
 
 import asyncio
+import logging
 from typing import TYPE_CHECKING, Any
 
 from bot.core.ai_pool import AiPool
@@ -29,6 +30,8 @@ from storage import ClaimWrite, LogEntry, Store, TableRecord, VersionConflict
 if TYPE_CHECKING:
     from bot.core.clock import Clock
 
+log = logging.getLogger(__name__)
+
 MAX_AI_STEPS = 20_000  # a safety net: no legal game runs this long between two human turns
 # Automatic moves per commit. Bounds what a crash makes a process recompute and how long one job
 # keeps a worker; the loop serves other tables while a job is computed.
@@ -37,6 +40,12 @@ AI_CHUNK = 16
 
 def seat_plays(rec: TableRecord) -> tuple[SeatPlay, ...]:
     return tuple(SeatPlay(s.kind, s.level, s.away) for s in rec.seats)
+
+
+def _report(task: asyncio.Task[Outcome]) -> None:
+    # Read here, so that a failure nobody awaits (a caller that only wanted the ack) is still told.
+    if not task.cancelled() and (err := task.exception()) is not None:
+        log.error("automatic moves not stored; the table's claim waits for claim_stale", exc_info=err)
 
 
 class Autoplay:
@@ -102,6 +111,7 @@ class Autoplay:
         self._lock(rec.id).settling = task
         self._settling.add(task)
         task.add_done_callback(self._settling.discard)
+        task.add_done_callback(_report)
         outcome.pending = task
         return outcome
 

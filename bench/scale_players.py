@@ -14,9 +14,8 @@ import asyncio
 import multiprocessing
 import os
 from concurrent.futures import ProcessPoolExecutor
+from pathlib import Path
 from random import Random
-
-import psutil
 
 from rules import State, get_engine
 
@@ -40,12 +39,14 @@ class Players:
 
 def workers_cpu(players: Players) -> float:
     """CPU seconds so far of this process's worker processes (the service's AI pool) but the players'."""
-    total = 0.0
-    for child in psutil.Process().children():
+    total, me = 0.0, os.getpid()
+    for proc in Path("/proc").iterdir():
+        if not proc.name.isdigit() or int(proc.name) == players.pid:
+            continue
         try:
-            if child.pid != players.pid and "--multiprocessing-fork" in child.cmdline():
-                times = child.cpu_times()
-                total += times.user + times.system
-        except psutil.Error:
-            continue  # a worker that ended meanwhile
+            stat = (proc / "stat").read_text().rsplit(")", 1)[1].split()
+            if int(stat[1]) == me and b"--multiprocessing-fork" in (proc / "cmdline").read_bytes():
+                total += (int(stat[11]) + int(stat[12])) / os.sysconf("SC_CLK_TCK")  # utime + stime
+        except (OSError, IndexError, ValueError):
+            continue  # a process that ended meanwhile
     return total

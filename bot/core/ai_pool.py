@@ -20,8 +20,12 @@ import multiprocessing
 from collections.abc import Callable
 from concurrent.futures import ProcessPoolExecutor
 from concurrent.futures.process import BrokenProcessPool
+from typing import Any, TypeVar
 
-from bot.core.automoves import AutoJob, AutoRun, play_automatic
+from bot.core.automoves import AutoJob, AutoRun, play_automatic, views_of
+from rules import State
+
+T = TypeVar("T")
 
 log = logging.getLogger(__name__)
 
@@ -51,18 +55,27 @@ class AiPool:
             self.replaced += 1
 
     async def run(self, job: AutoJob) -> AutoRun:
+        """The automatic moves of `job` (`play_automatic`)."""
+        return await self._call(self._work, job)
+
+    async def views(self, game: str, state: State, humans: tuple[int, ...]
+                    ) -> tuple[dict[str, Any], dict[int, dict[str, Any]]]:
+        """An outcome's views (`views_of`), built in a worker too: for some games as dear as a move."""
+        return await self._call(views_of, game, state, humans)
+
+    async def _call(self, fn: Callable[..., T], *args: Any) -> T:
         if self.workers == 0:
-            return self._work(job)
+            return fn(*args)
         loop = asyncio.get_running_loop()
         for _ in range(2):
             executor = self._pool()
             try:
-                return await loop.run_in_executor(executor, self._work, job)
+                return await loop.run_in_executor(executor, fn, *args)
             except BrokenProcessPool:
                 log.warning("an AI worker died; its job runs again in a new pool")
                 self._replace(executor)
         log.error("the AI pool keeps breaking; this job is computed inline")
-        return self._work(job)
+        return fn(*args)
 
     def close(self) -> None:
         """Stop the workers (their jobs' tables are claimed: another run continues them)."""

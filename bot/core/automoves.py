@@ -4,13 +4,15 @@
 and away flag, the seed and the log position. An AI's randomness is `rng_for(seed, "ai", n)`, n
 being the number of log entries before the move, so the same job gives the same moves in this
 process, in a worker process (bot/core/ai_pool.py) or after a crash in another bot process. Jobs
-and their answers are plain picklable data for that reason.
+and their answers are plain picklable data for that reason. `views_of` builds an outcome's views
+there as well.
 """
 
 from __future__ import annotations
 
 import functools
 from dataclasses import dataclass, field
+from typing import Any
 
 from rules import Engine, Event, IllegalAction, RoundResult, State, get_engine
 from rules.core.deck import rng_for
@@ -70,6 +72,12 @@ def end_of_round(engine: Engine, state: State) -> tuple[State, RoundResult | Non
         return state, result, None
     state = engine.next_round(state)
     return state, result, Event("NextRound", {"round": state.get("round"), "seat": engine.current_seat(state)})
+
+
+def views_of(game: str, state: State, humans: tuple[int, ...]) -> tuple[dict[str, Any], dict[int, dict[str, Any]]]:
+    """The public view and each human seat's (`Engine.views`): pure too, and for some games as dear
+    as an AI move (Rummy 101's opening search for a seat that has not opened)."""
+    return _engine(game).views(state, humans)
 
 
 def play_automatic(job: AutoJob) -> AutoRun:

@@ -61,7 +61,7 @@ class Autoplay:
     def engine_for(self, rec: TableRecord) -> Engine: ...  # noqa: D102 - provided by TableService
     def _lock(self, table_id: str) -> TableGate: ...  # noqa: D102
     async def get(self, table_id: str) -> TableRecord: ...  # noqa: D102
-    def _with_views(self, outcome: Outcome) -> Outcome: ...  # noqa: D102
+    async def _viewed(self, outcome: Outcome) -> Outcome: ...  # noqa: D102
     def _entry(self, rec: TableRecord, kind: str, seat: int | None, text: str, offset: int) -> LogEntry: ...  # noqa: D102
 
     async def _commit(  # noqa: D102
@@ -96,18 +96,19 @@ class Autoplay:
         acted_seat: int | None, prev_turn: int | None, force_new_deadline: bool = False,
         key: str | None = None, reply: dict[str, Any] | None = None,
     ) -> Outcome:
-        """Commit `entries`; when automatic moves follow, with this process's claim in the same
-        transaction and a task that plays them (`outcome.pending`). Called under the table's gate."""
+        """Commit `entries` and return the acknowledgement: `outcome.pending` is a task that plays
+        the automatic moves that follow, if any — this process's claim of them taken in the same
+        transaction — and builds the views (off the loop too). Called under the table's gate."""
         follows = self._automatic_seat(rec, self.engine_for(rec), state) is not None
         rec = await self._commit(rec, state, entries, acted_seat=acted_seat, prev_turn=prev_turn,
                                  force_new_deadline=force_new_deadline, key=key, reply=reply,
                                  claim=self._lease() if follows else None)
         outcome.table = rec
-        if not follows:
-            return self._with_views(outcome)
         # The settled outcome is a new one: the caller may read this one (the ack) meanwhile.
         settled = Outcome(table=rec, events=list(outcome.events), results=list(outcome.results))
-        task = asyncio.ensure_future(self._settle(rec, state, settled))
+        work = self._settle(rec, state, settled) if follows else self._viewed(settled)
+        task = asyncio.ensure_future(work)
+        # Even a task that only builds views goes before the table's next work: renders stay in order.
         self._lock(rec.id).settling = task
         self._settling.add(task)
         task.add_done_callback(self._settling.discard)
@@ -122,7 +123,7 @@ class Autoplay:
             # Another process moved the table on meanwhile (a player back from /away there, or a
             # takeover after our lease ran out): its moves stand, ours were never stored.
             outcome.table = await self.get(rec.id)
-            return self._with_views(outcome)
+            return await self._viewed(outcome)
 
     async def _run_automatic(self, rec: TableRecord, state: State, outcome: Outcome, *,
                              claimed: bool = False) -> Outcome:
@@ -130,9 +131,9 @@ class Autoplay:
         until a present human is on turn, under this process's claim (`claimed`: already taken)."""
         engine = self.engine_for(rec)
         if self._automatic_seat(rec, engine, state) is None:
-            return self._with_views(outcome)  # a present human is on turn: no claim needed
+            return await self._viewed(outcome)  # a present human is on turn: no claim needed
         if not claimed and not await self._claim(rec.id):
-            return self._with_views(outcome)  # another live process is playing these turns
+            return await self._viewed(outcome)  # another live process is playing these turns
         released = False
         try:
             for step in range(MAX_AI_STEPS // AI_CHUNK):
@@ -151,7 +152,7 @@ class Autoplay:
         finally:
             if not released:  # a failed commit; not reached when the process dies (claim_stale's)
                 await self.store.release_claim(rec.id, self.owner)
-        return self._with_views(outcome)
+        return await self._viewed(outcome)
 
     async def _claim(self, table_id: str) -> bool:
         return await self.store.claim_table(table_id, self.owner, self.clock.now(), self.claim_lease_s)

@@ -122,7 +122,7 @@ class Clockwork(Autoplay):
         try:
             return await self._run_automatic(rec, self._state(rec), Outcome(table=rec))
         except VersionConflict:
-            return self._with_views(Outcome(table=await self.get(table_id)))  # played elsewhere
+            return await self._viewed(Outcome(table=await self.get(table_id)))  # played elsewhere
 
     async def resume_all(self) -> list[Outcome]:
         """On start: resume every table in play, so adapters can re-render them ("game restored"),
@@ -138,4 +138,4 @@ class Clockwork(Autoplay):
         of them but those a crash cut short) is rendered from it, without reading it again."""
         if self._automatic_seat(rec, self.engine_for(rec), self._state(rec)) is not None:
             return await self.resume(rec.id)
-        return self._with_views(Outcome(table=rec))
+        return await self._viewed(Outcome(table=rec))

@@ -39,9 +39,10 @@ class Outcome:
     the rounds that ended.
     `repeated` marks the answer to a platform's redelivery of an action already applied under the
     same idempotency key: the events are that first application's, the table and views are current.
-    `pending`, when set, is the task storing the automatic moves (AI seats, away players) that answer
-    this move: this outcome is the move's durable acknowledgement (its `table` as that move left it,
-    no views); `settled()` is the outcome with those moves stored, views built, for rendering.
+    `pending`, when set (`TableService.submit`), makes this outcome the move's durable
+    acknowledgement: its `table` as that move left it, no views yet. `pending` is the task that
+    stores the automatic moves (AI seats, away players) answering the move and builds the views;
+    `settled()` is that outcome, for rendering.
     """
 
     table: TableRecord

@@ -242,6 +242,15 @@ class TableService(Lobby, Clockwork):
         results = [RoundResult.model_validate(r) for r in done.reply.get("results", [])]
         return self._with_views(Outcome(table=rec, events=events, results=results, repeated=True))
 
+    async def _viewed(self, outcome: Outcome) -> Outcome:
+        """`_with_views`, built by the AI pool's workers (off the event loop) when it has some."""
+        rec = outcome.table
+        if rec.state is None or self._fresh_views or not self.ai.workers:
+            return self._with_views(outcome)
+        humans = tuple(i for i, s in enumerate(rec.seats) if s.kind == "human")
+        outcome.public_view, outcome.private_views = await self.ai.views(rec.game, rec.state, humans)
+        return outcome
+
     def _with_views(self, outcome: Outcome) -> Outcome:
         """The views of the table as the outcome leaves it, built once here for every adapter: the
         public view and each human seat's, with the analysis they share done once (`engine.views`)."""

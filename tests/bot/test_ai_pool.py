@@ -107,3 +107,12 @@ async def test_the_service_stores_the_moves_in_flight_then_stops_its_workers() -
     await service.close()
     assert [e.kind for e in await store.log("t1")][-1] == "ai"  # the answer was stored before stopping
     assert multiprocessing.active_children() == []
+
+
+async def test_the_pool_builds_the_same_views_as_the_engine() -> None:
+    job = a_job()
+    pool = AiPool(1)
+    try:
+        assert await pool.views(job.game, job.state, (0, 2)) == get_engine(job.game).views(job.state, [0, 2])
+    finally:
+        pool.close()

@@ -238,6 +238,16 @@ async def test_a_move_is_acknowledged_once_stored_with_a_claim_covering_the_ai_a
     assert await store.claim_table(table, "another process", clock.now(), 30.0)  # released with the answer
 
 
+async def test_a_move_nobody_automatic_answers_is_acknowledged_then_settled_with_its_views(service) -> None:
+    table = await two_player_table(service)
+    ack = await service.submit(table, ALICE, "draw")
+    assert ack.public_view is None and ack.table.state["turn"] == 1  # stored: Bob on turn
+    settled = await ack.settled()
+    assert settled.table.version == ack.table.version and settled.events == ack.events
+    assert settled.public_view is not None and set(settled.private_views) == {0, 1}
+    assert (await service.act(table, BOB, "draw")).table.version == ack.table.version + 1  # one commit a move
+
+
 async def test_a_crash_storing_the_ai_answer_leaves_the_claim_and_another_process_answers_the_same(
     store, clock
 ) -> None:

@@ -50,7 +50,7 @@ from random import Random
 
 from bench.bench_rummikub import machine, percentile
 from bench.scale_backends import Backend, PostgresBackend, SqliteBackend, start_postgres
-from bench.scale_players import Players, workers_cpu
+from bench.scale_players import Players, players_cpu, workers_cpu
 from bot.core.ai_pool import AiPool
 from bot.core.heap import freeze_startup_heap
 from bot.core.models import Player
@@ -208,6 +208,7 @@ class Phase:
     settled: list[float]
     replaced: int
     ai_cpu: float  # the AI workers' share of `cpu`
+    players: float  # the players' process (not in `cpu`)
     skipped: int = 0
     server_cpu: float = 0.0  # PostgreSQL's processes, on the same two cores
     server_written: int = 0
@@ -223,7 +224,7 @@ class Phase:
                 f"p99 {percentile(lat, 0.99):.1f} ms (settled p50 {percentile(settled, 0.5):.1f} / "
                 f"p99 {percentile(settled, 0.99):.1f} ms), {written / max(self.durable, 1):.0f} B written/action, "
                 f"process CPU {100 * (self.cpu - self.ai_cpu) / self.seconds:.0f} % of one core, "
-                f"AI workers {100 * self.ai_cpu / self.seconds:.0f} %"
+                f"AI workers {100 * self.ai_cpu / self.seconds:.0f} %, players {100 * self.players / self.seconds:.0f} %"
                 + (f", server {100 * self.server_cpu / self.seconds:.0f} %" if self.server_cpu else "")
                 + (f", {self.skipped} arrivals found all tables busy" if self.skipped else "")
                 + (f", {self.replaced} tables finished and replaced" if self.replaced else ""))
@@ -233,14 +234,15 @@ async def _phase(backend: Backend, players: Players, run: Awaitable[int | None],
                  prefix: str = "t") -> Phase:
     before = await backend.durable(prefix)
     server_cpu, server_written = await backend.server_usage()
-    cpu, ai, written, wall = time.process_time(), workers_cpu(players), _io_written(), time.perf_counter()
+    cpu, ai, people = time.process_time(), workers_cpu(players), players_cpu(players)
+    written, wall = _io_written(), time.perf_counter()
     skipped = await run
     wall, cpu, written = time.perf_counter() - wall, time.process_time() - cpu, _io_written() - written
-    ai = workers_cpu(players) - ai
+    ai, people = workers_cpu(players) - ai, players_cpu(players) - people
     server = await backend.server_usage()
     durable = await backend.durable(prefix) - before
     return Phase(wall, durable, counters.acts, cpu + ai, written, counters.latencies, counters.settled,
-                 counters.replaced, ai, skipped or 0, server[0] - server_cpu, server[1] - server_written)
+                 counters.replaced, ai, people, skipped or 0, server[0] - server_cpu, server[1] - server_written)
 
 
 @dataclass

@@ -37,6 +37,18 @@ class Players:
         self._pool.shutdown(wait=True, cancel_futures=True)
 
 
+def _cpu(stat: list[str]) -> float:
+    return (int(stat[11]) + int(stat[12])) / os.sysconf("SC_CLK_TCK")  # utime + stime
+
+
+def players_cpu(players: Players) -> float:
+    """CPU seconds so far of the players' process (the load generator, not the service)."""
+    try:
+        return _cpu(Path(f"/proc/{players.pid}/stat").read_text().rsplit(")", 1)[1].split())
+    except (OSError, IndexError, ValueError):
+        return 0.0
+
+
 def workers_cpu(players: Players) -> float:
     """CPU seconds so far of this process's worker processes (the service's AI pool) but the players'."""
     total, me = 0.0, os.getpid()
@@ -46,7 +58,7 @@ def workers_cpu(players: Players) -> float:
         try:
             stat = (proc / "stat").read_text().rsplit(")", 1)[1].split()
             if int(stat[1]) == me and b"--multiprocessing-fork" in (proc / "cmdline").read_bytes():
-                total += (int(stat[11]) + int(stat[12])) / os.sysconf("SC_CLK_TCK")  # utime + stime
+                total += _cpu(stat)
         except (OSError, IndexError, ValueError):
             continue  # a process that ended meanwhile
     return total

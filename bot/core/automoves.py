@@ -35,6 +35,9 @@ class AutoJob:
     seed: int
     log_seq: int  # the table's last stored log position (entries so far)
     limit: int  # at most this many moves (a chunk: one commit's worth)
+    # With these seats, the views of the table as the run leaves it, when it ends there (a human on
+    # turn, the match over): one trip to a worker for the moves and their views.
+    views_for: tuple[int, ...] | None = None
 
 
 @dataclass
@@ -47,6 +50,7 @@ class AutoRun:
     results: list[RoundResult] = field(default_factory=list)
     finished: bool = False  # the match ended
     played: int = 0  # automatic moves, the deals between them not counted
+    views: tuple[dict[str, Any], dict[int, dict[str, Any]]] | None = None  # see AutoJob.views_for
 
 
 @functools.cache
@@ -112,4 +116,6 @@ def play_automatic(job: AutoJob) -> AutoRun:
             run.moves.append(("next_round", None, "next_round"))
             run.events.append(dealt)
     run.state = state
+    if job.views_for is not None and (run.finished or automatic_seat(engine, job.seats, state) is None):
+        run.views = engine.views(state, job.views_for)
     return run

@@ -57,6 +57,7 @@ class Autoplay:
     claim_lease_s: float
     ai: AiPool
     _settling: set[asyncio.Task[Outcome]]
+    _fresh_views: bool
 
     def engine_for(self, rec: TableRecord) -> Engine: ...  # noqa: D102 - provided by TableService
     def _lock(self, table_id: str) -> TableGate: ...  # noqa: D102
@@ -75,6 +76,12 @@ class Autoplay:
             return None
         return automatic_seat(engine, seat_plays(rec), state)
 
+    def _views_for(self, rec: TableRecord) -> tuple[int, ...] | None:
+        """The seats whose views a worker builds with the moves (None: built here, `_viewed`)."""
+        if not self.ai.workers or self._fresh_views:
+            return None
+        return tuple(i for i, s in enumerate(rec.seats) if s.kind == "human")
+
     def _lease(self) -> ClaimWrite:
         return ClaimWrite(owner=self.owner, until=self.clock.now() + self.claim_lease_s)
 
@@ -82,8 +89,10 @@ class Autoplay:
                                ) -> tuple[State, list[LogEntry]]:
         """Up to AI_CHUNK automatic moves after the stored table, computed by the AI pool; their
         events and results go to `outcome`, their entries (not yet stored) are returned."""
-        job = AutoJob(rec.game, state, seat_plays(rec), rec.seed, rec.log_seq, AI_CHUNK)
+        job = AutoJob(rec.game, state, seat_plays(rec), rec.seed, rec.log_seq, AI_CHUNK, self._views_for(rec))
         run = await self.ai.run(job)
+        if run.views is not None:
+            outcome.public_view, outcome.private_views = run.views
         outcome.events.extend(run.events)
         outcome.results.extend(run.results)
         if run.finished:
@@ -152,6 +161,8 @@ class Autoplay:
         finally:
             if not released:  # a failed commit; not reached when the process dies (claim_stale's)
                 await self.store.release_claim(rec.id, self.owner)
+        if outcome.public_view is not None:
+            return outcome  # built with the last moves, by the same worker
         return await self._viewed(outcome)
 
     async def _claim(self, table_id: str) -> bool:

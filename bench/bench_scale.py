@@ -266,6 +266,7 @@ async def _open_tables(backend: Backend, n_tables: int, seed: int, prefix: str, 
     counter = iter(range(10**9))
     service = TableService(store, clock, new_table_id=lambda: f"{prefix}{next(counter):06d}", ai=AiPool(ai_workers))
     players = Players()
+    await players.start()
     rng = Random(seed)
     tables = [Table(service, players, i, Random(rng.randrange(2**31)), prefix) for i in range(n_tables)]
     # Opened a few at a time: all at once would queue thousands of lobby writes on the pool.

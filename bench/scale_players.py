@@ -10,13 +10,11 @@ which `time.process_time` does not see.
 
 from __future__ import annotations
 
-import asyncio
-import multiprocessing
 import os
-from concurrent.futures import ProcessPoolExecutor
 from pathlib import Path
 from random import Random
 
+from bot.core.ai_pool import AiPool
 from rules import State, get_engine
 
 
@@ -26,15 +24,22 @@ def choose(game: str, state: State, seat: int, seed: int) -> str:
 
 
 class Players:
+    """One worker process, fed in batches like the service's AI pool (one executor call per move
+    would leave it idle, waiting on the executor's threads: bot/core/ai_pool.py)."""
+
     def __init__(self) -> None:
-        self._pool = ProcessPoolExecutor(1, mp_context=multiprocessing.get_context("spawn"))
-        self.pid = self._pool.submit(os.getpid).result()
+        self._pool = AiPool(1)
+        self.pid = 0
+
+    async def start(self) -> None:
+        self.pid = await self._pool.call(os.getpid)
 
     async def move(self, game: str, state: State, seat: int, seed: int) -> str:
-        return await asyncio.get_running_loop().run_in_executor(self._pool, choose, game, state, seat, seed)
+        text: str = await self._pool.call(choose, game, state, seat, seed)
+        return text
 
     def close(self) -> None:
-        self._pool.shutdown(wait=True, cancel_futures=True)
+        self._pool.close()
 
 
 def _cpu(stat: list[str]) -> float:

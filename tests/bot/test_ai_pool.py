@@ -3,6 +3,7 @@ inline, a dead worker replaced (or the job computed inline), the workers stopped
 
 from __future__ import annotations
 
+import asyncio
 import multiprocessing
 import os
 from pathlib import Path
@@ -120,5 +121,21 @@ async def test_the_pool_builds_the_same_views_as_the_engine() -> None:
     pool = AiPool(1)
     try:
         assert await pool.views(job.game, job.state, (0, 2)) == get_engine(job.game).views(job.state, [0, 2])
+    finally:
+        pool.close()
+
+
+def half_fail(n: int) -> int:
+    if n % 2:
+        raise ValueError(n)
+    return n * 10
+
+
+async def test_calls_queued_together_each_get_their_own_answer() -> None:
+    pool = AiPool(1)
+    try:
+        got = await asyncio.gather(*(pool.call(half_fail, n) for n in range(40)), return_exceptions=True)
+        assert got[0::2] == [n * 10 for n in range(0, 40, 2)]  # in order, though they went in batches
+        assert [e.args for e in got[1::2] if isinstance(e, ValueError)] == [(n,) for n in range(1, 40, 2)]
     finally:
         pool.close()

@@ -254,6 +254,8 @@ class Setup:
     tables: list[Table]
 
     async def close(self) -> None:
+        # The moves the players were still picking when the phase ended: let them land first.
+        await asyncio.gather(*(t.move for t in self.tables if t.move is not None), return_exceptions=True)
         await self.service.close()
         await self.store.close()
         self.players.close()

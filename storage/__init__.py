@@ -13,6 +13,7 @@ from storage.models import (
     GLOBAL_SCOPE,
     ActionKeyRecord,
     BoardRow,
+    ClaimWrite,
     DuplicateAction,
     LogEntry,
     MatchPlayerRecord,
@@ -78,7 +79,7 @@ async def schema_version(store: Store) -> tuple[int, str]:
 
 
 __all__ = [
-    "ACTIVE_STATUSES", "GLOBAL_SCOPE", "ActionKeyRecord", "BoardRow", "DatabaseUnusable", "DuplicateAction",
+    "ACTIVE_STATUSES", "GLOBAL_SCOPE", "ActionKeyRecord", "BoardRow", "ClaimWrite", "DatabaseUnusable", "DuplicateAction",
     "LogEntry", "MatchPlayerRecord", "MatchResultRecord", "MemoryStore", "PlayerRecord", "PostgresStore",
     "PostgresUnusable", "RateFn", "RatingKey",
     "RatingRecord", "SeatRecord", "SqliteStore", "Store", "StoreURLError", "TableExists", "TableNotFound",

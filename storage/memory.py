@@ -14,6 +14,7 @@ from storage.models import (
     GLOBAL_SCOPE,
     ActionKeyRecord,
     BoardRow,
+    ClaimWrite,
     DuplicateAction,
     LogEntry,
     MatchPlayerRecord,
@@ -172,6 +173,7 @@ class MemoryStore:
         result: MatchResultRecord | None = None,
         key: str | None = None,
         reply: dict[str, Any] | None = None,
+        claim: ClaimWrite | None = None,
     ) -> TableRecord:
         self._check_key(key)  # first: a repeat is not a stale writer
         current = self._tables.get(rec.id)
@@ -190,6 +192,10 @@ class MemoryStore:
         if result is not None and result.table_id not in self._results:
             self._results[result.table_id] = _stored(result)
         self._keep_key(keyed)
+        if claim is not None and claim.until is not None:
+            self._claims[rec.id] = (claim.owner, claim.until)
+        elif claim is not None and self._claims.get(rec.id, ("", 0.0))[0] == claim.owner:
+            del self._claims[rec.id]
         return _out(self._tables[rec.id])
 
     async def log(self, table_id: str, after_seq: int = 0) -> list[LogEntry]:

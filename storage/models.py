@@ -143,6 +143,16 @@ class VersionConflict(Exception):
         self.actual = actual
 
 
+class ClaimWrite(BaseModel):
+    """A table's claim written by `Store.commit` in the change's own transaction: taken (or renewed)
+    for `owner` until `until`, or, with `until=None`, `owner`'s claim dropped. Taken with the move
+    that leads to automatic moves, the claim covers them before anyone could see that move: no other
+    process plays those turns, and a crash leaves the claim for `claim_stale`."""
+
+    owner: str
+    until: float | None
+
+
 class ActionKeyRecord(BaseModel):
     """A change made under a platform's idempotency key (an update id, an interaction id). It is
     stored in the same transaction as the change, so a redelivery is answered, never applied again."""

@@ -8,6 +8,7 @@ from typing import Any, Protocol
 from storage.models import (
     ActionKeyRecord,
     BoardRow,
+    ClaimWrite,
     LogEntry,
     MatchPlayerRecord,
     MatchResultRecord,
@@ -77,6 +78,7 @@ class Store(Protocol):
         result: MatchResultRecord | None = None,
         key: str | None = None,
         reply: dict[str, Any] | None = None,
+        claim: ClaimWrite | None = None,
     ) -> TableRecord:
         """Atomically: check the version, append `entries` to the log, write `rec` as the new snapshot,
         and store `result` (the match's result, once per table as in `record_result`) in the same
@@ -86,6 +88,10 @@ class Store(Protocol):
         repeat): recorded in the same transaction, with the new version and `rec.updated_at` as its
         time. `DuplicateAction` if the key was used before — checked first, so a repeat is told apart
         from a stale writer.
+
+        `claim` takes (renews) or drops a claim of the table in the same transaction. Taken, it
+        replaces whatever claim is stored, another owner's live one included: the version check
+        passed, so any other owner's work is for a version that is gone (its commits will conflict).
 
         `VersionConflict` if the stored version is not `expected_version`; `ValueError` if the
         entries do not continue the log densely (first seq == stored log_seq + 1) or name another

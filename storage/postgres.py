@@ -25,6 +25,7 @@ import asyncpg
 
 from storage.models import (
     ActionKeyRecord,
+    ClaimWrite,
     DuplicateAction,
     LogEntry,
     MatchResultRecord,
@@ -109,13 +110,19 @@ def _table(row: asyncpg.Record) -> TableRecord:
 def _commit_sql(names: tuple[str, ...]) -> str:
     """A commit's writes as one statement: the log entries (arrays, unnested), the idempotency key
     (when there is one) and the row update. $1 is the id, then the row's columns `names`, then the
-    six log columns, then key, version, reply and time of the key."""
+    six log columns, then key, version, reply and time of the key, then the claim's owner and until
+    (`ClaimWrite`: both null for none, until null to drop the owner's claim)."""
     assignments = ", ".join(f"{k} = ${i}" for i, k in enumerate(names, start=2))
     n = len(names) + 2
     return (f"WITH log AS (INSERT INTO table_log SELECT * FROM unnest(${n}::text[], ${n + 1}::int[], "
             f"${n + 2}::text[], ${n + 3}::int[], ${n + 4}::text[], ${n + 5}::float8[])), "
             f"keyed AS (INSERT INTO action_keys SELECT ${n + 6}::text, $1, ${n + 7}::int, ${n + 8}::json, "
-            f"${n + 9}::float8 WHERE ${n + 6}::text IS NOT NULL) "
+            f"${n + 9}::float8 WHERE ${n + 6}::text IS NOT NULL), "
+            f"claimed AS (INSERT INTO table_claims SELECT $1, ${n + 10}::text, ${n + 11}::float8 "
+            f"WHERE ${n + 11}::float8 IS NOT NULL ON CONFLICT (table_id) DO UPDATE SET owner = EXCLUDED.owner, "
+            f"until = EXCLUDED.until), "
+            f"released AS (DELETE FROM table_claims WHERE table_id = $1 AND owner = ${n + 10}::text "
+            f"AND ${n + 11}::float8 IS NULL) "
             f"UPDATE game_tables SET {assignments} WHERE id = $1")
 
 
@@ -323,6 +330,7 @@ class PostgresStore(PostgresSideTables, PostgresClaims):
         result: MatchResultRecord | None = None,
         key: str | None = None,
         reply: dict[str, Any] | None = None,
+        claim: ClaimWrite | None = None,
     ) -> TableRecord:
         async def work(db: asyncpg.Connection) -> TableRecord:
             # The row lock first: a concurrent writer of this table (or of this key) has then
@@ -343,7 +351,8 @@ class PostgresStore(PostgresSideTables, PostgresClaims):
             await db.execute(_commit_sql(tuple(names)), rec.id, *(row[k] for k in names),
                              [e.table_id for e in entries], [e.seq for e in entries], [e.kind for e in entries],
                              [e.seat for e in entries], [e.text for e in entries], [e.at for e in entries],
-                             key, stored.version, json.dumps(reply or {}, ensure_ascii=False), rec.updated_at)
+                             key, stored.version, json.dumps(reply or {}, ensure_ascii=False), rec.updated_at,
+                             claim and claim.owner, claim and claim.until)
             if result is not None:
                 await self._insert_result(db, result)
             return stored

@@ -16,6 +16,7 @@ import aiosqlite
 from storage.models import (
     ACTIVE_STATUSES,
     ActionKeyRecord,
+    ClaimWrite,
     DuplicateAction,
     LogEntry,
     MatchResultRecord,
@@ -29,7 +30,7 @@ from storage.models import (
     table_row,
 )
 from storage.record_cache import RecordCache
-from storage.sqlite_claims import SqliteClaims
+from storage.sqlite_claims import SqliteClaims, write_claim
 from storage.sqlite_files import DatabaseUnusable, board_query, check_usable, unusable_from  # noqa: F401 - re-exported
 from storage.sqlite_side import SideTables
 from storage.sqlite_writer import CHECKPOINT_EVERY, WAL_LIMIT_BYTES, GroupWriter
@@ -344,6 +345,7 @@ class SqliteStore(SideTables, SqliteClaims):
         result: MatchResultRecord | None = None,
         key: str | None = None,
         reply: dict[str, Any] | None = None,
+        claim: ClaimWrite | None = None,
     ) -> TableRecord:
         # Encoded here, on the loop, so the writer thread only runs SQL; the row's created_at and
         # log_seq are filled in inside the transaction from what is stored.
@@ -370,6 +372,8 @@ class SqliteStore(SideTables, SqliteClaims):
             if result_row is not None:
                 self._insert_result(db, result_row)
             self._record_key(db, key, rec, expected_version + 1, reply)
+            if claim is not None:
+                write_claim(db, rec.id, claim)
             return created_at, new_seq
 
         created_at, new_seq = await self._write(work)

@@ -13,6 +13,8 @@ import sqlite3
 from collections.abc import Callable
 from typing import TYPE_CHECKING, TypeVar
 
+from storage.models import ClaimWrite
+
 T = TypeVar("T")
 
 # A claim row is overwritten only when its lease ran out or it is the claimer's own (a renewal).
@@ -30,6 +32,15 @@ def _in_order(db: sqlite3.Connection, ids: list[str], sql: str) -> list[str]:
     if len(ids) < 2:
         return ids
     return [r[0] for r in db.execute(sql.format(", ".join("?" * len(ids))), ids).fetchall()]
+
+
+def write_claim(db: sqlite3.Connection, table_id: str, claim: ClaimWrite) -> None:
+    """A claim taken or dropped inside a commit's transaction (`Store.commit`'s `claim`)."""
+    if claim.until is None:
+        db.execute("DELETE FROM table_claims WHERE table_id = ? AND owner = ?", (table_id, claim.owner))
+    else:
+        db.execute("INSERT INTO table_claims (table_id, owner, until) VALUES (?, ?, ?) ON CONFLICT (table_id) "
+                   "DO UPDATE SET owner = excluded.owner, until = excluded.until", (table_id, claim.owner, claim.until))
 
 
 class SqliteClaims:

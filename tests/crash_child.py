@@ -1,8 +1,9 @@
 """A bot process for the tests to kill for real (tests/bot/test_killed_process.py).
 
-`python -m tests.crash_child DATABASE NOW METHOD` ticks DATABASE (an SQLite file path or a
-postgresql:// URL) as claim owner "A" with the clock at NOW, and right after the store call METHOD
-returns it prints `paused METHOD` and stops there — its claim held, its connections open — until
+`python -m tests.crash_child DATABASE NOW METHOD [MOVE]` ticks DATABASE (an SQLite file path or a
+postgresql:// URL) as claim owner "A" with the clock at NOW — or, with MOVE, plays it as Alice at
+the one table in play — and right after the store call METHOD returns it prints `paused METHOD`
+and stops there — its claim held, its connections open — until
 the test kills it (SIGKILL: no finally, no release, no clean close).
 """
 
@@ -15,6 +16,7 @@ from typing import Any
 from bot.core.clock import FakeClock
 from bot.core.service import TableService
 from storage import PostgresStore, SqliteStore, Store
+from tests.bot.conftest import ALICE
 
 
 class PausingStore:
@@ -34,12 +36,17 @@ class PausingStore:
         return call
 
 
-async def main(database: str, now: float, method: str) -> None:
+async def main(database: str, now: float, method: str, move: str | None) -> None:
     store: Store = PostgresStore(database) if database.startswith("postgresql://") else SqliteStore(database)
     await store.open()
-    await TableService(PausingStore(store, method), FakeClock(now), owner="A").tick()  # type: ignore[arg-type]
+    service = TableService(PausingStore(store, method), FakeClock(now), owner="A")  # type: ignore[arg-type]
+    if move is None:
+        await service.tick()
+    else:
+        (table,) = await store.list_tables(["playing"])
+        await service.act(table.id, ALICE, move)
     print("finished without pausing", flush=True)
 
 
 if __name__ == "__main__":
-    asyncio.run(main(sys.argv[1], float(sys.argv[2]), sys.argv[3]))
+    asyncio.run(main(sys.argv[1], float(sys.argv[2]), sys.argv[3], sys.argv[4] if len(sys.argv) > 4 else None))

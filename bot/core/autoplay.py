@@ -1,36 +1,51 @@
 """The moves the table makes by itself: AI seats and seats whose player is away.
 
-They are stored in the same transaction as the move that led to them (a player's action, a
-timeout, the deal), up to `AI_CHUNK` of them: one commit and one round trip per player's move
-instead of one per move plus a claim and its release. That is safe because an AI's choice comes
-from the seed and the log position only (`rng_for(seed, "ai", seq)`): a crash before the COMMIT
-loses moves nobody was shown and that any process recomputes identically. And no claim is needed
-for them: until that COMMIT the stored table has a present human (or nobody: a lobby) on turn, so
-no other process has automatic moves to play there, and the version guard settles any race.
+A move that leads to automatic moves (a player's action, a timeout, the deal) is stored first and
+alone, and its caller answered then: the player's press is acknowledged once *their* move is
+durable. The same transaction takes this process's claim of the table (`ClaimWrite`), so from the
+moment anyone can see that move, the AI turns after it are this process's: another process's
+resume or tick leaves them alone, and a crash leaves the claim for `claim_stale` to find once its
+lease runs out; any process then plays them identically, since an AI's choice comes from the seed
+and the log position only (bot/core/automoves.py).
 
-A run longer than one chunk (a table of AIs, everybody away) goes on under a claim
-(`Store.claim_table`, renewed before it can run out), one commit per chunk: another process that
-resumes the table meanwhile leaves it alone, and a process that dies mid-run leaves the claim for
-`claim_stale` to find once its lease has run out.
+The automatic moves are then computed off the event loop (bot/core/ai_pool.py) and stored by a
+task of their own (`Outcome.pending`; `Outcome.settled()` awaits it), `AI_CHUNK` moves per commit.
+Each chunk's commit renews the claim and the last one drops it, in their own transactions. The
+table's gate (bot/core/table_gate.py) makes the table's next piece of work wait for that task.
 """
 
 from __future__ import annotations
 
 import asyncio
+import logging
 from typing import TYPE_CHECKING, Any
 
+from bot.core.ai_pool import AiPool
+from bot.core.automoves import AutoJob, SeatPlay, automatic_seat
 from bot.core.models import Outcome
-from rules import Engine, IllegalAction, State
-from rules.core.deck import rng_for
-from storage import LogEntry, Store, TableRecord
+from bot.core.table_gate import TableGate
+from rules import Engine, State
+from storage import ClaimWrite, LogEntry, Store, TableRecord, VersionConflict
 
 if TYPE_CHECKING:
     from bot.core.clock import Clock
 
+log = logging.getLogger(__name__)
+
 MAX_AI_STEPS = 20_000  # a safety net: no legal game runs this long between two human turns
-# Automatic moves per commit. Bounds what a crash makes a process recompute and how long one
-# commit's moves keep this table's lock; a chunk yields to other tables between its moves.
+# Automatic moves per commit. Bounds what a crash makes a process recompute and how long one job
+# keeps a worker; the loop serves other tables while a job is computed.
 AI_CHUNK = 16
+
+
+def seat_plays(rec: TableRecord) -> tuple[SeatPlay, ...]:
+    return tuple(SeatPlay(s.kind, s.level, s.away) for s in rec.seats)
+
+
+def _report(task: asyncio.Task[Outcome]) -> None:
+    # Read here, so that a failure nobody awaits (a caller that only wanted the ack) is still told.
+    if not task.cancelled() and (err := task.exception()) is not None:
+        log.error("automatic moves not stored; the table's claim waits for claim_stale", exc_info=err)
 
 
 class Autoplay:
@@ -40,96 +55,115 @@ class Autoplay:
     clock: Clock
     owner: str
     claim_lease_s: float
+    ai: AiPool
+    _settling: set[asyncio.Task[Outcome]]
+    _fresh_views: bool
 
     def engine_for(self, rec: TableRecord) -> Engine: ...  # noqa: D102 - provided by TableService
-    def _with_views(self, outcome: Outcome) -> Outcome: ...  # noqa: D102
+    def _lock(self, table_id: str) -> TableGate: ...  # noqa: D102
+    async def get(self, table_id: str) -> TableRecord: ...  # noqa: D102
+    async def _viewed(self, outcome: Outcome) -> Outcome: ...  # noqa: D102
     def _entry(self, rec: TableRecord, kind: str, seat: int | None, text: str, offset: int) -> LogEntry: ...  # noqa: D102
-
-    def _maybe_next_round(  # noqa: D102
-        self, engine: Engine, rec: TableRecord, state: State, entries: list[LogEntry], outcome: Outcome
-    ) -> tuple[State, list[LogEntry]]: ...
 
     async def _commit(  # noqa: D102
         self, rec: TableRecord, state: State, entries: list[LogEntry], *, acted_seat: int | None,
         prev_turn: int | None, force_new_deadline: bool = False, key: str | None = None,
-        reply: dict[str, Any] | None = None,
+        reply: dict[str, Any] | None = None, claim: ClaimWrite | None = None,
     ) -> TableRecord: ...
 
     def _automatic_seat(self, rec: TableRecord, engine: Engine, state: State) -> int | None:
-        seat = engine.current_seat(state)
-        if seat is None or rec.status != "playing":
+        if rec.status != "playing":
             return None
-        s = rec.seats[seat]
-        return seat if s.kind == "ai" or s.away else None
+        return automatic_seat(engine, seat_plays(rec), state)
 
-    async def _automatic_moves(
-        self, engine: Engine, rec: TableRecord, state: State, outcome: Outcome, entries: list[LogEntry]
-    ) -> tuple[State, list[LogEntry], int]:
-        """Play up to AI_CHUNK automatic moves after `entries` (not yet stored), appending theirs;
-        returns the state, the entries and how many moves were played."""
-        played = 0
-        while played < AI_CHUNK and (seat := self._automatic_seat(rec, engine, state)) is not None:
-            if played:
-                await asyncio.sleep(0)  # let other tables' work in between, as a commit would
-            # The log position this move will have, exactly as when each move was its own commit.
-            rng = rng_for(rec.seed, "ai", rec.log_seq + len(entries))
-            try:
-                if rec.seats[seat].kind == "ai":
-                    action = engine.ai_action(state, seat, rng, rec.seats[seat].level)
-                else:  # a player who is away: the game's stand-in (AI or the spec's auto-play)
-                    action = engine.stand_in_action(state, seat, rng)
-                state, events = engine.apply(state, seat, action)
-            except IllegalAction:
-                # An AI bug must not stall the table: the timeout rule is always legal.
-                action = engine.timeout_action(state)
-                state, events = engine.apply(state, seat, action)
-            outcome.events.extend(events)
-            entries.append(self._entry(rec, "ai", seat, engine.format(action), offset=len(entries)))
-            state, entries = self._maybe_next_round(engine, rec, state, entries, outcome)
-            played += 1
-        return state, entries, played
+    def _views_for(self, rec: TableRecord) -> tuple[int, ...] | None:
+        """The seats whose views a worker builds with the moves (None: built here, `_viewed`)."""
+        if not self.ai.workers or self._fresh_views:
+            return None
+        return tuple(i for i, s in enumerate(rec.seats) if s.kind == "human")
+
+    def _lease(self) -> ClaimWrite:
+        return ClaimWrite(owner=self.owner, until=self.clock.now() + self.claim_lease_s)
+
+    async def _automatic_moves(self, rec: TableRecord, state: State, outcome: Outcome
+                               ) -> tuple[State, list[LogEntry]]:
+        """Up to AI_CHUNK automatic moves after the stored table, computed by the AI pool; their
+        events and results go to `outcome`, their entries (not yet stored) are returned."""
+        job = AutoJob(rec.game, state, seat_plays(rec), rec.seed, rec.log_seq, AI_CHUNK, self._views_for(rec))
+        run = await self.ai.run(job)
+        if run.views is not None:
+            outcome.public_view, outcome.private_views = run.views
+        outcome.events.extend(run.events)
+        outcome.results.extend(run.results)
+        if run.finished:
+            rec.status = "finished"
+        entries = [self._entry(rec, kind, seat, text, offset=i) for i, (kind, seat, text) in enumerate(run.moves)]
+        return run.state, entries
 
     async def _commit_with_automatic(
         self, rec: TableRecord, state: State, entries: list[LogEntry], outcome: Outcome, *,
         acted_seat: int | None, prev_turn: int | None, force_new_deadline: bool = False,
         key: str | None = None, reply: dict[str, Any] | None = None,
     ) -> Outcome:
-        """Commit `entries` and the automatic moves that follow them in one transaction; a run
-        longer than one chunk goes on under a claim (`_run_automatic`)."""
-        engine = self.engine_for(rec)
-        state, entries, played = await self._automatic_moves(engine, rec, state, outcome, entries)
-        # After an automatic move the next player's clock starts afresh, as it always did.
+        """Commit `entries` and return the acknowledgement: `outcome.pending` is a task that plays
+        the automatic moves that follow, if any — this process's claim of them taken in the same
+        transaction — and builds the views (off the loop too). Called under the table's gate."""
+        follows = self._automatic_seat(rec, self.engine_for(rec), state) is not None
         rec = await self._commit(rec, state, entries, acted_seat=acted_seat, prev_turn=prev_turn,
-                                 force_new_deadline=force_new_deadline or played > 0, key=key, reply=reply)
+                                 force_new_deadline=force_new_deadline, key=key, reply=reply,
+                                 claim=self._lease() if follows else None)
         outcome.table = rec
-        return await self._run_automatic(rec, state, outcome)
+        # The settled outcome is a new one: the caller may read this one (the ack) meanwhile.
+        settled = Outcome(table=rec, events=list(outcome.events), results=list(outcome.results))
+        work = self._settle(rec, state, settled) if follows else self._viewed(settled)
+        task = asyncio.ensure_future(work)
+        # Even a task that only builds views goes before the table's next work: renders stay in order.
+        self._lock(rec.id).settling = task
+        self._settling.add(task)
+        task.add_done_callback(self._settling.discard)
+        task.add_done_callback(_report)
+        outcome.pending = task
+        return outcome
 
-    async def _run_automatic(self, rec: TableRecord, state: State, outcome: Outcome) -> Outcome:
-        """Play the automatic moves of a stored table (after a restart, a long run, `/away`) until a
-        present human is on turn, under this process's claim."""
+    async def _settle(self, rec: TableRecord, state: State, outcome: Outcome) -> Outcome:
+        try:
+            return await self._run_automatic(rec, state, outcome, claimed=True)
+        except VersionConflict:
+            # Another process moved the table on meanwhile (a player back from /away there, or a
+            # takeover after our lease ran out): its moves stand, ours were never stored.
+            outcome.table = await self.get(rec.id)
+            return await self._viewed(outcome)
+
+    async def _run_automatic(self, rec: TableRecord, state: State, outcome: Outcome, *,
+                             claimed: bool = False) -> Outcome:
+        """Play the automatic moves of a stored table (after a player's move, a restart, `/away`)
+        until a present human is on turn, under this process's claim (`claimed`: already taken)."""
         engine = self.engine_for(rec)
         if self._automatic_seat(rec, engine, state) is None:
-            return self._with_views(outcome)  # a present human is on turn: no claim needed
-        if not await self._claim(rec.id):
-            return self._with_views(outcome)  # another live process is playing these turns
-        claimed_at = self.clock.now()
+            return await self._viewed(outcome)  # a present human is on turn: no claim needed
+        if not claimed and not await self._claim(rec.id):
+            return await self._viewed(outcome)  # another live process is playing these turns
+        released = False
         try:
-            for _ in range(MAX_AI_STEPS // AI_CHUNK):
-                if self._automatic_seat(rec, engine, state) is None:
-                    break
-                if self.clock.now() - claimed_at > self.claim_lease_s / 2:
-                    # A long run renews its lease before it can run out; a lost claim ends the run.
-                    if not await self._claim(rec.id):
-                        break
-                    claimed_at = self.clock.now()
-                state, entries, _ = await self._automatic_moves(engine, rec, state, outcome, [])
+            for step in range(MAX_AI_STEPS // AI_CHUNK):
+                state, entries = await self._automatic_moves(rec, state, outcome)
+                done = self._automatic_seat(rec, engine, state) is None or step == MAX_AI_STEPS // AI_CHUNK - 1
+                # Each chunk renews the lease in its own commit (a long run keeps the table); the
+                # last one drops it there too: no round trip of its own for either.
+                claim = ClaimWrite(owner=self.owner, until=None) if done else self._lease()
                 seat = entries[0].seat
-                rec = await self._commit(rec, state, entries, acted_seat=seat, prev_turn=seat, force_new_deadline=True)
+                rec = await self._commit(rec, state, entries, acted_seat=seat, prev_turn=seat,
+                                         force_new_deadline=True, claim=claim)
                 outcome.table = rec
+                if done:
+                    released = True
+                    break
         finally:
-            # Not reached when the process dies: the claim is left for claim_stale to find.
-            await self.store.release_claim(rec.id, self.owner)
-        return self._with_views(outcome)
+            if not released:  # a failed commit; not reached when the process dies (claim_stale's)
+                await self.store.release_claim(rec.id, self.owner)
+        if outcome.public_view is not None:
+            return outcome  # built with the last moves, by the same worker
+        return await self._viewed(outcome)
 
     async def _claim(self, table_id: str) -> bool:
         return await self.store.claim_table(table_id, self.owner, self.clock.now(), self.claim_lease_s)

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import asyncio
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -38,6 +39,10 @@ class Outcome:
     the rounds that ended.
     `repeated` marks the answer to a platform's redelivery of an action already applied under the
     same idempotency key: the events are that first application's, the table and views are current.
+    `pending`, when set (`TableService.submit`), makes this outcome the move's durable
+    acknowledgement: its `table` as that move left it, no views yet. `pending` is the task that
+    stores the automatic moves (AI seats, away players) answering the move and builds the views;
+    `settled()` is that outcome, for rendering.
     """
 
     table: TableRecord
@@ -46,6 +51,11 @@ class Outcome:
     private_views: dict[int, dict[str, Any]] = field(default_factory=dict)
     results: list[RoundResult] = field(default_factory=list)
     repeated: bool = False
+    pending: asyncio.Future[Outcome] | None = field(default=None, repr=False, compare=False)
+
+    async def settled(self) -> Outcome:
+        """The outcome once the automatic moves after it are stored (itself when none follow)."""
+        return self if self.pending is None else await self.pending
 
     @property
     def version(self) -> int:

@@ -2,7 +2,7 @@
 
 Every accepted action is appended to the table's log and the new snapshot written in one
 transaction *before* the caller gets anything back, so nothing a player was told about can be lost.
-One asyncio lock per table serialises work in this process; the stored version guards across
+One gate per table (bot/core/table_gate.py) serialises work in this process; the stored version guards across
 processes (a stale writer gets `VersionConflict` and retries on fresh data).
 
 Exactly once: a player's action may carry the platform's idempotency key (an update id, an
@@ -11,15 +11,15 @@ the same press again — after a crash right after the COMMIT, or to a second pr
 moment — it is answered with the first application (`Outcome.repeated`) and never applied twice.
 The lobby half (seats, options, opening and ending tables) is in `lobby.py`.
 
-The AI moves (and those of away players) that follow a move are stored in that move's own
-transaction (bot/core/autoplay.py): one commit per player's move.
+A move that the AI (or an away player's stand-in) answers is acknowledged once it is stored; the
+answers are computed off the event loop and stored after it, under a claim taken in the move's own
+transaction (bot/core/autoplay.py). `submit` returns at that acknowledgement, `act` at the
+settled outcome.
 
-Several processes on one database: a table's clock work (a passed deadline, a long AI run) is done
-by the one process that claimed the table in storage (`Store.claim_due`, a lease of `claim_lease_s`,
-`owner` = this process). A process that dies mid-turn leaves its claim behind; when the lease runs
-out another process's tick takes the table over (`claim_stale`) and finishes the turn. The table
-lock and the version guard stay as the last safety: a turn is never applied twice even if two
-processes came to hold the same table.
+Several processes on one database: a table's clock work (passed deadlines, turns a dead process
+left) is done by the process that claimed the table (bot/core/clockwork.py). The table gate and the
+version guard stay as the last safety: a turn is never applied twice even if two processes came to
+hold the same table.
 """
 
 from __future__ import annotations
@@ -30,34 +30,35 @@ import os
 import secrets
 import socket
 import uuid
-from collections.abc import Awaitable, Callable
+from collections.abc import Callable
 from typing import Any
 
-from bot.core.autoplay import Autoplay
+from bot.core.ai_pool import AiPool
+from bot.core.automoves import end_of_round
 from bot.core.clock import Clock, SystemClock
+from bot.core.clockwork import Clockwork
 from bot.core.lobby import Lobby
 from bot.core.models import Outcome, Player, ServiceError
 from bot.core.options_text import bad_option
 from bot.core.stats import Standings
+from bot.core.table_gate import TableGate
 from rules import Action, Engine, Event, RoundResult, SetupError, State, get_engine
 from storage import (
     ActionKeyRecord,
+    ClaimWrite,
     DuplicateAction,
     LogEntry,
     MatchResultRecord,
     Store,
     TableRecord,
-    VersionConflict,
 )
 
 log = logging.getLogger(__name__)
 
 DEFAULT_LOBBY_TTL_S = 3600.0
-KEY_MEMORY_S = 7 * 24 * 3600.0  # platforms redeliver within a day (Telegram keeps updates 24 h)
 # How long a claim keeps other processes off a table. Long enough for any turn's work (an AI run
 # renews it as it goes), short because a dead process's tables wait this long for a new owner.
 CLAIM_LEASE_S = 30.0
-CLAIM_BATCH = 250  # due tables claimed (and handled together) per tick; the rest wait for the next tick
 
 
 def process_owner() -> str:
@@ -69,18 +70,7 @@ def _new_table_id() -> str:
     return uuid.uuid4().hex[:12]
 
 
-async def _each(table_ids: list[str], work: Callable[[str], Awaitable[Outcome | None]]) -> list[Outcome]:
-    """`work` for every table at once (each under its own lock); the outcomes in `table_ids` order.
-    Every table's work runs to its end even when another's fails; then the first failure is raised
-    (a store gone away is the whole process's problem, as it was table by table)."""
-    done = await asyncio.gather(*(work(t) for t in table_ids), return_exceptions=True)
-    for result in done:
-        if isinstance(result, BaseException):
-            raise result
-    return [r for r in done if isinstance(r, Outcome)]
-
-
-class TableService(Lobby, Autoplay):
+class TableService(Lobby, Clockwork):
     def __init__(
         self,
         store: Store,
@@ -92,8 +82,11 @@ class TableService(Lobby, Autoplay):
         fresh_views: bool = False,
         owner: str | None = None,
         claim_lease_s: float = CLAIM_LEASE_S,
+        ai: AiPool | None = None,
     ) -> None:
         self.store = store
+        self.ai = ai or AiPool(0)  # inline unless the app gives it worker processes (AI_WORKERS)
+        self._settling: set[asyncio.Task[Outcome]] = set()
         self.owner = owner or process_owner()
         self.claim_lease_s = claim_lease_s
         self.clock = clock or SystemClock()
@@ -102,7 +95,7 @@ class TableService(Lobby, Autoplay):
         self._new_seed = new_seed
         # The old way, kept for bench/bench_views.py to compare against: `engine.view` per seat.
         self._fresh_views = fresh_views
-        self._locks: dict[str, asyncio.Lock] = {}
+        self._locks: dict[str, TableGate] = {}
         self._engines: dict[str, Engine] = {}
         # Told of every committed move (the web pages' push); a listener must not block or raise.
         self.commit_listeners: list[Callable[[TableRecord], None]] = []
@@ -110,8 +103,18 @@ class TableService(Lobby, Autoplay):
 
     # ---- helpers -----------------------------------------------------------------------------
 
-    def _lock(self, table_id: str) -> asyncio.Lock:
-        return self._locks.setdefault(table_id, asyncio.Lock())
+    def _lock(self, table_id: str) -> TableGate:
+        gate = self._locks.get(table_id)
+        if gate is None:
+            gate = self._locks[table_id] = TableGate()
+        return gate
+
+    async def close(self) -> None:
+        """Let the automatic moves in flight be stored, then stop the AI workers. Call before the
+        store closes (an adapter's shutdown)."""
+        if self._settling:
+            await asyncio.wait(set(self._settling))
+        self.ai.close()
 
     async def get(self, table_id: str) -> TableRecord:
         rec = await self.store.get_table(table_id)
@@ -135,7 +138,7 @@ class TableService(Lobby, Autoplay):
             return await self._commit_with_automatic(rec, state, [entry], Outcome(table=rec), acted_seat=None,
                                                      prev_turn=None, key=key)
 
-        return await self._keyed(table_id, key, attempt, self._repeat)
+        return await (await self._keyed(table_id, key, attempt, self._repeat)).settled()
 
     def _deal(self, rec: TableRecord, by: Player) -> State:
         self._in_lobby(rec, by, host_only=True)
@@ -174,9 +177,24 @@ class TableService(Lobby, Autoplay):
         *,
         key: str | None = None,
     ) -> Outcome:
-        """Apply a player's action. Raises `IllegalAction` (game rules) or `ServiceError` (table);
-        on either, nothing is stored and the table is unchanged. With `key` (the platform's id of
-        the message or press), a repeat of an action already applied returns `Outcome.repeated`."""
+        """`submit`, and the outcome once the automatic moves answering it are stored too."""
+        outcome = await self.submit(table_id, user, action, expected_version, key=key)
+        return await outcome.settled()
+
+    async def submit(
+        self,
+        table_id: str,
+        user: Player,
+        action: str | Action,
+        expected_version: int | None = None,
+        *,
+        key: str | None = None,
+    ) -> Outcome:
+        """Apply a player's action; returns once it is durable (answer the press then), with
+        `Outcome.pending` set when automatic moves answer it: render `await outcome.settled()`.
+        Raises `IllegalAction` (game rules) or `ServiceError` (table); on either, nothing is stored
+        and the table is unchanged. With `key` (the platform's id of the message or press), a
+        repeat of an action already applied returns `Outcome.repeated`."""
         # A lost race is judged again on the fresh table: a button carries a version and is then
         # stale; a typed command simply applies to the table as it now is.
         async def attempt(rec: TableRecord) -> Outcome:
@@ -224,6 +242,15 @@ class TableService(Lobby, Autoplay):
         results = [RoundResult.model_validate(r) for r in done.reply.get("results", [])]
         return self._with_views(Outcome(table=rec, events=events, results=results, repeated=True))
 
+    async def _viewed(self, outcome: Outcome) -> Outcome:
+        """`_with_views`, built by the AI pool's workers (off the event loop) when it has some."""
+        rec = outcome.table
+        if rec.state is None or self._fresh_views or not self.ai.workers:
+            return self._with_views(outcome)
+        humans = tuple(i for i, s in enumerate(rec.seats) if s.kind == "human")
+        outcome.public_view, outcome.private_views = await self.ai.views(rec.game, rec.state, humans)
+        return outcome
+
     def _with_views(self, outcome: Outcome) -> Outcome:
         """The views of the table as the outcome leaves it, built once here for every adapter: the
         public view and each human seat's, with the analysis they share done once (`engine.views`)."""
@@ -237,92 +264,6 @@ class TableService(Lobby, Autoplay):
             else:
                 outcome.public_view, outcome.private_views = engine.views(rec.state, humans)
         return outcome
-
-    async def tick(self, now: float | None = None) -> list[Outcome]:
-        """Apply every passed deadline (the game's timeout rule) and expire old lobbies.
-
-        The due tables are handled together, not one after the other: their commits (and claim
-        releases) reach the store at the same moment and share its group commits, so a tick that
-        finds hundreds of passed deadlines costs a few transactions, not hundreds of round trips."""
-        now = self.clock.now() if now is None else now
-        # Only the tables this process claimed: another process ticking now gets the others.
-        due = await self.store.claim_due(now, self.owner, self.claim_lease_s, CLAIM_BATCH)
-        outcomes = await _each(due, lambda table_id: self._tick_due(table_id, now))
-        # Tables whose claim outlived its owner: a process died mid-turn; finish what it left.
-        stale = await self.store.claim_stale(now, self.owner, self.claim_lease_s, CLAIM_BATCH)
-        outcomes += await _each(stale, self._take_over)
-        for rec in await self.store.list_tables(["lobby"]):
-            if rec.meta.get("lobby_expires", float("inf")) <= now:
-                async with self._lock(rec.id):
-                    fresh = await self.get(rec.id)
-                    if fresh.status == "lobby":
-                        fresh.status = "abandoned"
-                        try:
-                            outcomes.append(Outcome(table=await self._save_seats(fresh)))
-                        except VersionConflict:
-                            continue  # someone joined or started it this very moment
-        return outcomes
-
-    async def _tick_due(self, table_id: str, now: float) -> Outcome | None:
-        """A claimed table whose deadline passed: its timeout move, then its claim released."""
-        try:
-            async with self._lock(table_id):
-                rec = await self.get(table_id)
-                if rec.status != "playing" or rec.deadline is None or rec.deadline > now:
-                    return None  # someone acted in time after all
-                try:
-                    return await self._timeout(rec)
-                except VersionConflict:
-                    return None  # a move (or, despite the claim, another process) came first
-        finally:
-            await self.store.release_claim(table_id, self.owner)
-
-    async def _take_over(self, table_id: str) -> Outcome:
-        try:
-            return await self.resume(table_id)
-        finally:
-            await self.store.release_claim(table_id, self.owner)
-
-    async def _timeout(self, rec: TableRecord) -> Outcome:
-        engine = self.engine_for(rec)
-        state = self._state(rec)
-        seat = engine.current_seat(state)
-        assert seat is not None
-        action = engine.timeout_action(state)
-        state, events = engine.apply(state, seat, action)
-        outcome = Outcome(table=rec, events=list(events))
-        entries = [self._entry(rec, "timeout", seat, engine.format(action), offset=0)]
-        state, entries = self._maybe_next_round(engine, rec, state, entries, outcome)
-        return await self._commit_with_automatic(rec, state, entries, outcome, acted_seat=seat, prev_turn=seat,
-                                                 force_new_deadline=True)
-
-    async def resume(self, table_id: str) -> Outcome:
-        """Continue a table after a restart: play the AI moves a crash may have cut short (unless
-        another live process holds the table's claim: then that process plays them)."""
-        async with self._lock(table_id):
-            rec = await self.get(table_id)
-            if rec.status != "playing":
-                return Outcome(table=rec)
-            try:
-                return await self._run_automatic(rec, self._state(rec), Outcome(table=rec))
-            except VersionConflict:
-                return self._with_views(Outcome(table=await self.get(table_id)))  # played elsewhere
-
-    async def resume_all(self) -> list[Outcome]:
-        """On start: resume every table in play, so adapters can re-render them ("game restored"),
-        and forget idempotency keys old enough that no platform redelivers them any more."""
-        await self.store.prune_action_keys(self.clock.now() - KEY_MEMORY_S)
-        listed = {rec.id: rec for rec in await self.store.list_tables(["playing"])}
-        # One read for all of them; the tables with automatic moves left over play them together
-        # (their commits share group commits).
-        return await _each(list(listed), lambda table_id: self._resume_listed(listed[table_id]))
-
-    async def _resume_listed(self, rec: TableRecord) -> Outcome:
-        """`resume` of a record just read by resume_all: a table with a present human on turn (all
-        of them but those a crash cut short) is rendered from it, without reading it again."""
-        if self._automatic_seat(rec, self.engine_for(rec), self._state(rec)) is not None:
-            return await self.resume(rec.id)
-        return self._with_views(Outcome(table=rec))
 
     # ---- internals ---------------------------------------------------------------------------
 
@@ -340,16 +281,13 @@ class TableService(Lobby, Autoplay):
         self, engine: Engine, rec: TableRecord, state: State, entries: list[LogEntry], outcome: Outcome
     ) -> tuple[State, list[LogEntry]]:
         """After a round ends: note the result, then deal the next round unless the match is over."""
-        result = engine.result(state)
-        if result is None:
-            return state, entries
-        outcome.results.append(result)
-        if result.match_over:
-            rec.status = "finished"
-            return state, entries
-        state = engine.next_round(state)
-        entries.append(self._entry(rec, "next_round", None, "next_round", offset=len(entries)))
-        outcome.events.append(Event("NextRound", {"round": state.get("round"), "seat": engine.current_seat(state)}))
+        state, result, dealt = end_of_round(engine, state)
+        if result is not None:
+            outcome.results.append(result)
+            rec.status = "finished" if result.match_over else rec.status
+        if dealt is not None:
+            entries.append(self._entry(rec, "next_round", None, "next_round", offset=len(entries)))
+            outcome.events.append(dealt)
         return state, entries
 
     async def _commit(
@@ -363,6 +301,7 @@ class TableService(Lobby, Autoplay):
         force_new_deadline: bool = False,
         key: str | None = None,
         reply: dict[str, Any] | None = None,
+        claim: ClaimWrite | None = None,
     ) -> TableRecord:
         now = self.clock.now()
         engine = self.engine_for(rec)
@@ -379,10 +318,12 @@ class TableService(Lobby, Autoplay):
         # The commit that finishes the match carries its result: one transaction, so a crash can
         # neither lose the result nor store it for a match that did not end.
         if rec.status != "finished":
-            saved = await self.store.commit(rec, expected_version=rec.version, entries=stamped, key=key, reply=reply)
+            saved = await self.store.commit(rec, expected_version=rec.version, entries=stamped, key=key, reply=reply,
+                                            claim=claim)
         else:
             saved = await self.store.commit(rec, expected_version=rec.version, entries=stamped,
-                                            result=self._result_record(rec, state), key=key, reply=reply)
+                                            result=self._result_record(rec, state), key=key, reply=reply,
+                                            claim=claim)
             await self._rate()
         self._tell(saved)
         return saved

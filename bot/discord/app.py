@@ -11,6 +11,7 @@ from typing import TYPE_CHECKING
 import discord
 import yarl
 
+from bot.core.ai_pool import AiPool
 from bot.core.service import TableService
 from bot.discord.bot import DiscordBot, DiscordConfig, build_client
 from bot.settings import Settings
@@ -89,12 +90,13 @@ async def run(settings: Settings, store: Store) -> int:
     assert settings.discord_token is not None
     await check_gateway(settings.discord_gateway_url)
     await store.open()
-    service = TableService(store, lobby_ttl_s=settings.lobby_ttl_s)
+    service = TableService(store, lobby_ttl_s=settings.lobby_ttl_s, ai=AiPool(settings.ai_workers))
     client, adapter = build(settings, service, store)
     try:
         async with web_table(settings, service, store, adapter), client:
             await client.start(settings.discord_token.get_secret_value())
     finally:
+        await service.close()
         await store.close()
     return 0
 
@@ -111,7 +113,7 @@ async def run_with_telegram(settings: Settings, store: Store) -> int:
     await check_bot_api(settings.telegram_token.get_secret_value(), settings.telegram_api_url)
     await check_gateway(settings.discord_gateway_url)
     await store.open()
-    service = TableService(store, lobby_ttl_s=settings.lobby_ttl_s)
+    service = TableService(store, lobby_ttl_s=settings.lobby_ttl_s, ai=AiPool(settings.ai_workers))
     client, dc = build(settings, service, store, run_scheduler=False)
     app, tg = build_application(
         settings.telegram_token.get_secret_value(), service, store,
@@ -144,5 +146,6 @@ async def run_with_telegram(settings: Settings, store: Store) -> int:
             await app.stop()
         await tg.shutdown()
         await app.shutdown()
+        await service.close()
         await store.close()
     return 0

@@ -17,6 +17,7 @@ from telegram import Bot, LinkPreviewOptions, Update
 from telegram.constants import ParseMode
 from telegram.ext import AIORateLimiter, Application, ApplicationBuilder, Defaults
 
+from bot.core.ai_pool import AiPool
 from bot.core.service import TableService
 from bot.settings import Settings
 from bot.startup import StartupError
@@ -118,6 +119,7 @@ def build_application(
         await tg.shutdown()
         tg.web = None
         await web_stack.aclose()
+        await service.close()  # the AI moves in flight stored, the AI workers stopped
         await store.close()
 
     app = builder.post_init(post_init).post_stop(post_stop).post_shutdown(post_shutdown).build()
@@ -193,7 +195,7 @@ def run_from_settings(settings: Settings, store: Store) -> int:
         check_webhook_port(settings.telegram_webhook_listen, settings.telegram_webhook_port)
     asyncio.run(check_bot_api(settings.telegram_token.get_secret_value(), settings.telegram_api_url))
     logging.getLogger("telegram.ext").addFilter(BootstrapFailureFilter())
-    service = TableService(store, lobby_ttl_s=settings.lobby_ttl_s)
+    service = TableService(store, lobby_ttl_s=settings.lobby_ttl_s, ai=AiPool(settings.ai_workers))
     web: Callable[[], AbstractAsyncContextManager[WebServer]] | None = None
     if settings.web_port:  # the web table in this process, on the same service (issue 18)
         from bot.web.server import serve  # aiohttp's server loads only when asked for

@@ -136,8 +136,8 @@ class Buttons(_Base):
         async def refuse(text: str) -> None:
             await self._answer(query, text, alert=len(text) > ALERT_OVER)
 
-        if await self._act(rec, me, seat, command, version, refuse, press_key(query)):
-            await self._answer(query, command)
+        await self._act(rec, me, seat, command, version, refuse, press_key(query),
+                        accepted=lambda: self._answer(query, command))
 
     async def _pressed_before(self, key: str) -> bool:
         """A redelivered press made the button stale itself: it gets its first answer, not "stale"."""

@@ -284,17 +284,21 @@ class Commands(_Base):
         version: int | None,
         refuse: Callable[[str], Awaitable[None]],
         key: str,
+        accepted: Callable[[], Awaitable[None]] | None = None,
     ) -> bool:
         lang = await self.chat_lang(me.user_id)
         prev_turn = turn_of(rec)
         try:
-            outcome = await self.service.act(rec.id, me, command, expected_version=version, key=key)
+            outcome = await self.service.submit(rec.id, me, command, expected_version=version, key=key)
         except (IllegalAction, ServiceError) as err:
             await refuse(render_error(err, lang, rec.game))
             if getattr(err, "code", "") == "E_STALE":
                 fresh = await self.service.get(rec.id)
                 await self.put_hand(fresh, seat)
             return False
+        if accepted is not None:
+            await accepted()  # the move is durable: the press is answered before the AI answers it
+        outcome = await outcome.settled()  # one table update, the AI's answers included
         await self.uis.moved(rec.id, seat)  # the picks pointed at items the move used
         await self.render_outcome(outcome, prev_turn=prev_turn)
         return True

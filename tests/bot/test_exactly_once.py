@@ -195,7 +195,7 @@ async def test_a_crash_at_any_step_then_redelivery_applies_the_action_once(tmp_p
 
 
 async def test_old_keys_are_forgotten_at_start(service: TableService, clock: FakeClock) -> None:
-    from bot.core.service import KEY_MEMORY_S
+    from bot.core.clockwork import KEY_MEMORY_S
 
     table = await ai_table(service)
     await service.act(table, ALICE, "draw", key="old")

@@ -18,6 +18,7 @@ import pytest
 from bot.core.clock import FakeClock
 from bot.core.service import CLAIM_LEASE_S, TableService
 from storage import PostgresStore, SqliteStore, Store
+from tests.bot.conftest import ALICE
 from tests.bot.test_claims import TIMER, moves, timeouts
 from tests.bot.test_exactly_once import ai_table
 
@@ -59,8 +60,8 @@ async def due_ai_table(database: str, clock: FakeClock) -> str:
     return table
 
 
-async def run_until_paused(database: str, now: float, method: str) -> subprocess.Popen[str]:
-    child = subprocess.Popen([sys.executable, "-m", "tests.crash_child", database, repr(now), method],
+async def run_until_paused(database: str, now: float, method: str, *move: str) -> subprocess.Popen[str]:
+    child = subprocess.Popen([sys.executable, "-m", "tests.crash_child", database, repr(now), method, *move],
                              cwd=ROOT, stdin=subprocess.PIPE, stdout=subprocess.PIPE, text=True)
     assert child.stdout is not None
     line = await asyncio.wait_for(asyncio.get_running_loop().run_in_executor(None, child.stdout.readline),
@@ -109,5 +110,42 @@ async def test_a_killed_process_claim_is_taken_over_and_the_turn_finished_once(
         assert rec.state == await b.replay(table)
         assert await claims_of(database, "A") == 0 and await claims_of(database, "B") == 0
         assert await b.tick() == []
+    finally:
+        await store.close()
+
+
+async def test_a_process_killed_after_storing_a_move_leaves_the_ai_answer_to_another(
+    tmp_path: Path, database: str
+) -> None:
+    ref_clock = FakeClock()
+    ref = SqliteStore(str(tmp_path / "reference.db"))
+    await ref.open()
+    ref_service = TableService(ref, ref_clock, owner="R")
+    ref_table = await ai_table(ref_service)
+    await ref_service.act(ref_table, ALICE, "draw")
+    expected = moves(await ref.log(ref_table))
+    await ref.close()
+    assert [k for k, _, _ in expected[-2:]] == ["action", "ai"]
+
+    clock = FakeClock()
+    store = open_store(database)
+    await store.open()
+    try:
+        table = await ai_table(TableService(store, clock))
+        # A stores Alice's draw (her press answered then) and is killed before the AI's answer.
+        child = await run_until_paused(database, clock.now(), "commit", "draw")
+        child.kill()
+        child.wait()
+        assert moves(await store.log(table)) == expected[:-1]  # the draw is durable, the answer not stored
+        assert await claims_of(database, "A") == 1  # taken in the draw's own commit
+        b = TableService(store, clock, owner="B")
+        assert await b.tick() == [] and (await b.resume(table)).table.log_seq == len(expected) - 1  # A's lease runs
+        clock.advance(CLAIM_LEASE_S)
+        await b.tick()  # the lease ran out: B plays the answer, as A would have
+        log = await store.log(table)
+        assert moves(log) == expected
+        rec = await b.get(table)
+        assert rec.state is not None and rec.state["turn"] == 0 and rec.state == await b.replay(table)
+        assert await claims_of(database, "A") == 0 and await claims_of(database, "B") == 0
     finally:
         await store.close()

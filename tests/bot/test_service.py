@@ -8,7 +8,7 @@ import pytest
 
 from bot.core.clock import FakeClock
 from bot.core.models import ServiceError
-from bot.core.service import TableService
+from bot.core.service import CLAIM_LEASE_S, TableService
 from rules import IllegalAction, get_engine
 from storage import MemoryStore
 from tests.bot.conftest import ALICE, BOB, CAROL
@@ -171,10 +171,11 @@ async def test_match_end_records_the_result_once(service: TableService) -> None:
 
 
 class CrashingStore:
-    """Wraps a store; the commit number `crash_at` raises as if the process died right there."""
+    """Wraps a store; the commit number `crash_at` raises as if the process died right there (and
+    with `dies`, so does releasing a claim after it: a dead process releases nothing)."""
 
-    def __init__(self, inner, crash_at: int) -> None:
-        self.inner, self.crash_at, self.commits = inner, crash_at, 0
+    def __init__(self, inner, crash_at: int, dies: bool = False) -> None:
+        self.inner, self.crash_at, self.commits, self.dies = inner, crash_at, 0, dies
 
     def __getattr__(self, name):
         return getattr(self.inner, name)
@@ -184,6 +185,11 @@ class CrashingStore:
         if self.commits == self.crash_at:
             raise RuntimeError("killed")
         return await self.inner.commit(rec, expected_version, entries, **kwargs)
+
+    async def release_claim(self, table_id, owner):
+        if self.dies and self.commits >= self.crash_at:
+            raise RuntimeError("killed")
+        await self.inner.release_claim(table_id, owner)
 
 
 async def _alice_against_an_ai(store, clock) -> tuple[CrashingStore, TableService, str]:
@@ -195,7 +201,7 @@ async def _alice_against_an_ai(store, clock) -> tuple[CrashingStore, TableServic
     return crashing, service, rec.id
 
 
-async def test_a_move_and_the_ai_answer_are_one_commit_and_a_crash_in_it_stores_neither(store, clock) -> None:
+async def test_a_crash_storing_a_move_stores_nothing_and_its_redelivery_gets_the_same_answer(store, clock) -> None:
     reference = MemoryStore()
     _, ref_service, table = await _alice_against_an_ai(reference, FakeClock())
     await ref_service.act(table, ALICE, "draw")
@@ -204,15 +210,64 @@ async def test_a_move_and_the_ai_answer_are_one_commit_and_a_crash_in_it_stores_
 
     crashing, service, table = await _alice_against_an_ai(store, clock)
     before = await service.get(table)
-    crashing.crash_at = crashing.commits + 1  # the process dies storing the draw and its answer
+    crashing.crash_at = crashing.commits + 1  # the process dies storing the draw
     with pytest.raises(RuntimeError):
         await service.act(table, ALICE, "draw")
-    assert (await service.get(table)).model_dump() == before.model_dump()  # neither was stored
+    assert (await service.get(table)).model_dump() == before.model_dump()  # nothing was stored
     # The platform delivers the unanswered draw again: the AI gives the very same answer.
     outcome = await TableService(store, clock).act(table, ALICE, "draw")
     assert [(e.kind, e.seat, e.text) for e in await store.log(table)] == expected
-    assert outcome.version == before.version + 1 and outcome.table.state["turn"] == 0
+    assert outcome.version == before.version + 2 and outcome.table.state["turn"] == 0  # the move, then the answer
     assert outcome.table.state == await service.replay(table)
+
+
+async def test_a_move_is_acknowledged_once_stored_with_a_claim_covering_the_ai_answer(store, clock) -> None:
+    _, service, table = await _alice_against_an_ai(store, clock)
+    before = await service.get(table)
+    ack = await service.submit(table, ALICE, "draw")
+    assert ack.pending is not None and not ack.pending.done()  # the AI has not answered yet
+    stored = await store.get_table(table)
+    assert ack.table.version == stored.version == before.version + 1 and stored.state["turn"] == 1
+    assert [e.kind for e in await store.log(table)][-1] == "action"  # Alice's draw is durable
+    assert not await store.claim_table(table, "another process", clock.now(), 30.0)  # the AI turn is ours
+    settled = await ack.settled()
+    assert settled.table.state["turn"] == 0 and settled.public_view is not None
+    assert [e.kind for e in await store.log(table)][-1] == "ai"
+    n = len(ack.events)
+    assert settled.events[:n] == ack.events and len(settled.events) > n  # the AI's events follow Alice's
+    assert await store.claim_table(table, "another process", clock.now(), 30.0)  # released with the answer
+
+
+async def test_a_move_nobody_automatic_answers_is_acknowledged_then_settled_with_its_views(service) -> None:
+    table = await two_player_table(service)
+    ack = await service.submit(table, ALICE, "draw")
+    assert ack.public_view is None and ack.table.state["turn"] == 1  # stored: Bob on turn
+    settled = await ack.settled()
+    assert settled.table.version == ack.table.version and settled.events == ack.events
+    assert settled.public_view is not None and set(settled.private_views) == {0, 1}
+    assert (await service.act(table, BOB, "draw")).table.version == ack.table.version + 1  # one commit a move
+
+
+async def test_a_crash_storing_the_ai_answer_leaves_the_claim_and_another_process_answers_the_same(
+    store, clock
+) -> None:
+    reference = MemoryStore()
+    _, ref_service, table = await _alice_against_an_ai(reference, FakeClock())
+    await ref_service.act(table, ALICE, "draw")
+    expected = [(e.kind, e.seat, e.text) for e in await reference.log(table)]
+
+    crashing, service, table = await _alice_against_an_ai(store, clock)
+    crashing.crash_at, crashing.dies = crashing.commits + 2, True  # the draw stored, the process dies storing the answer
+    ack = await service.submit(table, ALICE, "draw")  # acknowledged: the draw is durable
+    with pytest.raises(RuntimeError):
+        await ack.settled()
+    other = TableService(store, clock, owner="B")
+    assert (await other.resume(table)).table.log_seq == len(expected) - 1  # the claim's lease runs: B waits
+    clock.advance(CLAIM_LEASE_S)
+    await other.tick()  # the lease ran out: B plays the answer
+    assert [(e.kind, e.seat, e.text) for e in await store.log(table)] == expected
+    rec = await other.get(table)
+    assert rec.state["turn"] == 0 and rec.state == await other.replay(table)
 
 
 async def test_a_crash_between_moves_loses_nothing_and_resume_plays_on(store, clock) -> None:

@@ -21,6 +21,8 @@ BAD_VALUES = [
     ("LOBBY_TTL_S", "an hour", "expected a number above 0, got 'an hour'"),
     ("LOBBY_TTL_S", "0", "expected a number above 0, got '0'"),
     ("LOBBY_TTL_S", "nan", "expected a number above 0, got 'nan'"),
+    ("AI_WORKERS", "-1", "expected a whole number from 0 to 64, got '-1'"),
+    ("AI_WORKERS", "two", "expected a whole number from 0 to 64, got 'two'"),
     ("TICK_INTERVAL_S", "-1", "expected a number above 0, got '-1'"),
     ("TICK_INTERVAL_S", "inf", "expected a number above 0, got 'inf'"),
     ("TELEGRAM_OVERALL_MAX_PER_S", "lots", "expected a number above 0, got 'lots'"),

@@ -8,7 +8,7 @@ from collections.abc import AsyncIterator
 
 import pytest
 
-from storage import MemoryStore, Store
+from storage import ClaimWrite, MemoryStore, Store, VersionConflict
 from tests.storage.conftest import StoreFactory
 from tests.storage.records import FakeClock, make_table
 
@@ -111,3 +111,36 @@ async def test_concurrent_owners_never_share_a_table(store: Store, other: Store)
     got = await asyncio.gather(*(s.claim_due(1000.0, f"owner{n}", LEASE, limit=7) for n, s in enumerate(stores)))
     flat = [t for ids in got for t in ids]
     assert sorted(flat) == [f"t{i:02}" for i in range(30)]  # each once, none lost (8 x 7 >= 30)
+
+
+async def _next(store: Store, table_id: str, claim: ClaimWrite | None, version: int | None = None) -> None:
+    rec = await store.get_table(table_id)
+    assert rec is not None
+    await store.commit(rec, expected_version=rec.version if version is None else version, claim=claim)
+
+
+async def test_a_commit_takes_renews_and_drops_a_claim_in_its_own_transaction(store: Store, other: Store) -> None:
+    await _playing(store, "t1", None)
+    await _next(store, "t1", ClaimWrite(owner="A", until=1000.0 + LEASE))
+    assert not await other.claim_table("t1", "B", 1000.0, LEASE)  # A's lease runs
+    assert await other.claim_stale(1000.0 + LEASE, "B", LEASE) == ["t1"]  # and, once out, is stale
+    await _next(store, "t1", ClaimWrite(owner="B", until=None))  # B's work done: dropped with its commit
+    assert await store.claim_table("t1", "A", 1000.0, LEASE)
+    await _next(store, "t1", ClaimWrite(owner="B", until=None))  # not B's any more: A's is kept
+    assert not await other.claim_table("t1", "B", 1000.0, LEASE)
+
+
+async def test_a_commit_replaces_another_owners_claim_and_a_stale_commit_writes_no_claim(
+    store: Store, other: Store
+) -> None:
+    await _playing(store, "t1", None)
+    assert await other.claim_table("t1", "B", 1000.0, LEASE)
+    # A's commit passed the version check: B's work is for a version that is gone, the claim A's.
+    await _next(store, "t1", ClaimWrite(owner="A", until=1000.0 + LEASE))
+    assert not await other.claim_table("t1", "B", 1000.0, LEASE)
+    await other.release_claim("t1", "B")  # B finishing late frees nothing of A's
+    assert not await other.claim_table("t1", "B", 1000.0, LEASE)
+    await store.release_claim("t1", "A")
+    with pytest.raises(VersionConflict):
+        await _next(other, "t1", ClaimWrite(owner="B", until=1000.0 + LEASE), version=0)
+    assert await store.claim_table("t1", "A", 1000.0, LEASE)  # the refused commit took no claim

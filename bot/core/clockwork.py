@@ -1,0 +1,141 @@
+"""The table service's clock work: passed deadlines, tables a dead process left, restarts.
+
+Several processes on one database: a table's clock work (a passed deadline, a long AI run) is done
+by the one process that claimed the table in storage (`Store.claim_due`, a lease of `claim_lease_s`,
+`owner` = this process). A process that dies mid-turn leaves its claim behind; when the lease runs
+out another process's tick takes the table over (`claim_stale`) and finishes the turn. A claim is
+released under the table's gate, so the release never drops the claim of a move made after it.
+"""
+
+from __future__ import annotations
+
+import asyncio
+from collections.abc import Awaitable, Callable
+from typing import TYPE_CHECKING
+
+from bot.core.autoplay import Autoplay
+from bot.core.models import Outcome
+from storage import TableRecord, VersionConflict
+
+if TYPE_CHECKING:
+    from rules import Engine, State
+    from storage import LogEntry
+
+KEY_MEMORY_S = 7 * 24 * 3600.0  # platforms redeliver within a day (Telegram keeps updates 24 h)
+CLAIM_BATCH = 250  # due tables claimed (and handled together) per tick; the rest wait for the next tick
+
+
+async def _each(table_ids: list[str], work: Callable[[str], Awaitable[Outcome | None]]) -> list[Outcome]:
+    """`work` for every table at once (each under its own lock); the outcomes in `table_ids` order.
+    Every table's work runs to its end even when another's fails; then the first failure is raised
+    (a store gone away is the whole process's problem, as it was table by table)."""
+    done = await asyncio.gather(*(work(t) for t in table_ids), return_exceptions=True)
+    for result in done:
+        if isinstance(result, BaseException):
+            raise result
+    return [r for r in done if isinstance(r, Outcome)]
+
+
+class Clockwork(Autoplay):
+    """Mixed into `TableService`, which provides the helpers declared here."""
+
+    if TYPE_CHECKING:
+        @staticmethod
+        def _state(rec: TableRecord) -> State: ...
+
+        def _maybe_next_round(self, engine: Engine, rec: TableRecord, state: State, entries: list[LogEntry],
+                              outcome: Outcome) -> tuple[State, list[LogEntry]]: ...
+
+        async def _save_seats(self, rec: TableRecord, key: str | None = None) -> TableRecord: ...
+
+    async def tick(self, now: float | None = None) -> list[Outcome]:
+        """Apply every passed deadline (the game's timeout rule) and expire old lobbies.
+
+        The due tables are handled together, not one after the other: their commits (and claim
+        releases) reach the store at the same moment and share its group commits, so a tick that
+        finds hundreds of passed deadlines costs a few transactions, not hundreds of round trips."""
+        now = self.clock.now() if now is None else now
+        # Only the tables this process claimed: another process ticking now gets the others.
+        due = await self.store.claim_due(now, self.owner, self.claim_lease_s, CLAIM_BATCH)
+        outcomes = await _each(due, lambda table_id: self._tick_due(table_id, now))
+        # Tables whose claim outlived its owner: a process died mid-turn; finish what it left.
+        stale = await self.store.claim_stale(now, self.owner, self.claim_lease_s, CLAIM_BATCH)
+        outcomes += await _each(stale, self._take_over)
+        for rec in await self.store.list_tables(["lobby"]):
+            if rec.meta.get("lobby_expires", float("inf")) <= now:
+                async with self._lock(rec.id):
+                    fresh = await self.get(rec.id)
+                    if fresh.status == "lobby":
+                        fresh.status = "abandoned"
+                        try:
+                            outcomes.append(Outcome(table=await self._save_seats(fresh)))
+                        except VersionConflict:
+                            continue  # someone joined or started it this very moment
+        return outcomes
+
+    async def _tick_due(self, table_id: str, now: float) -> Outcome | None:
+        """A claimed table whose deadline passed: its timeout move (and the automatic moves that
+        answer it), then its claim released — under the gate, so that the release cannot drop the
+        claim of a move made after this one."""
+        async with self._lock(table_id):
+            try:
+                rec = await self.get(table_id)
+                if rec.status != "playing" or rec.deadline is None or rec.deadline > now:
+                    return None  # someone acted in time after all
+                try:
+                    return await (await self._timeout(rec)).settled()
+                except VersionConflict:
+                    return None  # a move (or, despite the claim, another process) came first
+            finally:
+                await self.store.release_claim(table_id, self.owner)
+
+    async def _take_over(self, table_id: str) -> Outcome:
+        async with self._lock(table_id):
+            try:
+                return await self._resume_locked(table_id)
+            finally:
+                await self.store.release_claim(table_id, self.owner)
+
+    async def _timeout(self, rec: TableRecord) -> Outcome:
+        engine = self.engine_for(rec)
+        state = self._state(rec)
+        seat = engine.current_seat(state)
+        assert seat is not None
+        action = engine.timeout_action(state)
+        state, events = engine.apply(state, seat, action)
+        outcome = Outcome(table=rec, events=list(events))
+        entries = [self._entry(rec, "timeout", seat, engine.format(action), offset=0)]
+        state, entries = self._maybe_next_round(engine, rec, state, entries, outcome)
+        return await self._commit_with_automatic(rec, state, entries, outcome, acted_seat=seat, prev_turn=seat,
+                                                 force_new_deadline=True)
+
+    async def resume(self, table_id: str) -> Outcome:
+        """Continue a table after a restart: play the AI moves a crash may have cut short (unless
+        another live process holds the table's claim: then that process plays them)."""
+        async with self._lock(table_id):
+            return await self._resume_locked(table_id)
+
+    async def _resume_locked(self, table_id: str) -> Outcome:
+        rec = await self.get(table_id)
+        if rec.status != "playing":
+            return Outcome(table=rec)
+        try:
+            return await self._run_automatic(rec, self._state(rec), Outcome(table=rec))
+        except VersionConflict:
+            return await self._viewed(Outcome(table=await self.get(table_id)))  # played elsewhere
+
+    async def resume_all(self) -> list[Outcome]:
+        """On start: resume every table in play, so adapters can re-render them ("game restored"),
+        and forget idempotency keys old enough that no platform redelivers them any more."""
+        await self.store.prune_action_keys(self.clock.now() - KEY_MEMORY_S)
+        listed = {rec.id: rec for rec in await self.store.list_tables(["playing"])}
+        # One read for all of them; the tables with automatic moves left over play them together
+        # (their commits share group commits).
+        return await _each(list(listed), lambda table_id: self._resume_listed(listed[table_id]))
+
+    async def _resume_listed(self, rec: TableRecord) -> Outcome:
+        """`resume` of a record just read by resume_all: a table with a present human on turn (all
+        of them but those a crash cut short) is rendered from it, without reading it again."""
+        if self._automatic_seat(rec, self.engine_for(rec), self._state(rec)) is not None:
+            return await self.resume(rec.id)
+        return await self._viewed(Outcome(table=rec))

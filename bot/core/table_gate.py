@@ -1,0 +1,32 @@
+"""One table's way in for this process: its lock, and the automatic moves still being played.
+
+A player's move is answered once it is stored; the AI moves that answer it are computed and
+stored after that, by a task that runs without the lock (the caller has long let go of it). Every
+other piece of work on the table enters through the gate, which waits for that task first: the
+table's work stays one piece at a time, in the order it came, without handing a lock between tasks.
+"""
+
+from __future__ import annotations
+
+import asyncio
+from types import TracebackType
+from typing import Any
+
+
+class TableGate:
+    def __init__(self) -> None:
+        self._lock = asyncio.Lock()
+        self.settling: asyncio.Future[Any] | None = None  # set under the lock, by the work that starts it
+
+    async def __aenter__(self) -> TableGate:
+        while True:
+            await self._lock.acquire()
+            pending = self.settling
+            if pending is None or pending.done():
+                return self
+            self._lock.release()
+            await asyncio.wait([pending])  # its failure belongs to whoever awaits its outcome
+
+    async def __aexit__(self, kind: type[BaseException] | None, err: BaseException | None,
+                        tb: TracebackType | None) -> None:
+        self._lock.release()

@@ -51,6 +51,9 @@ def clean(text: str, newlines: bool = False) -> str:
     space. Zero-width joiners stay inside emoji sequences, non-joiners between letters (Persian
     needs them), tag characters after a black flag; every other format character goes."""
     text = _ESCAPES.sub("", text)
+    # Invisible letters go first: a joiner is kept or dropped by the letters it stands between, and a
+    # filler dropped after that choice would leave a joiner the next clean() drops (not idempotent).
+    text = "".join(ch for ch in text if ch not in _INVISIBLE)
     out: list[str] = []
     marks = 0
     for i, ch in enumerate(text):
@@ -65,7 +68,7 @@ def clean(text: str, newlines: bool = False) -> str:
             continue
         cat = unicodedata.category(ch)
         prev = out[-1] if out else ""
-        if cat in ("Cc", "Cs") or ch in _INVISIBLE:
+        if cat in ("Cc", "Cs"):
             continue
         if cat == "Cf":
             nxt = text[i + 1: i + 2]

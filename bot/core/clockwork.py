@@ -138,4 +138,6 @@ class Clockwork(Autoplay):
         of them but those a crash cut short) is rendered from it, without reading it again."""
         if self._automatic_seat(rec, self.engine_for(rec), self._state(rec)) is not None:
             return await self.resume(rec.id)
-        return await self._viewed(Outcome(table=rec))
+        # Built here, not by the AI pool: at start nothing else waits on the loop, and shipping every
+        # table's state to a worker that is still being spawned costs more than the views (bench_scale).
+        return self._with_views(Outcome(table=rec))

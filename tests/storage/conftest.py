@@ -38,3 +38,15 @@ async def store(store_factory: StoreFactory, clock: FakeClock) -> AsyncIterator[
     await s.open()
     yield s
     await s.close()
+
+
+@pytest.fixture
+async def other(store: Store, store_factory: StoreFactory, clock: FakeClock) -> AsyncIterator[Store]:
+    """A second process on the same database (the memory store cannot be shared: the same object)."""
+    if isinstance(store, MemoryStore):
+        yield store
+        return
+    second = store_factory(clock)
+    await second.open()
+    yield second
+    await second.close()

@@ -11,24 +11,11 @@ from collections.abc import AsyncIterator
 import asyncpg
 import pytest
 
-from storage import MemoryStore, PostgresStore, Store
+from storage import PostgresStore, Store
 from storage.feed import change_feed
-from tests.storage.conftest import StoreFactory
-from tests.storage.records import FakeClock, make_table
+from tests.storage.records import make_table
 
 WAIT_S = 5.0  # a bound for a broken feed, not a speed figure (bench/bench_web.py measures that)
-
-
-@pytest.fixture
-async def other(store: Store, store_factory: StoreFactory, clock: FakeClock) -> AsyncIterator[Store]:
-    """A second process on the same database (the memory store cannot be shared: the same object)."""
-    if isinstance(store, MemoryStore):
-        yield store
-        return
-    second = store_factory(clock)
-    await second.open()
-    yield second
-    await second.close()
 
 
 class Told:

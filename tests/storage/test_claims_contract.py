@@ -4,31 +4,17 @@ owners only one gets a table, an expired lease hands it over, a release frees it
 from __future__ import annotations
 
 import asyncio
-from collections.abc import AsyncIterator
 
 import pytest
 
-from storage import ClaimWrite, MemoryStore, Store, VersionConflict
-from tests.storage.conftest import StoreFactory
-from tests.storage.records import FakeClock, make_table
+from storage import ClaimWrite, Store, VersionConflict
+from tests.storage.records import make_table
 
 LEASE = 30.0
 
 
 async def _playing(store: Store, table_id: str, deadline: float | None, chat: str | None = None) -> None:
     await store.create_table(make_table(table_id, status="playing", deadline=deadline, chat_id=chat or table_id))
-
-
-@pytest.fixture
-async def other(store: Store, store_factory: StoreFactory, clock: FakeClock) -> AsyncIterator[Store]:
-    """A second process on the same database (the memory store cannot be shared: the same object)."""
-    if isinstance(store, MemoryStore):
-        yield store
-        return
-    second = store_factory(clock)
-    await second.open()
-    yield second
-    await second.close()
 
 
 async def test_claim_due_takes_due_playing_tables_earliest_first(store: Store) -> None:

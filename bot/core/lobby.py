@@ -57,6 +57,16 @@ class Lobby:
                 return i
         return None
 
+    @classmethod
+    def playing_seat(cls, rec: TableRecord, user: Player) -> int:
+        """`user`'s seat at a table in play; a `ServiceError` naming which of the two it is not."""
+        if rec.status != "playing":
+            raise ServiceError("E_NOT_PLAYING")
+        seat = cls.seat_of(rec, user)
+        if seat is None:
+            raise ServiceError("E_NOT_SEATED")
+        return seat
+
     @staticmethod
     def is_host(rec: TableRecord, user: Player) -> bool:
         """Whether `user` hosts the table (adapters show host-only controls by it)."""

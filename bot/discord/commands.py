@@ -13,7 +13,6 @@ from discord import app_commands
 from bot.core.grammar import hand_items
 from bot.core.guides import RulesRequest, guide_chunks, guide_text, rules_reply, rules_request
 from bot.core.i18n import t
-from bot.core.models import ServiceError
 from bot.core.presenter import HandUI, hand_controls, press
 from bot.core.presenter.games import games as game_names
 from bot.core.presenter.games import moves_of, turn_of, view_of
@@ -209,11 +208,7 @@ class Commands(Lobby):
 
     async def _show_hand(self, interaction: discord.Interaction, rec: TableRecord) -> None:
         lang = self._ulang(interaction)
-        if rec.status != "playing":
-            raise ServiceError("E_NOT_PLAYING")
-        seat = self.service.seat_of(rec, player_of(interaction.user))
-        if seat is None:
-            raise ServiceError("E_NOT_SEATED")
+        seat = self.service.playing_seat(rec, player_of(interaction.user))
         embed, view, data = await self.hand_parts(await self.hand_panel(rec, seat, lang))
         if await self._dm_on(str(interaction.user.id)):
             try:
@@ -239,12 +234,8 @@ class Commands(Lobby):
 
         async def work() -> None:
             rec = await self._need_table(interaction)
-            if rec.status != "playing":
-                raise ServiceError("E_NOT_PLAYING")
             me = player_of(interaction.user)
-            seat = self.service.seat_of(rec, me)
-            if seat is None:
-                raise ServiceError("E_NOT_SEATED")
+            seat = self.service.playing_seat(rec, me)
             await self._act(interaction, rec, me, seat, text.strip(), None, update=False)
         await self._guarded(interaction, work(), direct=True)  # the answer is the new hand: one call
 

@@ -115,12 +115,8 @@ class Components(Commands):
             return
         if verb not in SEAT_VERBS:
             raise CodecError("unknown action")
-        if rec.status != "playing":
-            raise ServiceError("E_NOT_PLAYING")
         me = player_of(interaction.user)
-        seat = self.service.seat_of(rec, me)
-        if seat is None:
-            raise ServiceError("E_NOT_SEATED")
+        seat = self.service.playing_seat(rec, me)
         if verb == "hand" and not data.args:  # "My hand" on the table message or a ping: a new ephemeral hand
             await self._show_hand(interaction, rec)
             return

@@ -94,6 +94,19 @@ def _after_round(t: Table, watch: Stopwatch, trace: Any) -> bool:
     return True
 
 
+def _applied(t: Table, watch: Stopwatch, trace: Any, seat: int, action: Any) -> bool:
+    """`action` applied and formatted for the log (both timed), traced; False once the match is over."""
+    eng, game = t.engine, t.game
+    with watch.part(game, "apply"):
+        t.state, events = eng.apply(t.state, seat, action)
+    with watch.part(game, "format"):
+        command = eng.format(action)
+    trace.update(json.dumps([command, [e.to_json() for e in events]], default=repr).encode())
+    t.seq += 1
+    watch.durable[game] += 1
+    return _after_round(t, watch, trace)
+
+
 def step(t: Table, watch: Stopwatch, trace: Any) -> bool:
     """One human move and the AI moves after it; False once the match is over."""
     eng, game = t.engine, t.game
@@ -102,25 +115,11 @@ def step(t: Table, watch: Stopwatch, trace: Any) -> bool:
     text = eng.format(eng.ai_action(t.state, seat, t.rng))  # the stand-in human: not timed
     with watch.part(game, "parse"):
         action = eng.parse(text)
-    with watch.part(game, "apply"):
-        t.state, events = eng.apply(t.state, seat, action)
-    with watch.part(game, "format"):
-        command = eng.format(action)
-    trace.update(json.dumps([command, [e.to_json() for e in events]], default=repr).encode())
-    t.seq += 1
-    watch.durable[game] += 1
-    going = _after_round(t, watch, trace)
+    going = _applied(t, watch, trace, seat, action)
     while going and (seat := eng.current_seat(t.state)) is not None and seat not in t.humans:
         with watch.part(game, "ai"):
             ai = eng.ai_action(t.state, seat, rng_for(t.seed, "ai", t.seq))
-        with watch.part(game, "apply"):
-            t.state, events = eng.apply(t.state, seat, ai)
-        with watch.part(game, "format"):
-            command = eng.format(ai)
-        trace.update(json.dumps([command, [e.to_json() for e in events]], default=repr).encode())
-        t.seq += 1
-        watch.durable[game] += 1
-        going = _after_round(t, watch, trace)
+        going = _applied(t, watch, trace, seat, ai)
     with watch.part(game, "views"):
         public, private = eng.views(t.state, t.humans)
     _digest_views(trace, public, private)

@@ -15,8 +15,8 @@ from typing import Any
 from bot.core.i18n import t
 from bot.core.pictures.canasta import meld_block
 from bot.core.pictures.pieces import Piece, card, tile
-from bot.core.pictures.rummy101 import _block as rummy101_block
-from bot.core.pictures.rummy500 import _structure as rummy500_structure
+from bot.core.pictures.rummy101 import meld_block as rummy101_block
+from bot.core.pictures.rummy500 import structure_block as rummy500_structure
 from bot.core.pictures.sheet import Block
 from bot.core.pictures.three_thirteen import wild_card
 from bot.core.presenter.games import MoveTemplate

@@ -21,7 +21,7 @@ def shown_piece(shown: str) -> Piece:
     return tile(shown)
 
 
-def _block(meld: dict[str, Any], names: list[str], lang: str) -> Block:
+def meld_block(meld: dict[str, Any], names: list[str], lang: str) -> Block:
     kind = t(f"rummy101.kind.{meld['kind']}", lang)
     return Block(str(meld["n"]), [shown_piece(s) for s in meld["shown"]], [f"{kind} {meld['value']}",
                                                                           names[meld["owner"]]])
@@ -51,7 +51,7 @@ def table(view: dict[str, Any], names: list[str], lang: str) -> Sheet:
     if view["last_stock"] and view["round_over"] is None:
         sheet.text(t("rummy101.table.last_stock", lang), bold=True)
     if view["table"]:
-        sheet.blocks([_block(m, names, lang) for m in view["table"]])
+        sheet.blocks([meld_block(m, names, lang) for m in view["table"]])
     else:
         sheet.text(t("rummy101.table.empty", lang), muted=True)
     lines = [

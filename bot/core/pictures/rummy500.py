@@ -23,7 +23,7 @@ def structure_pieces(s: dict[str, Any]) -> list[Piece]:
     return out
 
 
-def _structure(s: dict[str, Any], names: list[str], lang: str) -> Block:
+def structure_block(s: dict[str, Any], names: list[str], lang: str) -> Block:
     kind = t(f"rummy500.kind.{s['kind']}", lang)
     caption = f"{kind} {s['value']}"
     if s["kind"] == "set" and s.get("branch"):
@@ -51,7 +51,7 @@ def table(view: dict[str, Any], names: list[str], lang: str) -> Sheet:
         sheet.text(t("rummy500.table.market_empty", lang), muted=True)
     if view["table"]:
         sheet.text(t("rummy500.table.structures", lang))
-        sheet.blocks([_structure(s, names, lang) for s in view["table"]])
+        sheet.blocks([structure_block(s, names, lang) for s in view["table"]])
     else:
         sheet.text(t("rummy500.table.empty", lang), muted=True)
     if view["burned"]:

@@ -38,3 +38,9 @@ def make_result(table_id: str, finished_at: float, **fields: Any) -> MatchResult
         "result": {"totals": [12, -12], "winners": [0]},
     }
     return MatchResultRecord(**{**base, **fields})
+
+
+def moved(i: int, version: int = 0) -> tuple[TableRecord, int]:
+    """Table `t{i}` in play with a state of its own, and the version a commit of it expects (the group
+    commit tests write many of them at once)."""
+    return make_table(f"t{i}", chat_id=f"chat-{i}", status="playing", state={"n": i}), version

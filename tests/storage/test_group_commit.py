@@ -13,7 +13,7 @@ from pathlib import Path
 import pytest
 
 from storage import DuplicateAction, SqliteStore, TableRecord, VersionConflict
-from tests.storage.records import make_entries, make_table
+from tests.storage.records import make_entries, make_table, moved
 
 N = 6
 
@@ -34,10 +34,6 @@ async def store(tmp_path: Path) -> AsyncIterator[SqliteStore]:
         await s.create_table(make_table(f"t{i}", chat_id=f"chat-{i}"))
     yield s
     await s.close()
-
-
-def moved(i: int, version: int = 0) -> tuple[TableRecord, int]:
-    return make_table(f"t{i}", chat_id=f"chat-{i}", status="playing", state={"n": i}), version
 
 
 async def test_concurrent_commits_share_one_transaction(store: SqliteStore) -> None:

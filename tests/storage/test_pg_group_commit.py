@@ -11,7 +11,7 @@ import asyncpg
 import pytest
 
 from storage import DuplicateAction, PostgresStore, TableRecord, VersionConflict
-from tests.storage.records import make_entries, make_table
+from tests.storage.records import make_entries, make_table, moved
 
 N = 6
 
@@ -35,10 +35,6 @@ async def store(postgres_url: str) -> AsyncIterator[PostgresStore]:
     await asyncio.gather(*(s.create_table(make_table(f"t{i}", chat_id=f"chat-{i}")) for i in range(N)))
     yield s
     await s.close()
-
-
-def moved(i: int, version: int = 0) -> tuple[TableRecord, int]:
-    return make_table(f"t{i}", chat_id=f"chat-{i}", status="playing", state={"n": i}), version
 
 
 async def test_concurrent_commits_share_one_transaction(store: PostgresStore) -> None:

@@ -13,7 +13,7 @@ from collections.abc import Sequence
 from typing import Any
 
 from bot.core.i18n import t
-from bot.core.pictures.canasta import meld_block
+from bot.core.pictures.canasta import bonus_block, meld_block
 from bot.core.pictures.pieces import Piece, card, tile
 from bot.core.pictures.rummy101 import meld_block as rummy101_block
 from bot.core.pictures.rummy500 import structure_block as rummy500_structure
@@ -66,6 +66,8 @@ def _canasta(view: dict[str, Any], names: list[str], lang: str) -> tuple[list[di
     melds = []
     for team in range(2):
         group = f"{TEAM_LETTERS[team]}: " + ", ".join(names[s] for s in view["teams"][team])
+        if view["bonus"][team]:
+            melds.append(_meld(bonus_block(view, team, lang), group))
         melds += [_meld(meld_block(team, m, lang), group) for m in view["melds"][team]]
     return zones, melds
 

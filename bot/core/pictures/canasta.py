@@ -28,6 +28,14 @@ def meld_block(team: int, meld: dict[str, Any], lang: str) -> Block:
     return Block(meld_ref(team, meld["number"]), [tile(c) for c in meld["tiles"]], caption, tone)
 
 
+def bonus_block(view: dict[str, Any], team: int, lang: str) -> Block:
+    """A team's bonus threes laid aside (CAN-40, CAN-45), captioned with what they count now: +100 each
+    once the team has opened, -100 each before."""
+    zone = view["bonus"][team]
+    value = (100 if view["opened"][team] else -100) * len(zone)
+    return Block("", [tile(c) for c in zone], [t("pictures.threes", lang, value=value)], "plain")
+
+
 def _team(sheet: Sheet, view: dict[str, Any], team: int, names: list[str], lang: str) -> None:
     members = ", ".join(names[s] for s in view["teams"][team])
     if view["opened"][team]:
@@ -37,11 +45,9 @@ def _team(sheet: Sheet, view: dict[str, Any], team: int, names: list[str], lang:
     sheet.gap(4)
     sheet.text(t("canasta.table.team", lang, team=TEAM_LETTERS[team], names=members, total=view["totals"][team],
                  status=status), bold=True)
-    zone = view["bonus"][team]
-    if zone:
-        value = (100 if view["opened"][team] else -100) * len(zone)
-        label = t("pictures.threes", lang, value=value)
-        sheet.pieces([[tile(c) for c in zone]], label=label)
+    if view["bonus"][team]:
+        block = bonus_block(view, team, lang)
+        sheet.pieces([block.pieces], label=block.caption[0])
     if view["melds"][team]:
         sheet.blocks([meld_block(team, m, lang) for m in view["melds"][team]])
     else:

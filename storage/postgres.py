@@ -54,6 +54,15 @@ POOL_MAX = 10
 _ACTIVE_IN = "status IN ('lobby', 'playing')"  # spelled as in the partial unique index
 
 
+async def _keep_session(_db: asyncpg.Connection) -> None:
+    """The pool's reset on release, in place of asyncpg's default query (RESET ALL, CLOSE ALL,
+    UNLISTEN *, pg_advisory_unlock_all()): a round trip on every release, about one per action, for
+    session state this store never leaves behind. Its connections set nothing (search_path comes in
+    the URL, as a startup setting), open no cursor outside a transaction, LISTEN only on the feed's
+    own connection and take advisory locks for the transaction only. A transaction left open is
+    still rolled back: asyncpg does that before calling this."""
+
+
 class PostgresStore(PostgresSideTables, PostgresClaims):
     def __init__(self, url: str, clock: Callable[[], float] = time.time) -> None:
         self.url = url
@@ -69,7 +78,8 @@ class PostgresStore(PostgresSideTables, PostgresClaims):
         if self._pool is not None:
             return
         try:
-            pool = await asyncpg.create_pool(self.url, min_size=1, max_size=POOL_MAX, timeout=CONNECT_TIMEOUT_S)
+            pool = await asyncpg.create_pool(self.url, min_size=1, max_size=POOL_MAX, timeout=CONNECT_TIMEOUT_S,
+                                             reset=_keep_session)
         except asyncpg.InvalidCatalogNameError as err:
             raise PostgresUnusable(self.url, "no_database", str(err)) from None
         except (asyncpg.InvalidAuthorizationSpecificationError, asyncpg.InvalidPasswordError) as err:

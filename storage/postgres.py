@@ -18,7 +18,7 @@ import json
 import time
 from collections.abc import AsyncIterator, Awaitable, Callable, Sequence
 from contextlib import asynccontextmanager
-from typing import Any, TypeVar
+from typing import Any, NoReturn, TypeVar
 
 import asyncpg
 
@@ -38,7 +38,7 @@ from storage.models import (
     table_row,
 )
 from storage.postgres_claims import PostgresClaims
-from storage.postgres_rows import RESULT_JSON, commit_sql, from_row, table_from_row, to_row
+from storage.postgres_rows import RESULT_JSON, commit_columns, commit_sql, from_row, table_from_row, to_row
 from storage.postgres_schema import PostgresUnusable, display_url, migrate
 from storage.postgres_side import PostgresSideTables, count, insert_sql, result_from_row
 from storage.postgres_writer import PgGroupWriter
@@ -54,7 +54,7 @@ POOL_MAX = 10
 _ACTIVE_IN = "status IN ('lobby', 'playing')"  # spelled as in the partial unique index
 
 
-async def _keep_session(_db: asyncpg.Connection) -> None:
+async def keep_session(_db: asyncpg.Connection) -> None:
     """The pool's reset on release, in place of asyncpg's default query (RESET ALL, CLOSE ALL,
     UNLISTEN *, pg_advisory_unlock_all()): a round trip on every release, about one per action, for
     session state this store never leaves behind. Its connections set nothing (search_path comes in
@@ -79,7 +79,7 @@ class PostgresStore(PostgresSideTables, PostgresClaims):
             return
         try:
             pool = await asyncpg.create_pool(self.url, min_size=1, max_size=POOL_MAX, timeout=CONNECT_TIMEOUT_S,
-                                             reset=_keep_session)
+                                             reset=keep_session)
         except asyncpg.InvalidCatalogNameError as err:
             raise PostgresUnusable(self.url, "no_database", str(err)) from None
         except (asyncpg.InvalidAuthorizationSpecificationError, asyncpg.InvalidPasswordError) as err:
@@ -233,27 +233,28 @@ class PostgresStore(PostgresSideTables, PostgresClaims):
         reply: dict[str, Any] | None = None,
         claim: ClaimWrite | None = None,
     ) -> TableRecord:
+        row = table_row(rec)
+        names = commit_columns(row)
+        try:  # the entries among themselves: a table's, numbered densely (against the log: in SQL)
+            base = None if not entries else entries[0].seq - 1
+            next_log_seq(rec.id, base or 0, entries)
+        except ValueError:
+            base = -1  # no log_seq matches: refused, the checks below say why
+
         async def work(db: asyncpg.Connection) -> TableRecord:
-            # The row lock first: a concurrent writer of this table (or of this key) has then
-            # committed or rolled back, so the checks below see what it wrote.
+            # The guarded update and everything else in one statement, one round trip: the row's
+            # lock is taken by the UPDATE (a concurrent writer of this table has then committed or
+            # rolled back, and the guard is checked again on its row).
             found = await db.fetchrow(
-                "SELECT version, log_seq, created_at FROM game_tables WHERE id = $1 FOR UPDATE", rec.id)
-            await self._check_key(db, key)  # before the version: a repeat is not a stale writer
+                commit_sql(tuple(names)), rec.id, *(row[k] for k in names), expected_version, len(entries), base,
+                [e.table_id for e in entries], [e.seq for e in entries], [e.kind for e in entries],
+                [e.seat for e in entries], [e.text for e in entries], [e.at for e in entries],
+                key, json.dumps(reply or {}, ensure_ascii=False), rec.updated_at,
+                claim and claim.owner, claim and claim.until)
             if found is None:
-                raise TableNotFound(rec.id)
-            if found["version"] != expected_version:
-                raise VersionConflict(rec.id, expected_version, found["version"])
+                await self._refused(db, rec.id, expected_version, entries, key)
             stored = rec.model_copy(update={
-                "version": expected_version + 1, "created_at": found["created_at"],
-                "log_seq": next_log_seq(rec.id, found["log_seq"], entries)})
-            row = table_row(stored)
-            names = [k for k in row if k != "id"]
-            # The log entries, the row and the key in one statement: one round trip, not three.
-            await db.execute(commit_sql(tuple(names)), rec.id, *(row[k] for k in names),
-                             [e.table_id for e in entries], [e.seq for e in entries], [e.kind for e in entries],
-                             [e.seat for e in entries], [e.text for e in entries], [e.at for e in entries],
-                             key, stored.version, json.dumps(reply or {}, ensure_ascii=False), rec.updated_at,
-                             claim and claim.owner, claim and claim.until)
+                "version": expected_version + 1, "created_at": found["created_at"], "log_seq": found["log_seq"]})
             if result is not None:
                 await self._insert_result(db, result)
             return stored
@@ -268,6 +269,19 @@ class PostgresStore(PostgresSideTables, PostgresClaims):
             raise VersionConflict(rec.id, expected_version, -1) from None
         # The record as written, parsed once from its JSON text: what get_table would return.
         return TableRecord.model_validate_json(self.cache.put(stored))
+
+    async def _refused(self, db: asyncpg.Connection, table_id: str, expected_version: int,
+                       entries: Sequence[LogEntry], key: str | None) -> NoReturn:
+        """Why a commit's guard refused (it wrote nothing), in the order the contract checks."""
+        await self._check_key(db, key)  # before the version: a repeat is not a stale writer
+        found = await db.fetchrow("SELECT version, log_seq FROM game_tables WHERE id = $1", table_id)
+        if found is None:
+            raise TableNotFound(table_id)
+        if found["version"] != expected_version:
+            raise VersionConflict(table_id, expected_version, found["version"])
+        next_log_seq(table_id, found["log_seq"], entries)  # the ValueError of entries not continuing the log
+        # Not reached: the guard refuses only a moved version or such entries, and a version never comes back.
+        raise VersionConflict(table_id, expected_version, found["version"])
 
     async def log(self, table_id: str, after_seq: int = 0) -> list[LogEntry]:
         async with self._conn() as db:

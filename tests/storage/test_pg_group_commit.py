@@ -10,7 +10,9 @@ from collections.abc import AsyncIterator, Awaitable, Callable
 import asyncpg
 import pytest
 
-from storage import DuplicateAction, PostgresStore, TableRecord, VersionConflict
+from storage import ClaimWrite, DuplicateAction, PostgresStore, TableRecord, VersionConflict
+from storage.postgres import keep_session
+from storage.postgres_writer import PgGroupWriter
 from tests.storage.records import make_entries, make_table, moved
 
 N = 6
@@ -165,3 +167,28 @@ async def test_a_batch_in_flight_does_not_hold_up_the_next(store: PostgresStore)
     release.set()
     assert (await first).version == 1
     assert await stored(store.url) == {**{f"t{i}": (0, 0) for i in range(2, N)}, "t0": (1, 1), "t1": (1, 1)}
+
+
+async def test_a_commit_is_one_statement_with_its_log_key_and_claim(store: PostgresStore) -> None:
+    # Round trips are what the server's CPU goes to at saturation: a commit's guard, log entries,
+    # key and claim travel in one statement, between its savepoint's two, and the connection goes
+    # back to the pool without a reset query.
+    assert store.writer is not None
+    await store.writer.close()
+    pool = await asyncpg.create_pool(store.url, min_size=1, max_size=1, reset=keep_session)
+    try:
+        store.writer = PgGroupWriter(pool)  # its batches run on the pool's only connection
+        store.writer.open()
+        await store.commit(*moved(0), make_entries("t0", 1, 2))  # asyncpg looks the column types up once
+        sent: list[str] = []
+        async with pool.acquire() as db:
+            db.add_query_logger(lambda q: sent.append(q.query.split(None, 1)[0]))
+        saved = await asyncio.gather(*(store.commit(*moved(i), make_entries(f"t{i}", 1, 2), key=f"k{i}",
+                                                    claim=ClaimWrite(owner="p1", until=2_000.0))
+                                       for i in range(1, N)))
+        await store.writer.close()
+    finally:
+        await pool.close()
+    assert [r.version for r in saved] == [1] * (N - 1)
+    assert await stored(store.url) == {f"t{i}": (1, 2) for i in range(N)}
+    assert sent == ["BEGIN;", *(["SAVEPOINT", "WITH", "RELEASE"] * (N - 1)), "COMMIT;"], sent

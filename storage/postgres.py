@@ -1,11 +1,10 @@
 """The Store on PostgreSQL (asyncpg, a connection pool), for deployments that outgrow one machine:
 any number of bot processes share one database. Same contract as SqliteStore and MemoryStore
 (tests/storage/); numbered migrations of its own in storage/migrations_pg/. Table writes (new
-tables, commits) that arrive together share one transaction, a savepoint each
-(storage/postgres_writer.py), and the last committed record of each table in play is kept and
-served while its stored version is unchanged (storage/record_cache.py), as SqliteStore does. The
-schema and its migrations are in storage/postgres_schema.py, the row codec and the commit
-statement in storage/postgres_rows.py.
+tables, commits) that arrive together share one transaction (storage/postgres_writer.py), and the
+last committed record of each table in play is kept and served while its stored version is
+unchanged (storage/record_cache.py), as SqliteStore does. The schema and its migrations are in
+storage/postgres_schema.py, the row codec and the commit statement in storage/postgres_rows.py.
 
 Where SQLite serialises writers with BEGIN IMMEDIATE, this store locks the rows a change depends on
 (`SELECT … FOR UPDATE`) and lets unique indexes settle races (one active table per chat, one result
@@ -41,7 +40,7 @@ from storage.postgres_claims import PostgresClaims
 from storage.postgres_rows import RESULT_JSON, commit_columns, commit_sql, from_row, table_from_row, to_row
 from storage.postgres_schema import PostgresUnusable, display_url, migrate
 from storage.postgres_side import PostgresSideTables, count, insert_sql, result_from_row
-from storage.postgres_writer import PgGroupWriter
+from storage.postgres_writer import PgGroupWriter, Refused
 from storage.record_cache import RecordCache
 
 __all__ = ["PostgresStore", "PostgresUnusable", "display_url"]
@@ -272,16 +271,20 @@ class PostgresStore(PostgresSideTables, PostgresClaims):
 
     async def _refused(self, db: asyncpg.Connection, table_id: str, expected_version: int,
                        entries: Sequence[LogEntry], key: str | None) -> NoReturn:
-        """Why a commit's guard refused (it wrote nothing), in the order the contract checks."""
-        await self._check_key(db, key)  # before the version: a repeat is not a stale writer
-        found = await db.fetchrow("SELECT version, log_seq FROM game_tables WHERE id = $1", table_id)
-        if found is None:
-            raise TableNotFound(table_id)
-        if found["version"] != expected_version:
+        """Why a commit's guard refused, in the order the contract checks: read only, as the guard
+        wrote nothing, so the batch goes on without a savepoint (`Refused`)."""
+        try:
+            await self._check_key(db, key)  # before the version: a repeat is not a stale writer
+            found = await db.fetchrow("SELECT version, log_seq FROM game_tables WHERE id = $1", table_id)
+            if found is None:
+                raise TableNotFound(table_id)
+            if found["version"] != expected_version:
+                raise VersionConflict(table_id, expected_version, found["version"])
+            next_log_seq(table_id, found["log_seq"], entries)  # the ValueError of entries not continuing the log
+            # Not reached: the guard refuses only a moved version or such entries, and a version never comes back.
             raise VersionConflict(table_id, expected_version, found["version"])
-        next_log_seq(table_id, found["log_seq"], entries)  # the ValueError of entries not continuing the log
-        # Not reached: the guard refuses only a moved version or such entries, and a version never comes back.
-        raise VersionConflict(table_id, expected_version, found["version"])
+        except (DuplicateAction, TableNotFound, VersionConflict, ValueError) as err:
+            raise Refused(err) from err
 
     async def log(self, table_id: str, after_seq: int = 0) -> list[LogEntry]:
         async with self._conn() as db:

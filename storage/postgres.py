@@ -40,6 +40,7 @@ from storage.postgres_claims import PostgresClaims
 from storage.postgres_rows import RESULT_JSON, commit_columns, commit_sql, from_row, table_from_row, to_row
 from storage.postgres_schema import PostgresUnusable, display_url, migrate
 from storage.postgres_side import PostgresSideTables, count, insert_sql, result_from_row
+from storage.postgres_versions import VersionReads
 from storage.postgres_writer import PgGroupWriter, Refused
 from storage.record_cache import RecordCache
 
@@ -68,6 +69,7 @@ class PostgresStore(PostgresSideTables, PostgresClaims):
         self._clock = clock
         self._pool: asyncpg.Pool | None = None
         self.writer: PgGroupWriter | None = None
+        self.versions: VersionReads | None = None
         self.cache = RecordCache()
 
     def __repr__(self) -> str:  # never the password
@@ -93,11 +95,15 @@ class PostgresStore(PostgresSideTables, PostgresClaims):
         self._pool = pool
         self.writer = PgGroupWriter(pool)
         self.writer.open()
+        self.versions = VersionReads(pool)
 
     async def close(self) -> None:
         if self.writer is not None:
             writer, self.writer = self.writer, None
             await writer.close()  # the writes already queued are made first
+        if self.versions is not None:
+            versions, self.versions = self.versions, None
+            await versions.close()
         if self._pool is not None:
             pool, self._pool = self._pool, None
             await pool.close()
@@ -185,12 +191,13 @@ class PostgresStore(PostgresSideTables, PostgresClaims):
             return count(await db.execute("DELETE FROM action_keys WHERE at < $1", before))
 
     async def get_table(self, table_id: str) -> TableRecord | None:
+        if self.cache.version(table_id) is not None and self.versions is not None:
+            # The version guard: an indexed lookup (shared with the tables asked about meanwhile)
+            # instead of reading and decoding the row.
+            version = await self.versions.version(table_id)
+            if version is not None and (hit := self.cache.get(table_id, version)) is not None:
+                return hit
         async with self._conn() as db:
-            if self.cache.version(table_id) is not None:
-                # The version guard: one indexed lookup instead of reading and decoding the row.
-                version = await db.fetchval("SELECT version FROM game_tables WHERE id = $1", table_id)
-                if version is not None and (hit := self.cache.get(table_id, version)) is not None:
-                    return hit
             row = await db.fetchrow("SELECT * FROM game_tables WHERE id = $1", table_id)
         if row is None:
             return None

@@ -1,18 +1,21 @@
 """bench/bench_scale.py's two-process rows (PostgreSQL): this process and a second bench process
 (`python -m bench.scale_two URL …`, started here), each with as many new tables of its own, both at
 saturation at once on the same database; their durable actions/s against this process alone, and
-each one's and the server's CPU share, which says where the rest of the machine goes."""
+each one's, its players' and the server's CPU share, which says where the rest of the machine goes
+(the machine's load average before the run is printed too: the cores may be shared with other work),
+and the transactions committed, deadlocks and group-commit batches run again, per the writes."""
 
 from __future__ import annotations
 
 import argparse
 import asyncio
 import json
+import os
 import subprocess
 import sys
 
 from bench.bench_scale import Counters, Phase, _open_tables, _phase, _saturate
-from bench.scale_backends import PostgresBackend
+from bench.scale_backends import PostgresBackend, database_counts
 
 
 async def two_processes(backend: PostgresBackend, n_tables: int, seconds: float, seed: int, alone: Phase,
@@ -32,26 +35,45 @@ async def two_processes(backend: PostgresBackend, n_tables: int, seconds: float,
     if ready.strip() != "ready":
         worker.kill()
         raise RuntimeError(f"the second bench process did not start: {ready!r}")
+    load = os.getloadavg()[0]
+    commits, deadlocks = await database_counts(backend.url)
     worker.stdin.write("go\n")
     worker.stdin.flush()
     try:
         first = await _phase(backend, opened.players, _saturate(tables, seconds, counters := Counters()), counters,
                              prefix="u")
+        stats1 = getattr(getattr(opened.store, "writer", None), "stats", None)
     finally:
         await opened.close()
     second = json.loads(await loop.run_in_executor(None, worker.stdout.readline))
     worker.wait()
+    commits2, deadlocks2 = await database_counts(backend.url)
     rate1, rate2 = first.durable / first.seconds, second["durable"] / second["seconds"]
     one = alone.durable / alone.seconds
+    both = first.durable + second["durable"]
+
+    def share(cpu: float, seconds: float) -> str:
+        return f"{100 * cpu / seconds:.0f} %"
+
+    busy = (first.cpu + first.players + first.server_cpu) / first.seconds + \
+        (second["process_cpu"] + second["players"]) / second["seconds"]
     print(f"   two processes: first {rate1:.0f} + second {rate2:.0f} = {rate1 + rate2:.0f} durable actions/s "
           f"({(rate1 + rate2) / one:.2f}x one process alone, {one:.0f}: the second adds {(rate1 + rate2 - one) / one:.2f}x); "
-          f"CPU of one core: first {100 * first.cpu / first.seconds:.0f} % (AI workers included), "
-          f"second {100 * second['process_cpu'] / second['seconds']:.0f} %, "
-          f"server {100 * first.server_cpu / first.seconds:.0f} % (2 cores in all)")
+          f"CPU of one core: first {share(first.cpu, first.seconds)} "
+          f"({1000 * first.cpu / max(first.durable, 1):.2f} ms/action, AI workers included), "
+          f"its players {share(first.players, first.seconds)}, "
+          f"second {share(second['process_cpu'], second['seconds'])} "
+          f"({1000 * second['process_cpu'] / max(second['durable'], 1):.2f} ms/action), "
+          f"its players {share(second['players'], second['seconds'])}, "
+          f"server {share(first.server_cpu, first.seconds)} ({1000 * first.server_cpu / max(both, 1):.2f} ms/action): "
+          f"{100 * busy:.0f} % of the 2 cores in all (load average {load:.1f} before the run); "
+          f"{(commits2 - commits) / max(both, 1):.2f} transactions committed per action, "
+          f"{deadlocks2 - deadlocks} deadlocks, "
+          f"{getattr(stats1, 'redone', 0) + second['redone']} batches run again")
 
 
 async def _worker(url: str, n_tables: int, seconds: float, seed: int, ai_workers: int) -> None:
-    """The second process of `_two_processes`: opens its tables, says ready, saturates on "go"."""
+    """The second process of `two_processes`: opens its tables, says ready, saturates on "go"."""
     backend = PostgresBackend(url)
     opened = await _open_tables(backend, n_tables, seed, "w", ai_workers)
     await _saturate(opened.tables, min(1.0, seconds / 4), Counters())
@@ -59,8 +81,10 @@ async def _worker(url: str, n_tables: int, seconds: float, seed: int, ai_workers
     await asyncio.get_running_loop().run_in_executor(None, sys.stdin.readline)
     phase = await _phase(backend, opened.players, _saturate(opened.tables, seconds, counters := Counters()), counters,
                          prefix="w")
+    stats = getattr(getattr(opened.store, "writer", None), "stats", None)
     await opened.close()
-    print(json.dumps({"durable": phase.durable, "seconds": phase.seconds, "process_cpu": phase.cpu}), flush=True)
+    print(json.dumps({"durable": phase.durable, "seconds": phase.seconds, "process_cpu": phase.cpu,
+                      "players": phase.players, "redone": getattr(stats, "redone", 0)}), flush=True)
 
 
 def main(argv: list[str]) -> None:

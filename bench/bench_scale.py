@@ -39,8 +39,6 @@ from __future__ import annotations
 
 import argparse
 import asyncio
-import json
-import subprocess
 import sys
 import tempfile
 import time
@@ -337,55 +335,9 @@ async def _bench(n_tables: int, seconds: float, backend: Backend, seed: int, two
     print(f"   resume: {len(resumed)} tables in {resume * 1000:.0f} ms (open + resume_all); "
           f"{len(timeouts)} overdue timeouts in {overdue * 1000:.0f} ms (one tick)")
     if two and isinstance(backend, PostgresBackend):
-        await _two_processes(backend, n_tables, seconds, seed, full, ai_workers)
+        from bench.scale_two import two_processes  # here: that module builds on this one's tables and phases
 
-
-async def _two_processes(backend: PostgresBackend, n_tables: int, seconds: float, seed: int, alone: Phase,
-                         ai_workers: int) -> None:
-    """Two processes on the same database, each with `n_tables` new tables of its own, both at
-    saturation; against this process alone with as many tables (`alone`, its saturation row)."""
-    worker = subprocess.Popen(
-        [sys.executable, "-m", "bench.bench_scale", "--worker", backend.url, "--tables", str(n_tables),
-         "--seconds", str(seconds), "--seed", str(seed + 1), "--ai-workers", str(ai_workers)],
-        stdin=subprocess.PIPE, stdout=subprocess.PIPE, text=True)
-    assert worker.stdin is not None and worker.stdout is not None
-    loop = asyncio.get_running_loop()
-    opened = await _open_tables(backend, n_tables, seed + 2, "u", ai_workers)
-    tables = opened.tables
-    await _saturate(tables, min(1.0, seconds / 4), Counters())
-    ready = await loop.run_in_executor(None, worker.stdout.readline)
-    if ready.strip() != "ready":
-        worker.kill()
-        raise RuntimeError(f"the second bench process did not start: {ready!r}")
-    worker.stdin.write("go\n")
-    worker.stdin.flush()
-    try:
-        first = await _phase(backend, opened.players, _saturate(tables, seconds, counters := Counters()), counters,
-                             prefix="u")
-    finally:
-        await opened.close()
-    second = json.loads(await loop.run_in_executor(None, worker.stdout.readline))
-    worker.wait()
-    rate1, rate2 = first.durable / first.seconds, second["durable"] / second["seconds"]
-    one = alone.durable / alone.seconds
-    print(f"   two processes: first {rate1:.0f} + second {rate2:.0f} = {rate1 + rate2:.0f} durable actions/s "
-          f"({(rate1 + rate2) / one:.2f}x one process alone, {one:.0f}: the second adds {(rate1 + rate2 - one) / one:.2f}x); "
-          f"CPU of one core: first {100 * first.cpu / first.seconds:.0f} % (AI workers included), "
-          f"second {100 * second['process_cpu'] / second['seconds']:.0f} %, "
-          f"server {100 * first.server_cpu / first.seconds:.0f} % (2 cores in all)")
-
-
-async def _worker(url: str, n_tables: int, seconds: float, seed: int, ai_workers: int) -> None:
-    """The second process of `_two_processes`: opens its tables, says ready, saturates on "go"."""
-    backend = PostgresBackend(url)
-    opened = await _open_tables(backend, n_tables, seed, "w", ai_workers)
-    await _saturate(opened.tables, min(1.0, seconds / 4), Counters())
-    print("ready", flush=True)
-    await asyncio.get_running_loop().run_in_executor(None, sys.stdin.readline)
-    phase = await _phase(backend, opened.players, _saturate(opened.tables, seconds, counters := Counters()), counters,
-                         prefix="w")
-    await opened.close()
-    print(json.dumps({"durable": phase.durable, "seconds": phase.seconds, "process_cpu": phase.cpu}), flush=True)
+        await two_processes(backend, n_tables, seconds, seed, full, ai_workers)
 
 
 def main(argv: list[str]) -> None:
@@ -396,16 +348,12 @@ def main(argv: list[str]) -> None:
     parser.add_argument("--no-two", action="store_true", help="skip the two-process rows (PostgreSQL)")
     parser.add_argument("--dir", default=None, help="folder for the database (default: a temporary one)")
     parser.add_argument("--seed", type=int, default=15)
-    parser.add_argument("--worker", default=None, help=argparse.SUPPRESS)  # the second process's URL
     parser.add_argument("--ai-workers", type=int, default=1, help="the service's AI processes (AI_WORKERS; 0: inline)")
     parser.add_argument("--switch-interval", type=float, default=None,
                         help="sys.setswitchinterval for the run (how long a thread may wait for the GIL)")
     args, _ = parser.parse_known_args(argv)
     if args.switch_interval is not None:
         sys.setswitchinterval(args.switch_interval)
-    if args.worker is not None:
-        asyncio.run(_worker(args.worker, int(args.tables), args.seconds, args.seed, args.ai_workers))
-        return
     backends = args.backends.split(",")
     print(f"== many tables, one service, SQLite and PostgreSQL ({machine()})")
     with tempfile.TemporaryDirectory(dir=args.dir) as tmp:

@@ -94,6 +94,17 @@ class PostgresBackend(Backend):
         return cpu, wal
 
 
+async def database_counts(url: str) -> tuple[int, int]:
+    """Transactions committed (every one: a group commit's, a lone read's) and deadlocks so far in
+    the database of `url` (pg_stat_database: updated as the server's backends report, within a second)."""
+    db = await asyncpg.connect(url)
+    try:
+        row = await db.fetchrow("SELECT xact_commit, deadlocks FROM pg_stat_database WHERE datname = current_database()")
+    finally:
+        await db.close()
+    return int(row["xact_commit"]), int(row["deadlocks"])
+
+
 def start_postgres() -> tuple[PostgresServer, str]:
     bindir = find_bindir()
     if bindir is None:

@@ -1,7 +1,8 @@
 """The queue both group-commit writers (sqlite_writer, postgres_writer) share: callers put a piece of
 work and wait for its answer; the writer takes what has queued as one batch, runs it in one
-transaction (a savepoint each), and answers every caller only after the COMMIT — each with its
-own result or error, or all with the COMMIT's error when it failed."""
+transaction (a savepoint each on SQLite; on PostgreSQL only when a batch runs again), and answers
+every caller only after the COMMIT — each with its own result or error, or all with the COMMIT's
+error when it failed."""
 
 from __future__ import annotations
 

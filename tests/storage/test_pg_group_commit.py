@@ -1,5 +1,6 @@
 """PostgreSQL group commit (storage/postgres_writer.py): table writes that arrive together share one
-transaction, a stale writer fails alone (its savepoint), a failing COMMIT fails everyone, nobody
+transaction, a stale writer fails alone (read before writing: no savepoint; a write failing inside
+the database: the batch runs again with savepoints), a failing COMMIT fails everyone, nobody
 hears of a write before its COMMIT, and a deadlock with another process is a retryable conflict."""
 
 from __future__ import annotations
@@ -10,7 +11,9 @@ from collections.abc import AsyncIterator, Awaitable, Callable
 import asyncpg
 import pytest
 
-from storage import DuplicateAction, PostgresStore, TableRecord, VersionConflict
+from storage import ClaimWrite, DuplicateAction, PostgresStore, TableNotFound, TableRecord, VersionConflict
+from storage.postgres import keep_session
+from storage.postgres_writer import PgGroupWriter
 from tests.storage.records import make_entries, make_table, moved
 
 N = 6
@@ -47,6 +50,7 @@ async def test_concurrent_commits_share_one_transaction(store: PostgresStore) ->
 
 
 async def test_a_stale_writer_fails_alone(store: PostgresStore) -> None:
+    assert store.writer is not None
     await store.commit(*moved(0), key="k-used")
     stale, ok = 3, [i for i in range(1, N) if i != 3]
     results = await asyncio.gather(
@@ -58,8 +62,57 @@ async def test_a_stale_writer_fails_alone(store: PostgresStore) -> None:
     assert isinstance(results[1], DuplicateAction) and results[1].record.table_id == "t0"
     assert all(isinstance(r, TableRecord) and r.version == 1 for r in results[2:])
     after = await stored(store.url)
-    assert after[f"t{stale}"] == (0, 0) and after["t1"] == (0, 0)  # rolled back to their savepoints
+    assert after[f"t{stale}"] == (0, 0) and after["t1"] == (0, 0)
     assert all(after[f"t{i}"] == (1, 1) for i in ok if i != 1)
+    # The up-to-date repeat failed inside the database (its key's unique index): that batch ran again.
+    assert store.writer.stats.redone == 1
+
+
+async def test_refusals_found_by_reading_keep_the_batch_going(store: PostgresStore) -> None:
+    # A stale version, a repeated key, an unknown table: refused before anything is written, so
+    # the batch needs no second run (and no savepoints); the others commit.
+    assert store.writer is not None
+    await store.commit(*moved(0), key="k-used")
+    before = store.writer.stats.batches
+    results = await asyncio.gather(
+        store.commit(*moved(1, version=5), make_entries("t1", 1, 1)),
+        store.commit(*moved(0), key="k-used"),  # a stale repeat: the key is found by reading
+        store.commit(make_table("ghost", status="playing"), 0),
+        *(store.commit(*moved(i), make_entries(f"t{i}", 1, 1)) for i in range(2, N)),
+        return_exceptions=True)
+    assert store.writer.stats.batches == before + 1 and store.writer.stats.redone == 0
+    assert isinstance(results[0], VersionConflict) and isinstance(results[1], DuplicateAction)
+    assert isinstance(results[2], TableNotFound)
+    assert [r.version for r in results[3:] if isinstance(r, TableRecord)] == [1] * (N - 2)
+    after = await stored(store.url)
+    assert after["t0"] == (1, 0) and after["t1"] == (0, 0)
+    assert all(after[f"t{i}"] == (1, 1) for i in range(2, N))
+
+
+async def test_a_batch_run_again_makes_the_writes_before_and_after_the_failed_one(store: PostgresStore) -> None:
+    # The failed write keeps its error; the writes before it (rolled back with the first run) and
+    # after it (never run) are made by the second run, each once.
+    assert store.writer is not None
+    runs: list[str] = []
+
+    def bump(table: str) -> Callable[[asyncpg.Connection], Awaitable[str]]:
+        async def work(db: asyncpg.Connection) -> str:
+            runs.append(table)
+            await db.execute("UPDATE game_tables SET version = version + 1 WHERE id = $1", table)
+            return table
+        return work
+
+    async def broken(db: asyncpg.Connection) -> None:
+        runs.append("broken")
+        await db.execute("INSERT INTO game_tables (id) VALUES ('t0')")  # the primary key refuses it
+
+    results = await asyncio.gather(store.writer.write(bump("t1")), store.writer.write(broken),
+                                   store.writer.write(bump("t2")), return_exceptions=True)
+    assert results[0] == "t1" and results[2] == "t2"
+    assert isinstance(results[1], asyncpg.NotNullViolationError | asyncpg.UniqueViolationError)
+    assert runs == ["t1", "broken", "t1", "t2"] and store.writer.stats.redone == 1
+    after = await stored(store.url)
+    assert after["t1"][0] == 1 and after["t2"][0] == 1 and after["t0"][0] == 0
 
 
 async def test_a_failing_commit_fails_every_caller_and_stores_nothing(store: PostgresStore) -> None:
@@ -100,7 +153,8 @@ async def test_callers_are_answered_only_after_commit(store: PostgresStore) -> N
 
 async def test_a_deadlock_between_two_processes_batches_fails_one_write_only(postgres_url: str) -> None:
     # Process A's batch locks t0 then t1, process B's t1 then t0: PostgreSQL rolls back one of the
-    # two second writes (its savepoint, and the locks it took); every other write commits.
+    # two batches, which runs again with a savepoint per write: only the write that met the deadlock
+    # fails, every other write commits.
     a, b = PostgresStore(postgres_url), PostgresStore(postgres_url)
     await a.open()
     await b.open()
@@ -108,12 +162,14 @@ async def test_a_deadlock_between_two_processes_batches_fails_one_write_only(pos
         for i in range(2):
             await a.create_table(make_table(f"t{i}", chat_id=f"chat-{i}"))
         both_hold_one = asyncio.Barrier(2)
+        waited: set[str] = set()  # the batch run again does not wait for the other a second time
 
         def lock(table: str, then_wait: bool) -> Callable[[asyncpg.Connection], Awaitable[str]]:
             async def work(db: asyncpg.Connection) -> str:
                 await db.execute("SET LOCAL deadlock_timeout = '50ms'")  # found in 50 ms, not 1 s
                 await db.execute("UPDATE game_tables SET version = version + 1 WHERE id = $1", table)
-                if then_wait:
+                if then_wait and table not in waited:
+                    waited.add(table)
                     await both_hold_one.wait()
                 return table
             return work
@@ -123,11 +179,13 @@ async def test_a_deadlock_between_two_processes_batches_fails_one_write_only(pos
             a.writer.write(lock("t0", True)), a.writer.write(lock("t1", False)),  # one batch of A
             b.writer.write(lock("t1", True)), b.writer.write(lock("t0", False)),  # one batch of B
             return_exceptions=True)
+        writers = (a.writer, b.writer)
     finally:
         await a.close()
         await b.close()
     failed = [r for r in results if isinstance(r, BaseException)]
     assert len(failed) == 1 and isinstance(failed[0], asyncpg.DeadlockDetectedError), results
+    assert sum(w.stats.redone for w in writers) == 1  # the victim's batch was run again
     assert results[0] == "t0" and results[2] == "t1"  # the first writes of both batches committed
     versions = await stored(postgres_url)
     assert sorted(v for v, _ in versions.values()) == [1, 2]  # three updates made, the victim's not
@@ -165,3 +223,28 @@ async def test_a_batch_in_flight_does_not_hold_up_the_next(store: PostgresStore)
     release.set()
     assert (await first).version == 1
     assert await stored(store.url) == {**{f"t{i}": (0, 0) for i in range(2, N)}, "t0": (1, 1), "t1": (1, 1)}
+
+
+async def test_a_commit_is_one_statement_with_its_log_key_and_claim(store: PostgresStore) -> None:
+    # Round trips are what the server's CPU goes to at saturation: a commit's guard, log entries,
+    # key and claim travel in one statement, a batch has no savepoints while nothing fails inside
+    # the database, and the connection goes back to the pool without a reset query.
+    assert store.writer is not None
+    await store.writer.close()
+    pool = await asyncpg.create_pool(store.url, min_size=1, max_size=1, reset=keep_session)
+    try:
+        store.writer = PgGroupWriter(pool)  # its batches run on the pool's only connection
+        store.writer.open()
+        await store.commit(*moved(0), make_entries("t0", 1, 2))  # asyncpg looks the column types up once
+        sent: list[str] = []
+        async with pool.acquire() as db:
+            db.add_query_logger(lambda q: sent.append(q.query.split(None, 1)[0]))
+        saved = await asyncio.gather(*(store.commit(*moved(i), make_entries(f"t{i}", 1, 2), key=f"k{i}",
+                                                    claim=ClaimWrite(owner="p1", until=2_000.0))
+                                       for i in range(1, N)))
+        await store.writer.close()
+    finally:
+        await pool.close()
+    assert [r.version for r in saved] == [1] * (N - 1)
+    assert await stored(store.url) == {f"t{i}": (1, 2) for i in range(N)}
+    assert sent == ["BEGIN;", *(["WITH"] * (N - 1)), "COMMIT;"], sent

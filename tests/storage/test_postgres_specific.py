@@ -12,7 +12,7 @@ from pathlib import Path
 import asyncpg
 import pytest
 
-import storage.postgres as pg_backend
+import storage.postgres_schema as pg_backend
 from storage import PostgresStore, PostgresUnusable, TableExists, VersionConflict, display_url, open_store
 from tests.storage.pg_fixtures import no_server
 from tests.storage.pg_server import PASSWORD_ROLE, PostgresServer

@@ -139,8 +139,8 @@ class Clockwork(Autoplay):
         engine, state = self.engine_for(rec), self._state(rec)
         if self._automatic_seat(rec, engine, state) is not None:
             return await self.resume(rec.id)
-        # Its views wait for the adapter's restored render (`Outcome.viewed`): that goes through a
-        # rate-limited outbox, so most of them are built long after the tables take moves again,
-        # and only those the adapter shows (Discord: the hands kept in a DM).
+        # Its views are left to the adapter's restored render (`Outcome.viewed`, in the presenter),
+        # which builds only those it shows (Discord: the hands kept in a DM): the service takes
+        # moves as soon as this returns, not after every table's views (bench_scale's "resume").
         humans = tuple(i for i, s in enumerate(rec.seats) if s.kind == "human")
         return Outcome(table=rec, later=ViewsLater(engine, state, humans))

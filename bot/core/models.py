@@ -32,8 +32,8 @@ class ServiceError(Exception):
 @dataclass(frozen=True)
 class ViewsLater:
     """The views of an outcome built when a renderer first asks for them, not when the outcome is
-    made (`resume_all`: a thousand restored tables are ready to take moves before any of their
-    messages is sent). `state` is the table's as the outcome left it: later moves change nothing here."""
+    made (`resume_all`: a thousand restored tables are ready to take moves before any of them is
+    rendered). `state` is the table's as the outcome left it: later moves change nothing here."""
 
     engine: Engine
     state: State

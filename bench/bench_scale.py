@@ -22,9 +22,10 @@ and backend:
   per durable action;
 - bytes written per action: what the process handed to write() (/proc/self/io wchar: WAL frames,
   checkpoints), per durable action;
-- resume: a fresh store and service on the same database (the run's AI workers, the rules' memos
-  cleared as in a new process), `resume_all()` over every table in play;
-  then every turn deadline passed at once and one `tick()`;
+- resume (bench/scale_resume.py): a fresh store and service on the same database (the run's AI
+  workers, the rules' memos cleared as in a new process), `resume_all()` over every table in play
+  (wall and CPU time); then the views the restored render builds afterwards; then every turn
+  deadline passed at once and one `tick()`;
 - PostgreSQL only: the server's CPU per action (its processes share the two cores), bytes written
   counting the server's WAL (pg_stat_wal); and two processes (this one and a second bench process,
   each with as many new tables of its own, both at saturation at once): their durable actions/s
@@ -47,10 +48,10 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from random import Random
 
-from bench.bench_engines import clear_rule_caches
 from bench.bench_rummikub import machine, percentile
 from bench.scale_backends import Backend, PostgresBackend, SqliteBackend, start_postgres
 from bench.scale_players import Players, players_cpu, workers_cpu
+from bench.scale_resume import restart
 from bot.core.ai_pool import AiPool
 from bot.core.heap import freeze_startup_heap
 from bot.core.models import Player
@@ -315,25 +316,8 @@ async def _bench(n_tables: int, seconds: float, backend: Backend, seed: int, two
     finally:
         await opened.close()
 
-    # A restart: a new store and service over the same database, as the bot runs (its AI workers)
-    # and as cold as a new process (no memo of the rules' analysis left over from the run).
-    clear_rule_caches()
-    store = backend.store()
-    started = time.perf_counter()
-    await store.open()
-    service = TableService(store, clock, ai=AiPool(ai_workers))
-    try:
-        resumed = await service.resume_all()
-        resume = time.perf_counter() - started
-        clock.shift += 10 * OPTIONS["turn_timer_s"]
-        started = time.perf_counter()
-        timeouts = await service.tick()
-        overdue = time.perf_counter() - started
-    finally:
-        await service.close()
-        await store.close()
-    print(f"   resume: {len(resumed)} tables in {resume * 1000:.0f} ms (open + resume_all); "
-          f"{len(timeouts)} overdue timeouts in {overdue * 1000:.0f} ms (one tick)")
+    del opened, store, tables, players, t  # gone with the old process, as is their garbage (restart)
+    print(await restart(backend, clock, ai_workers, OPTIONS["turn_timer_s"]))
     if two and isinstance(backend, PostgresBackend):
         from bench.scale_two import two_processes  # here: that module builds on this one's tables and phases
 

@@ -14,7 +14,7 @@ from collections.abc import Awaitable, Callable
 from typing import TYPE_CHECKING
 
 from bot.core.autoplay import Autoplay
-from bot.core.models import Outcome
+from bot.core.models import Outcome, ViewsLater
 from storage import TableRecord, VersionConflict
 
 if TYPE_CHECKING:
@@ -136,8 +136,11 @@ class Clockwork(Autoplay):
     async def _resume_listed(self, rec: TableRecord) -> Outcome:
         """`resume` of a record just read by resume_all: a table with a present human on turn (all
         of them but those a crash cut short) is rendered from it, without reading it again."""
-        if self._automatic_seat(rec, self.engine_for(rec), self._state(rec)) is not None:
+        engine, state = self.engine_for(rec), self._state(rec)
+        if self._automatic_seat(rec, engine, state) is not None:
             return await self.resume(rec.id)
-        # Built here, not by the AI pool: at start nothing else waits on the loop, and shipping every
-        # table's state to a worker that is still being spawned costs more than the views (bench_scale).
-        return self._with_views(Outcome(table=rec))
+        # Its views are left to the adapter's restored render (`Outcome.viewed`, in the presenter),
+        # which builds only those it shows (Discord: the hands kept in a DM): the service takes
+        # moves as soon as this returns, not after every table's views (bench_scale's "resume").
+        humans = tuple(i for i, s in enumerate(rec.seats) if s.kind == "human")
+        return Outcome(table=rec, later=ViewsLater(engine, state, humans))

@@ -3,10 +3,11 @@
 from __future__ import annotations
 
 import asyncio
+from collections.abc import Collection
 from dataclasses import dataclass, field
 from typing import Any
 
-from rules import Event, RoundResult
+from rules import Engine, Event, RoundResult, State
 from storage import TableRecord
 
 
@@ -28,6 +29,28 @@ class ServiceError(Exception):
         self.params: dict[str, Any] = params
 
 
+@dataclass(frozen=True)
+class ViewsLater:
+    """The views of an outcome built when a renderer first asks for them, not when the outcome is
+    made (`resume_all`: a thousand restored tables are ready to take moves before any of them is
+    rendered). `state` is the table's as the outcome left it: later moves change nothing here."""
+
+    engine: Engine
+    state: State
+    humans: tuple[int, ...]
+
+    def fill(self, outcome: Outcome, seats: Collection[int] | None) -> None:
+        """Give `outcome` its public view and the views of `seats` (None: every human's) it lacks,
+        from one `engine.views` (the analysis they share done once, as when built eagerly)."""
+        missing = [s for s in self.humans if (seats is None or s in seats) and s not in outcome.private_views]
+        if outcome.public_view is not None and not missing:
+            return
+        public, private = self.engine.views(self.state, missing)
+        if outcome.public_view is None:
+            outcome.public_view = public
+        outcome.private_views.update(private)
+
+
 @dataclass
 class Outcome:
     """What an accepted operation produced, for the adapter to render and send.
@@ -43,6 +66,8 @@ class Outcome:
     acknowledgement: its `table` as that move left it, no views yet. `pending` is the task that
     stores the automatic moves (AI seats, away players) answering the move and builds the views;
     `settled()` is that outcome, for rendering.
+    `later`, when set, means the views are not built yet: `viewed(seats)` builds those a renderer
+    shows, once (the presenter calls it; anything else reading the fields calls it first).
     """
 
     table: TableRecord
@@ -52,6 +77,14 @@ class Outcome:
     results: list[RoundResult] = field(default_factory=list)
     repeated: bool = False
     pending: asyncio.Future[Outcome] | None = field(default=None, repr=False, compare=False)
+    later: ViewsLater | None = field(default=None, repr=False, compare=False)
+
+    def viewed(self, seats: Collection[int] | None = None) -> Outcome:
+        """This outcome with the public view and the views of `seats` (None: every human seat's)
+        built, if they were left for later; each view is built once however often this is called."""
+        if self.later is not None:
+            self.later.fill(self, seats)
+        return self
 
     async def settled(self) -> Outcome:
         """The outcome once the automatic moves after it are stored (itself when none follow)."""

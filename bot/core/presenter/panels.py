@@ -153,6 +153,7 @@ class Presenter:
         rec = outcome.table
         if rec.state is None:
             return await self.record(rec, lang_of)
+        outcome.viewed(seats)  # views a restart left for later: those shown here, now
         group = await lang_of(None)
         public = public_lines(rec, outcome, group)
         panel = self.table(rec, group, outcome.public_view, [line for e, line in public if e not in ANNOUNCED],

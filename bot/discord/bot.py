@@ -18,6 +18,7 @@ import discord
 from discord import app_commands
 
 from bot.core.i18n import t
+from bot.core.restored import RestoredRender
 from bot.core.scheduler import Scheduler
 from bot.core.service import TableService
 from bot.discord import views as ui
@@ -37,6 +38,7 @@ class DiscordBot(Components):
     def __init__(self, service: TableService, store: Store, config: DiscordConfig | None = None) -> None:
         super().__init__(service, store, config)
         self.scheduler = Scheduler(service, self.config.tick_interval_s, self.render_outcomes)
+        self.restored = RestoredRender()  # the tables a start resumed, shown again beside new interactions
 
     def attach(self, client: discord.Client) -> None:
         self.client = client
@@ -53,17 +55,14 @@ class DiscordBot(Components):
         await self.tree.set_translator(CatalogTranslator())
         if self.config.sync_commands:
             await sync_if_changed(self.tree, self.store)
-        for outcome in await self.service.resume_all():
-            if outcome.table.platform == PLATFORM:
-                try:
-                    await self.render_outcome(outcome, restored=True)
-                except discord.HTTPException:
-                    log.exception("restoring table %s failed", outcome.table.id)
+        restored = [o for o in await self.service.resume_all() if o.table.platform == PLATFORM]
+        self.restored.start(restored, lambda outcome: self.render_outcome(outcome, restored=True))
         if self.config.run_scheduler:
             self.scheduler.start()
 
     async def shutdown(self) -> None:
         await self.scheduler.stop()
+        await self.restored.stop()
 
     async def _on_tree_error(self, interaction: discord.Interaction, error: app_commands.AppCommandError) -> None:
         self.errors.append(error)

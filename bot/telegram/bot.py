@@ -37,6 +37,7 @@ from bot.core.models import Player
 from bot.core.pictures import PictureCache
 from bot.core.presenter import HandUIs, Presenter
 from bot.core.presenter.games import turn_of
+from bot.core.restored import RestoredRender
 from bot.core.scheduler import Scheduler
 from bot.core.service import TableService
 from bot.telegram import keyboards as kb
@@ -91,6 +92,7 @@ class TelegramBot(Commands, Standings, Buttons, Lobby, Hints, WebLinks, Pictures
         self.uis = HandUIs(store)
         self.presenter = Presenter(self.uis)
         self.scheduler = Scheduler(service, self.config.tick_interval_s, self.render_outcomes)
+        self.restored = RestoredRender()  # the tables a start resumed, shown again beside new updates
         self.bot_username = "rummyclub_bot"  # replaced by the real one at startup (getMe)
         self.web: WebServer | None = None  # the web table (WEB_PORT), set by app.py while it runs
         self._settings: dict[str, dict[str, Any]] = {}
@@ -151,20 +153,21 @@ class TelegramBot(Commands, Standings, Buttons, Lobby, Hints, WebLinks, Pictures
                 await self.outbox.call(lambda cs=commands, c=code: app.bot.set_my_commands(cs, language_code=c))
             except TelegramError:
                 log.exception("set_my_commands failed")
-        for outcome in await self.service.resume_all():
-            if outcome.table.platform == PLATFORM:
-                await self.render_outcome(outcome, restored=True)
+        restored = [o for o in await self.service.resume_all() if o.table.platform == PLATFORM]
+        self.restored.start(restored, lambda outcome: self.render_outcome(outcome, restored=True))
         await self.store.prune_updates(PLATFORM, self.service.clock.now() - UPDATE_MEMORY_S)
         if self.config.run_scheduler:
             self.scheduler.start()
 
     async def shutdown(self) -> None:
         await self.scheduler.stop()
+        await self.restored.stop()
         if self._outbox is not None:
             await self._outbox.idle()
             await self._outbox.close()
 
     async def idle(self) -> None:
+        await self.restored.wait()
         await self.outbox.idle()
 
     async def wait_processed(self, update_id: int, timeout: float = 10.0) -> None:

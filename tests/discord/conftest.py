@@ -82,6 +82,7 @@ class Harness:
         self.client = build_client(self.bot)
         self.task = asyncio.create_task(self.client.start(TOKEN))
         await asyncio.wait_for(self.client.ready_event.wait(), 10)  # type: ignore[attr-defined]
+        await asyncio.wait_for(self.bot.restored.wait(), 10)  # the restored tables shown again
 
     async def stop(self) -> None:
         assert self.client is not None

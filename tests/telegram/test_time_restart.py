@@ -87,3 +87,44 @@ async def test_restart_mid_game_continues_on_the_same_messages(h: Harness) -> No
     assert (await h.hand_message(h.alice))["message_id"] == hand_before
     h.clock.advance(61)
     assert len(await h.tg.scheduler.run_once()) == 1  # deadlines survive the restart too
+
+
+async def test_a_move_during_the_restored_render_is_taken_and_the_table_ends_up_current(h: Harness,
+                                                                                        monkeypatch) -> None:
+    """Startup does not wait for the restored tables to be shown again (bot/core/restored.py): a move
+    that comes first is played and shown, and the late restored render of the older version is
+    dropped by the outbox instead of putting the old table back."""
+    import asyncio
+
+    from bot.telegram.bot import TelegramBot
+
+    await h.open_lobby(users=(h.bob,))
+    await h.press_verb(await h.table_message(), "start", h.alice)
+    rec = await h.table()
+    await h.stop()
+    gate = asyncio.Event()
+    render = TelegramBot.render_outcome
+
+    async def held(self: TelegramBot, outcome, prev_turn=None, restored=False) -> None:  # type: ignore[no-untyped-def]
+        if restored:
+            await gate.wait()
+        await render(self, outcome, prev_turn, restored)
+
+    monkeypatch.setattr(TelegramBot, "render_outcome", held)
+    await h.start()
+    assert not h.tg.restored._task.done(), "startup returned with the restored render still to come"
+    user = h.alice if rec.state["turn"] == 0 else h.bob
+    move = await h.ai_move(user)
+    update = h.fake.push_text(move, user=user)
+
+    async def handled() -> None:  # not h.tg.wait_processed: it waits for the restored render too
+        async with h.tg._processed_cond:
+            await h.tg._processed_cond.wait_for(lambda: update["update_id"] in h.tg.processed)
+
+    await asyncio.wait_for(handled(), 10)
+    after = await h.service.get(rec.id)
+    assert after.version > rec.version and after.log_seq == rec.log_seq + 1
+    gate.set()
+    await h.tg.idle()
+    shown = await h.table_message()
+    assert "Game restored." not in shown["text"], "the older restored table did not replace the newer one"

@@ -255,6 +255,8 @@ def _plans(table: Sequence[StoredMeld], rack: Sequence[str]) -> list[Plan]:
     have = Counter(t for m in table for t in m["tiles"]) + Counter(rack)
     options = []
     for meld in table:
+        if JOKER not in meld["tiles"]:
+            continue  # most melds hold no joker, and analysing one costs more than the rest of this
         for s0 in analyse(meld["tiles"], meld.get("prefix")).joker_sets:
             v0 = int(next(iter(s0))[1:])
             mask = sum(1 << _CI[t[0]] for t in s0)

@@ -23,8 +23,10 @@ free joker that must be laid anywhere, and the tiles laid at v0 must hold a dist
 from S0 for every retrieved joker (Hall's condition over at most two jokers). The best table over
 all plans is the optimum: every layout meeting C8 has a pairing that one plan describes. Plans
 without free jokers run first; their best score is the floor the slower plans must beat (measured:
-any other order, or one sweep deciding kept/retrieved itself, creates more states). Rack jokers are
-free.
+any other order, or one sweep deciding kept/retrieved itself, creates more states; so did one sweep
+for all the plans retrieving a joker, measured by its largest part alone). A plan's best table with a
+kept joker won back by a spare rack copy of its tile (`_swapped`) raises that floor, and a table
+laying every rack tile ends the search. Rack jokers are free.
 
 The initial meld (RK-41/42, C6/C7) is the same program on the rack alone with an empty table; the
 objective then counts points, jokers at the tile they stand for (RK-33).

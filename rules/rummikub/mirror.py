@@ -12,7 +12,6 @@ from __future__ import annotations
 from collections.abc import Sequence
 
 from rules.core.tiles import JOKER, MAX_NUMBER
-from rules.rummikub.melds import RUN, analyse
 
 StoredMeld = dict
 
@@ -38,7 +37,17 @@ def mirror_melds(melds: Sequence[StoredMeld]) -> list[StoredMeld]:
     out = []
     for meld in melds:
         tiles = mirror_tiles(meld["tiles"])
-        if analyse(meld["tiles"], meld.get("prefix")).type == RUN:
+        if not _is_group(meld):
             tiles.reverse()
         out.append({"tiles": tiles, "prefix": meld.get("prefix")})
     return out
+
+
+def _is_group(meld: StoredMeld) -> bool:
+    """A valid meld is a group when it says so or two of its numbered tiles share a number; else a run
+    (a lone numbered tile with jokers reads as a run unless marked G, RK-35). Cheaper than `analyse`,
+    which the solver would call for every meld twice."""
+    if meld.get("prefix") == "G":
+        return True
+    numbered = [t for t in meld["tiles"] if t != JOKER]
+    return len(numbered) >= 2 and numbered[0][1:] == numbered[1][1:]

@@ -23,8 +23,10 @@ free joker that must be laid anywhere, and the tiles laid at v0 must hold a dist
 from S0 for every retrieved joker (Hall's condition over at most two jokers). The best table over
 all plans is the optimum: every layout meeting C8 has a pairing that one plan describes. Plans
 without free jokers run first; their best score is the floor the slower plans must beat (measured:
-any other order, or one sweep deciding kept/retrieved itself, creates more states). Rack jokers are
-free.
+any other order, or one sweep deciding kept/retrieved itself, creates more states; so did one sweep
+for all the plans retrieving a joker, measured by its largest part alone). A plan's best table with a
+kept joker won back by a spare rack copy of its tile (`_swapped`) raises that floor, and a table
+laying every rack tile ends the search. Rack jokers are free.
 
 The initial meld (RK-41/42, C6/C7) is the same program on the rack alone with an empty table; the
 objective then counts points, jokers at the tile they stand for (RK-33).
@@ -172,11 +174,17 @@ def solve(
     spend = [budget]
     down = sweep_down(table)  # from 13 down: the same table mirrored (rules/rummikub/mirror.py)
     t0, r0 = (mirror_melds(table), mirror_tiles(rack)) if down else (table, rack)
+    ceiling = _ceiling(rack, weights, rack_jokers)
     for plan in _plans(t0, r0):
+        if best is not None and best[0] >= ceiling:
+            break  # every rack tile is laid: no plan can do better
         floor = best[0] + 1 if best is not None else 1  # C3: at least one rack tile; else only a better plan
         found = _plan_best(t0, r0, weights, rack_jokers, plan, floor, spend, down)
         if found is not None:
+            swapped = _swapped(found, t0, r0, weights, down)
             best = found[0], _joker_back(found[1], found[2])
+            if swapped is not None and swapped[0] > best[0]:
+                best = swapped
     if best is None:
         return None
     score, melds = best
@@ -207,6 +215,41 @@ def _plan_best(table: Sequence[StoredMeld], rack: Sequence[str], weights: tuple[
     return None
 
 
+def _ceiling(rack: Sequence[str], weights: tuple[int, int, int, int], rack_jokers: int) -> int:
+    """The score of laying every rack tile: no table scores more."""
+    tile_w, value_w, joker_w, _ = weights
+    numbered = [int(t[1:]) for t in rack if t != JOKER]
+    return len(numbered) * tile_w + value_w * sum(numbered) + min(len(rack) - len(numbered), rack_jokers) * joker_w
+
+
+def _swapped(found: tuple[int, list[StoredMeld], list[tuple[int, int]]], table: Sequence[StoredMeld],
+             rack: Sequence[str], weights: tuple[int, int, int, int], mirrored: bool
+             ) -> tuple[int, list[StoredMeld]] | None:
+    """A plan's best table with one kept joker won back (RK-52) by the rack's copy of the tile it stands
+    for, and laid again at a run's end or as a group's 4th tile: a table of the plan retrieving that
+    joker, so its score is a floor the slower plans must beat (most of them only just beat it)."""
+    score, melds, stand_ins = found
+    tile_w, value_w, _, joker_value_w = weights
+    if not stand_ins or joker_value_w:
+        return None
+    laid = Counter(t for m in melds for t in m["tiles"])
+    on_table = Counter(t for m in table for t in m["tiles"])
+    have = Counter(rack)
+    best: tuple[int, list[StoredMeld]] | None = None
+    for i, (ci, v) in enumerate(stand_ins):
+        tile = f"{COLOURS[ci]}{v}"
+        from_rack = laid[tile] - on_table[tile] - stand_ins.count((ci, v))
+        if have[tile] <= from_rack:
+            continue  # every rack copy is laid already
+        gain = tile_w + value_w * (MAX_NUMBER + 1 - v if mirrored else v)
+        if best is not None and score + gain <= best[0]:
+            continue
+        variant = [{"tiles": list(m["tiles"]), "prefix": m["prefix"]} for m in melds]
+        if _append_free(variant, 1):
+            best = score + gain, _joker_back(variant, stand_ins[:i] + stand_ins[i + 1 :])
+    return best
+
+
 def _plans(table: Sequence[StoredMeld], rack: Sequence[str]) -> list[Plan]:
     """Every way to settle the T0 jokers (RK-52): each is kept as one tile of its S0, or retrieved when
     a replacement from S0 exists (on the table or the rack). Plans without free jokers come first:
@@ -214,6 +257,8 @@ def _plans(table: Sequence[StoredMeld], rack: Sequence[str]) -> list[Plan]:
     have = Counter(t for m in table for t in m["tiles"]) + Counter(rack)
     options = []
     for meld in table:
+        if JOKER not in meld["tiles"]:
+            continue  # most melds hold no joker, and analysing one costs more than the rest of this
         for s0 in analyse(meld["tiles"], meld.get("prefix")).joker_sets:
             v0 = int(next(iter(s0))[1:])
             mask = sum(1 << _CI[t[0]] for t in s0)

@@ -93,7 +93,10 @@ class Problem:
         self.max_groups = MAX_GROUPS if self.nj or plan.kept else 2  # a third group of one number needs a joker
         self.budget: int | None = None  # states the sweep may create before it gives up (None: no limit)
         # Per number, the colours some kept joker there may stand for.
-        self.wild_bits = [sum(1 << c for c in range(_NC) if any(m >> c & 1 for m in masks)) for masks in self.wild]
+        self.wild_bits = [0] * len(self.wild)
+        for v, masks in enumerate(self.wild):
+            for mask in masks:
+                self.wild_bits[v] |= mask  # an S0 mask has a bit per colour
         self._drop_dead_tiles()
         # Items there may be: a kept joker counts for every colour of its S0 (these only ever rule out).
         self.avail = [[m + o for m, o in zip(mand, opt, strict=True)] for mand, opt in zip(self.mand, self.opt, strict=True)]
@@ -101,25 +104,30 @@ class Problem:
             for mask in masks:
                 for c in range(_NC):
                     self.avail[c][v] += mask >> c & 1
-        # rest[k]: the most the rack tiles of cells k.. add (cell k = colour k % 4 at number k // 4 + 1).
-        self.rest = self._suffix(self.opt)
+        # What a rack tile of cell k adds (cell k = colour k % 4 at number k // 4 + 1).
+        cells = [self.opt[k % _NC][k // _NC + 1] * (self.tile_w + self.value_w * self.points[k // _NC + 1])
+                 for k in range(52)]
+        # rest[k]: the most the rack tiles of cells k.. add.
+        self.rest = _suffix(cells)
         # far[j][k]: the same for rack tiles that fit with only j jokers. A state with j jokers left has
         # its used ones at numbers already swept, so a tile 3 or more numbers ahead gets nothing from them.
         have = self._have()
-        self.far = [self._suffix([[n if n and (self.mand[c][v] or _fits(have, c, v, j)) else 0
-                                   for v, n in enumerate(row)] for c, row in enumerate(self.opt)])
-                    for j in range(self.nj)] + [self.rest]
+        self.far = [_suffix([w if w and (self.mand[k % _NC][k // _NC + 1] or _fits(have, k % _NC, k // _NC + 1, j))
+                             else 0 for k, w in enumerate(cells)]) for j in range(self.nj)] + [self.rest]
         self.prune = True  # drop dominated states between numbers (off: the plain sweep, for comparison)
 
-    def _have(self) -> list[list[bool]]:
+    def _have(self) -> list[int]:
+        """Per colour, a bit per number where a tile of it is (table, rack or a kept joker's colour)."""
         wild = self.wild_bits
-        return [[mand[v] + opt[v] > 0 or wild[v] >> c & 1 > 0 for v in range(MAX_NUMBER + 3)]
-                for c, (mand, opt) in enumerate(zip(self.mand, self.opt, strict=True))]
-
-    def _suffix(self, opt: list[list[int]]) -> list[int]:
-        """[k]: the most the rack tiles of cells k.. add (cell k = colour k % 4 at number k // 4 + 1)."""
-        cells = [opt[k % _NC][k // _NC + 1] * (self.tile_w + self.value_w * self.points[k // _NC + 1]) for k in range(52)]
-        return [*reversed(list(accumulate(reversed(cells)))), 0]
+        out = []
+        for c in range(_NC):
+            mand, opt = self.mand[c], self.opt[c]
+            bits = 0
+            for v in range(1, MAX_NUMBER + 1):
+                if mand[v] or opt[v] or wild[v] >> c & 1:
+                    bits |= 1 << v
+            out.append(bits)
+        return out
 
     def _drop_dead_tiles(self) -> None:
         """Rack tiles that fit no run or group of the tiles there are (jokers counted) never move."""
@@ -136,13 +144,21 @@ class Problem:
                         changed = True
 
 
+def _suffix(cells: list[int]) -> list[int]:
+    """[k]: the sum of cells k.., and a 0 past the last."""
+    return [*reversed(list(accumulate(reversed(cells)))), 0]
 
-def _fits(have: list[list[bool]], c: int, v: int, jokers: int) -> bool:
-    """Some group of v or run through (c, v) has its tiles there, `jokers` standing in for the rest."""
-    if sum(1 for x in range(_NC) if have[x][v]) + jokers >= 3:
+
+_BITS3 = [bin(x).count("1") for x in range(8)]
+
+
+def _fits(have: list[int], c: int, v: int, jokers: int) -> bool:
+    """Some group of v or run through (c, v) has its tiles there (`have`: per colour, a bit per number),
+    `jokers` standing in for the rest."""
+    if (have[0] >> v & 1) + (have[1] >> v & 1) + (have[2] >> v & 1) + (have[3] >> v & 1) + jokers >= 3:
         return True
-    return any(sum(1 for w in range(lo, lo + 3) if not have[c][w]) <= jokers
-               for lo in range(max(1, v - 2), min(v, MAX_NUMBER - 2) + 1))
+    row = have[c]
+    return any(3 - _BITS3[row >> lo & 7] <= jokers for lo in range(max(1, v - 2), min(v, MAX_NUMBER - 2) + 1))
 
 
 def _path(layers: list, key: int, score: int) -> Path:
@@ -295,22 +311,30 @@ class _Step:
     def __init__(self, p: Problem, v: int, ci: int, later: Sequence[int], masks: tuple[int, ...],
                  caps: tuple[int, ...], closing: _Closing | None) -> None:
         self.p, self.ci, self.masks, self.caps, self.closing = p, ci, masks, caps, closing
-        self.lean = p.mode == LEAN
-        self.m, self.o = p.mand[ci][v], p.opt[ci][v]
-        self.tile_w = p.tile_w + p.value_w * p.points[v]
-        self.joker_gain = 0 if self.lean else p.joker_value_w * p.points[v]
+        self.lean = lean = p.mode == LEAN
+        avail, opt = p.avail, p.opt
+        self.m, self.o = p.mand[ci][v], opt[ci][v]
+        self.tile_w = tile_w = p.tile_w + p.value_w * p.points[v]
+        self.joker_gain = 0 if lean else p.joker_value_w * p.points[v]
         # Colours still to join groups (two are as good as three: an open group already holds a tile).
-        self.later = min(2, sum(1 for c in later if p.avail[c][v]))
-        self.n1 = p.avail[ci][v + 1] if v + 1 <= MAX_NUMBER else -1
-        self.n2 = p.avail[ci][v + 2] if v + 2 <= MAX_NUMBER else -1
-        self.new_run = self.lean and v == _RUN_START_WITH_JOKER
+        joining = 0
+        later_rack = 0
+        for c in later:
+            joining += avail[c][v] > 0
+            later_rack += opt[c][v]
+        self.later = min(2, joining)
+        row = avail[ci]
+        self.n1 = row[v + 1] if v + 1 <= MAX_NUMBER else -1
+        self.n2 = row[v + 2] if v + 2 <= MAX_NUMBER else -1
+        self.new_run = lean and v == _RUN_START_WITH_JOKER
         ahead = min(v + 2, MAX_NUMBER) * _NC
         # The colours of v still to come and the next two numbers: jokers used here may still help.
-        near = p.rest[v * _NC] - p.rest[ahead] + sum(p.opt[c][v] for c in later) * self.tile_w
+        near = p.rest[v * _NC] - p.rest[ahead] + later_rack * tile_w
         # A move keeps its state only if score + move + this (for the jokers then left) reaches the floor.
         jbound = p.joker_value_w * MAX_NUMBER  # the most a joker still to come adds in the sweep
         rest_bonus = p.nr * max(p.joker_w, 0)  # rack jokers count when the sweep ends (placed or laid free)
-        self.short = [p.floor - near - p.far[j][ahead] - rest_bonus - j * jbound for j in range(p.nj + 1)]
+        base = p.floor - near - rest_bonus
+        self.short = [base - far[ahead] - j * jbound for j, far in enumerate(p.far)]
         self.shift = ci * LINE_BITS
 
     def moves(self, own: int) -> list[tuple[int, int, int, tuple]]:

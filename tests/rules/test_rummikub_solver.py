@@ -13,6 +13,8 @@ from random import Random
 
 import pytest
 
+from rules.rummikub.dominance import _AT_LEAST, _cover_set
+from rules.rummikub.keys import LINES
 from rules.rummikub.mirror import mirror_melds, mirror_tiles, sweep_down
 from rules.rummikub.positions import random_position
 from rules.rummikub.solver import MOST_TILES, _plans, _weights, solve, solve_opening
@@ -126,6 +128,22 @@ def test_dropping_dominated_states_keeps_every_optimum(first: int) -> None:
                     found = run_dp(p)
                     scores.append(found and found[0])
                 assert scores[0] == scores[1], f"seed {5000 + seed} {plan} {mode}"
+
+
+def _covers(a: tuple[int, ...], b: tuple[int, ...]) -> bool:
+    """The definition, by search: b's runs matched to distinct runs of a at least as long, the rest of a
+    runs of 3+ (which may simply end)."""
+    if not b:
+        return all(x == 3 for x in a)
+    return any((x, b[0]) in _AT_LEAST and _covers(a[:i] + a[i + 1 :], b[1:]) for i, x in enumerate(a))
+
+
+def test_the_cover_sets_of_the_dominance_match_their_definition() -> None:
+    """rules/rummikub/dominance.py builds the lines covering a line from its runs; every line against
+    every line of up to 4 runs (a colour has at most 4 open runs) by search gives the same sets."""
+    for b, line in enumerate(LINES):
+        if len(line) <= 4:
+            assert _cover_set(b) == {a for a, other in enumerate(LINES) if _covers(other, line)}, line
 
 
 def test_the_shared_move_memo_leaves_no_trace_between_solves() -> None:

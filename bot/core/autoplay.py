@@ -74,7 +74,7 @@ class Autoplay:
     def _automatic_seat(self, rec: TableRecord, engine: Engine, state: State) -> int | None:
         if rec.status != "playing":
             return None
-        return automatic_seat(engine, seat_plays(rec), state)
+        return automatic_seat(engine, rec.seats, state)
 
     def _views_for(self, rec: TableRecord) -> tuple[int, ...] | None:
         """The seats whose views a worker builds with the moves (None: built here, `_viewed`)."""

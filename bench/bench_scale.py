@@ -16,8 +16,9 @@ and backend:
   from the same arrival to the AI moves that answer it stored too (`Outcome.settled()`: the table
   update the adapters render);
 - the players pick their moves ahead of time in a process of their own (bench/scale_players.py),
-  as people think off the bot's loop; the service's AI moves run in its AI pool (`--ai-workers`,
-  the bot's AI_WORKERS; 0: on the loop);
+  as people think off the bot's loop, with each game's easy AI (cheap: the normal one took a third
+  of a core from the service measured); the service's AI seats play at normal level in its AI pool
+  (`--ai-workers`, the bot's AI_WORKERS; 0: on the loop);
 - CPU ms per action: process CPU (every thread, the SQLite one included) plus the AI workers',
   per durable action;
 - bytes written per action: what the process handed to write() (/proc/self/io wchar: WAL frames,

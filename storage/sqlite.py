@@ -299,10 +299,14 @@ class SqliteStore(SideTables, SqliteClaims):
             return created_at, new_seq
 
         created_at, new_seq = await self._write(work)
-        # The record as written, parsed once from its JSON text: what get_table would return.
+        # The record as written. Not parsed back from the text the cache keeps: its JSON parts are
+        # the caller's own (a state round-trips JSON exactly, the engine contract), and a parse
+        # was a tenth of the loop's time at saturation. The cache's copy is text, so the caller
+        # may go on changing this one.
         stored = rec.model_copy(update={"version": expected_version + 1, "created_at": created_at,
                                         "log_seq": new_seq})
-        return TableRecord.model_validate_json(self.cache.put(stored))
+        self.cache.put(stored)
+        return stored
 
     async def log(self, table_id: str, after_seq: int = 0) -> list[LogEntry]:
         async with self._read() as db:

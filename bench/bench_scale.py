@@ -40,6 +40,7 @@ from __future__ import annotations
 
 import argparse
 import asyncio
+import functools
 import json
 import subprocess
 import sys
@@ -60,6 +61,9 @@ from bot.core.models import Player
 from bot.core.service import TableService
 from rules import get_engine
 from storage import Store, TableRecord
+
+# get_engine goes through importlib on every call; the driver asks twice a move (the service keeps its own).
+_engine = functools.cache(get_engine)
 
 GAMES = ["rummikub", "rummy101", "rummy500", "canasta", "three_thirteen"]
 OPTIONS = {"turn_timer_s": 120}
@@ -109,7 +113,7 @@ class Table:
 
     async def open(self) -> None:
         game = self.rng.choice(GAMES)
-        engine = get_engine(game)
+        engine = _engine(game)
         seats = 4 if game == "canasta" else self.rng.randint(max(2, engine.min_seats), min(4, engine.max_seats))
         humans = self.rng.randint(1, seats)
         chat = f"{self.prefix}chat-{self.index}-{self.generation}"
@@ -128,7 +132,7 @@ class Table:
         """The player on turn starts picking a move (in the players' process) while the table waits."""
         rec = self.rec
         assert rec is not None and rec.state is not None
-        seat = get_engine(rec.game).current_seat(rec.state)
+        seat = _engine(rec.game).current_seat(rec.state)
         assert seat is not None, "a playing table always has a seat on turn"
         self.move = asyncio.ensure_future(self.players.move(rec.game, rec.state, seat, self.rng.randrange(2**31)))
 
@@ -140,7 +144,7 @@ class Table:
         rec = self.rec
         assert rec is not None and rec.state is not None and self.move is not None
         text = await self.move
-        person = rec.seats[get_engine(rec.game).current_seat(rec.state) or 0]
+        person = rec.seats[_engine(rec.game).current_seat(rec.state) or 0]
         user = Player("bench", person.user_id or "", person.name)
         begun = time.perf_counter() if started is None else started
         ack = await self.service.submit(rec.id, user, text, key=f"{rec.id}:{rec.version}")

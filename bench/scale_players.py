@@ -23,7 +23,6 @@ from random import Random
 from bot.core.ai_pool import AiPool
 from rules import State, get_engine
 
-
 PEOPLE_LEVEL = "easy"  # see the module doc
 
 

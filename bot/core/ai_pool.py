@@ -6,17 +6,18 @@ job, bot/core/automoves.py) in worker processes, so the loop only pickles the jo
 `workers=0` computes inline, on the loop: the tests' default (deterministic and quick), and the
 same answers, since a job's moves depend on the job only.
 
-The jobs that arrive while the workers are busy go together, as one message (`run_batch`), like the
-store's group commit. A worker is fed through two pipes that the event loop itself reads and writes
-(non-blocking, `add_reader`/`add_writer`), not through a `ProcessPoolExecutor`: the executor's two
-threads in the bot process (one pickling jobs, one reading answers) each waited for the GIL behind
-the busy loop, up to the switch interval (5 ms) per crossing, and held it up in turn; at
-saturation the loop spent more time in those hand-overs than in pickling. Each worker has at most
-`PER_WORKER` batches in its pipe: one it computes and one that waits, so it never idles between two.
+A worker is fed through two pipes that the event loop itself reads and writes (non-blocking,
+`add_reader`/`add_writer`), not through a `ProcessPoolExecutor`: the executor's two threads in the
+bot process (one pickling jobs, one reading answers) each waited for the GIL behind the busy loop, up
+to the switch interval (5 ms) per crossing, and held it up in turn. Each job is its own message,
+pickled when it is made, and each answer its own, sent as soon as it is computed: a job never
+waits for the others of a batch, and the loop unpickles at most `ANSWERS_PER_TURN` answers before
+it serves other tables (64 answers unpickled at once held it for tens of
+milliseconds). A worker has up to `AHEAD` jobs in its pipe, so it never idles waiting to be fed.
 
 A worker that dies (killed, out of memory) is seen at once (its pipe closes): it is replaced and its
-batches run again in the new one; a batch whose second worker dies too is computed inline, so a
-table never waits on a pool that cannot work. Workers are spawned, not forked: the bot process runs
+jobs run again in the new one; a job whose second worker dies too is computed inline, so a table
+never waits on a pool that cannot work. Workers are spawned, not forked: the bot process runs
 threads (the SQLite writer's, asyncpg's) that a fork would copy mid-lock.
 """
 
@@ -44,58 +45,54 @@ log = logging.getLogger(__name__)
 
 Work = Callable[[AutoJob], AutoRun]
 Call = tuple[Callable[..., Any], tuple[Any, ...]]
-BATCH_MAX = 64  # jobs per message: bounds how long the first of them waits for the last
-PER_WORKER = 2  # batches handed to one worker ahead: the one it computes and the next
-TRIES = 2  # workers a batch may see die before it is computed inline
+Answer = tuple[bool, Any]  # (ok, the call's result or the exception it raised)
+AHEAD = 16  # jobs handed to one worker ahead of its answers: it never waits for the loop to send more
+ANSWERS_PER_TURN = 8  # answers unpickled in one turn of the loop: bounds how long the loop is held
+TRIES = 2  # workers a job may see die before it is computed inline
 _HEADER = struct.Struct("!Q")  # every message: its length, then its pickle
 _READ_SIZE = 1 << 20
 PIPE_BYTES = 1 << 20  # Linux's default pipe-max-size
 
 
-def run_batch(calls: list[Call]) -> list[tuple[bool, Any]]:
-    """Each call's (ok, result or exception), in order: one job's failure is its own."""
-    out: list[tuple[bool, Any]] = []
-    for fn, args in calls:
-        try:
-            out.append((True, fn(*args)))
-        except Exception as err:  # handed to that job's awaiter
-            out.append((False, err))
-    return out
-
-
-def _answer(out: list[tuple[bool, Any]]) -> bytes:
+def run_call(call: Call) -> Answer:
+    """One call's (ok, result or exception): one job's failure is its own."""
+    fn, args = call
     try:
-        return pickle.dumps(out, pickle.HIGHEST_PROTOCOL)
-    except Exception:
-        # An error (or a result) that cannot cross: its job gets an error saying what it was.
-        safe: list[tuple[bool, Any]] = []
-        for ok, value in out:
-            try:
-                pickle.dumps(value)
-                safe.append((ok, value))
-            except Exception:
-                safe.append((False, RuntimeError(f"an AI worker's answer could not be sent back: {value!r}")))
-        return pickle.dumps(safe, pickle.HIGHEST_PROTOCOL)
+        return True, fn(*args)
+    except Exception as err:  # handed to that job's awaiter
+        return False, err
+
+
+def _message(value: Any) -> bytes:
+    body = pickle.dumps(value, pickle.HIGHEST_PROTOCOL)
+    return _HEADER.pack(len(body)) + body
+
+
+def _answer(answer: Answer) -> bytes:
+    try:
+        return _message(answer)
+    except Exception:  # an error (or a result) that cannot cross: its job gets one saying what it was
+        return _message((False, RuntimeError(f"an AI worker's answer could not be sent back: {answer[1]!r}")))
 
 
 def serve(jobs: Connection, answers: Connection) -> None:
-    """A worker process's life: read a batch, send its answers, until the bot process closes its
-    end of the pipe (or dies)."""
+    """A worker process's life: read a job, send its answer, until the bot process closes its end
+    of the pipe (or dies)."""
     inbox = os.fdopen(os.dup(jobs.fileno()), "rb")
     outbox = os.fdopen(os.dup(answers.fileno()), "wb")
     jobs.close()
     answers.close()
     with inbox, outbox, contextlib.suppress(BrokenPipeError):  # the bot closed first: nobody to answer
         while len(head := inbox.read(_HEADER.size)) == _HEADER.size:
-            body = _answer(run_batch(pickle.loads(inbox.read(_HEADER.unpack(head)[0]))))
-            outbox.write(_HEADER.pack(len(body)) + body)
+            outbox.write(_answer(run_call(pickle.loads(inbox.read(_HEADER.unpack(head)[0])))))
             outbox.flush()
 
 
 @dataclass
-class _Batch:
-    calls: list[Call]
-    futures: list[asyncio.Future[Any]]
+class _Job:
+    call: Call
+    message: bytes  # the call pickled when it was made: the cost spread over the calls, not one lump
+    future: asyncio.Future[Any]
     tries: int = 0
 
 
@@ -108,28 +105,27 @@ class _Worker:
     to_fd: int
     from_fd: int
     loop: asyncio.AbstractEventLoop
-    in_flight: deque[_Batch] = field(default_factory=deque)
+    in_flight: deque[_Job] = field(default_factory=deque)
     _out: bytearray = field(default_factory=bytearray)
     _in: bytearray = field(default_factory=bytearray)
     _writing: bool = False
+    _answering: bool = False  # the next turn's answers are scheduled
 
     def start(self) -> None:
         for fd in (self.to_fd, self.from_fd):
             os.set_blocking(fd, False)
-            # A whole batch or answer (up to about a megabyte) fits the pipe at once: the writer
-            # never waits for the reader's next turn (a busy loop's turn can take milliseconds).
+            # Many jobs or answers fit the pipe at once: the writer never waits for the reader's
+            # next turn (a busy loop's turn can take milliseconds).
             with contextlib.suppress(OSError, AttributeError):  # Linux only; the default 64 kB works too
                 fcntl.fcntl(fd, fcntl.F_SETPIPE_SZ, PIPE_BYTES)
         self.loop.add_reader(self.from_fd, self._readable)
 
-    def send(self, batch: _Batch) -> None:
-        self.in_flight.append(batch)
-        body = pickle.dumps(batch.calls, pickle.HIGHEST_PROTOCOL)
-        self._out += _HEADER.pack(len(body))
-        self._out += body
-        self._flush()
+    def send(self, job: _Job) -> None:
+        """Queue `job` for the worker; `flush` writes what is queued."""
+        self.in_flight.append(job)
+        self._out += job.message
 
-    def _flush(self) -> None:
+    def flush(self) -> None:
         try:
             sent = os.write(self.to_fd, self._out) if self._out else 0
         except BlockingIOError:
@@ -139,7 +135,7 @@ class _Worker:
             return
         del self._out[:sent]
         if self._out and not self._writing:
-            self.loop.add_writer(self.to_fd, self._flush)  # the rest once the worker has read some
+            self.loop.add_writer(self.to_fd, self.flush)  # the rest once the worker has read some
             self._writing = True
         elif not self._out and self._writing:
             self.loop.remove_writer(self.to_fd)
@@ -158,13 +154,23 @@ class _Worker:
                 self.pool._lost(self)
                 return
             self._in += data
-        while len(self._in) >= _HEADER.size and self in self.pool._live:
+        if not self._answering:
+            self._answers()
+
+    def _answers(self) -> None:
+        """Up to ANSWERS_PER_TURN answers; the rest in the loop's next turn, after other work."""
+        self._answering = False
+        for _ in range(ANSWERS_PER_TURN):
+            if len(self._in) < _HEADER.size or self not in self.pool._live:
+                return
             end = _HEADER.size + _HEADER.unpack_from(self._in)[0]
             if len(self._in) < end:
-                break
-            answers = pickle.loads(bytes(self._in[_HEADER.size:end]))
+                return
+            answer = pickle.loads(bytes(self._in[_HEADER.size:end]))
             del self._in[:end]
-            self.pool._answered(self.in_flight.popleft(), answers)
+            self.pool._answered(self.in_flight.popleft(), answer)
+        self._answering = True
+        self.loop.call_soon(self._answers)
 
     def stop(self) -> None:
         """Let go of the pipes (a live worker reads their end and exits)."""
@@ -182,8 +188,7 @@ class AiPool:
         self.workers = workers
         self._work = work  # a module-level function: the workers unpickle it by name
         self._live: list[_Worker] = []
-        self._queued: deque[_Batch] = deque()
-        self._calls: list[tuple[Call, asyncio.Future[Any]]] = []  # not yet in a batch
+        self._queued: deque[_Job] = deque()  # waiting for a worker with room
         self.replaced = 0  # workers replaced after one died (for tests and logs)
 
     async def run(self, job: AutoJob) -> AutoRun:
@@ -198,28 +203,28 @@ class AiPool:
         return result
 
     async def call(self, fn: Callable[..., Any], *args: Any) -> Any:
-        """`fn(*args)` in a worker, batched with the calls queued meanwhile: a module-level, pure `fn`."""
+        """`fn(*args)` in a worker: a module-level, pure `fn`, and picklable arguments."""
         if self.workers == 0:
             return fn(*args)
         done: asyncio.Future[Any] = asyncio.get_running_loop().create_future()
-        self._calls.append(((fn, args), done))
+        self._queued.append(_Job((fn, args), _message((fn, args)), done))
         self._dispatch()
         return await done
 
     def _dispatch(self) -> None:
-        while self._calls or self._queued:
-            # Started on first use: a bot whose tables have no AI seat never spawns a worker.
-            while len(self._live) < self.workers:
-                self._spawn()
+        # Started on first use: a bot whose tables have no AI seat never spawns a worker.
+        while self._queued and len(self._live) < self.workers:
+            self._spawn()
+        touched: set[int] = set()
+        while self._queued:
             worker = min(self._live, key=lambda w: len(w.in_flight))
-            if len(worker.in_flight) >= PER_WORKER:
-                return  # every worker has its next batch: the calls wait here and go together
-            if self._queued:
-                batch = self._queued.popleft()
-            else:
-                taken, self._calls = self._calls[:BATCH_MAX], self._calls[BATCH_MAX:]
-                batch = _Batch([c for c, _ in taken], [f for _, f in taken])
-            worker.send(batch)
+            if len(worker.in_flight) >= AHEAD:
+                break  # every worker has enough to do: the rest wait here
+            worker.send(self._queued.popleft())
+            touched.add(id(worker))
+        for worker in list(self._live):
+            if id(worker) in touched:
+                worker.flush()  # one write for every job queued to it now
 
     def _spawn(self) -> None:
         ctx = multiprocessing.get_context("spawn")
@@ -235,15 +240,14 @@ class AiPool:
         worker.start()
         self._live.append(worker)
 
-    def _answered(self, batch: _Batch, answers: list[tuple[bool, Any]]) -> None:
-        for done, (ok, value) in zip(batch.futures, answers, strict=True):
-            if done.done():
-                continue  # its awaiter was cancelled
+    def _answered(self, job: _Job, answer: Answer) -> None:
+        ok, value = answer
+        if not job.future.done():  # else its awaiter was cancelled
             if ok:
-                done.set_result(value)
+                job.future.set_result(value)
             else:
-                done.set_exception(value)
-        self._dispatch()  # the calls that queued meanwhile go at once
+                job.future.set_exception(value)
+        self._dispatch()  # its room goes to the next job waiting
 
     def _lost(self, worker: _Worker) -> None:
         if worker not in self._live:
@@ -254,13 +258,13 @@ class AiPool:
         worker.process.join()
         self.replaced += 1
         log.warning("an AI worker died; its jobs run again in a new one")
-        for batch in reversed(worker.in_flight):
-            batch.tries += 1
-            if batch.tries < TRIES:
-                self._queued.appendleft(batch)
+        for job in reversed(worker.in_flight):
+            job.tries += 1
+            if job.tries < TRIES:
+                self._queued.appendleft(job)
             else:
-                log.error("AI workers keep dying on these jobs; they are computed inline")
-                self._answered(batch, run_batch(batch.calls))
+                log.error("AI workers keep dying on this job; it is computed inline")
+                self._answered(job, run_call(job.call))
         self._dispatch()
 
     def close(self) -> None:
@@ -273,10 +277,8 @@ class AiPool:
             if worker.process.is_alive():
                 worker.process.kill()
                 worker.process.join()
-        unanswered = [f for w in live for b in w.in_flight for f in b.futures]
-        unanswered += [f for b in self._queued for f in b.futures] + [f for _, f in self._calls]
+        unanswered = [j.future for w in live for j in w.in_flight] + [j.future for j in self._queued]
         self._queued.clear()
-        self._calls.clear()
         for done in unanswered:
             if not done.done():
                 done.cancel()

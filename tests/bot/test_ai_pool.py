@@ -135,7 +135,7 @@ async def test_calls_queued_together_each_get_their_own_answer() -> None:
     pool = AiPool(1)
     try:
         got = await asyncio.gather(*(pool.call(half_fail, n) for n in range(40)), return_exceptions=True)
-        assert got[0::2] == [n * 10 for n in range(0, 40, 2)]  # in order, though they went in batches
+        assert got[0::2] == [n * 10 for n in range(0, 40, 2)]  # in order, each its own answer
         assert [e.args for e in got[1::2] if isinstance(e, ValueError)] == [(n,) for n in range(1, 40, 2)]
     finally:
         pool.close()

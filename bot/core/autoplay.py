@@ -118,7 +118,7 @@ class Autoplay:
         work = self._settle(rec, state, settled) if follows else self._viewed(settled)
         task = asyncio.ensure_future(work)
         # Even a task that only builds views goes before the table's next work: renders stay in order.
-        self._lock(rec.id).settling = task
+        self._lock(rec.id).settle_with(task)
         self._settling.add(task)
         task.add_done_callback(self._settling.discard)
         task.add_done_callback(_report)

@@ -108,7 +108,11 @@ class Table:
         self.prefix = prefix  # a second process's tables and people are named apart
         self.rng = rng
         self.generation = 0
+        # The table as the last outcome left it, less its state: a chat adapter keeps a message id,
+        # not the game, and 1 000 states held here were most of what the service's full garbage
+        # collections walked (the state goes to the players' process, the seat on turn is kept).
         self.rec: TableRecord | None = None
+        self.seat = 0
         self.busy = False
 
     async def open(self) -> None:
@@ -135,6 +139,7 @@ class Table:
         seat = _engine(rec.game).current_seat(rec.state)
         assert seat is not None, "a playing table always has a seat on turn"
         self.move = asyncio.ensure_future(self.players.move(rec.game, rec.state, seat, self.rng.randrange(2**31)))
+        self.rec, self.seat = rec.model_copy(update={"state": None}), seat
 
     def ready(self) -> bool:
         return self.move is not None and self.move.done()
@@ -142,9 +147,9 @@ class Table:
     async def step(self, counters: Counters, started: float | None = None) -> None:
         """One human move (and whatever AI moves follow it inside the service)."""
         rec = self.rec
-        assert rec is not None and rec.state is not None and self.move is not None
+        assert rec is not None and self.move is not None
         text = await self.move
-        person = rec.seats[_engine(rec.game).current_seat(rec.state) or 0]
+        person = rec.seats[self.seat]
         user = Player("bench", person.user_id or "", person.name)
         begun = time.perf_counter() if started is None else started
         ack = await self.service.submit(rec.id, user, text, key=f"{rec.id}:{rec.version}")

@@ -32,8 +32,8 @@ def choose(game: str, state: State, seat: int, seed: int) -> str:
 
 
 class Players:
-    """One worker process, fed in batches like the service's AI pool (one executor call per move
-    would leave it idle, waiting on the executor's threads: bot/core/ai_pool.py)."""
+    """One worker process, fed through pipes the event loop serves itself, like the service's AI
+    pool (bot/core/ai_pool.py): no executor threads in the bench process to wait for the GIL."""
 
     def __init__(self) -> None:
         self._pool = AiPool(1)

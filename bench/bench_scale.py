@@ -16,8 +16,9 @@ and backend:
   from the same arrival to the AI moves that answer it stored too (`Outcome.settled()`: the table
   update the adapters render);
 - the players pick their moves ahead of time in a process of their own (bench/scale_players.py),
-  as people think off the bot's loop; the service's AI moves run in its AI pool (`--ai-workers`,
-  the bot's AI_WORKERS; 0: on the loop);
+  as people think off the bot's loop, with each game's easy AI (cheap: the normal one took a third
+  of a core from the service measured); the service's AI seats play at normal level in its AI pool
+  (`--ai-workers`, the bot's AI_WORKERS; 0: on the loop);
 - CPU ms per action: process CPU (every thread, the SQLite one included) plus the AI workers',
   per durable action;
 - bytes written per action: what the process handed to write() (/proc/self/io wchar: WAL frames,
@@ -40,6 +41,7 @@ from __future__ import annotations
 
 import argparse
 import asyncio
+import functools
 import sys
 import tempfile
 import time
@@ -58,6 +60,9 @@ from bot.core.models import Player
 from bot.core.service import TableService
 from rules import get_engine
 from storage import Store, TableRecord
+
+# get_engine goes through importlib on every call; the driver asks twice a move (the service keeps its own).
+_engine = functools.cache(get_engine)
 
 GAMES = ["rummikub", "rummy101", "rummy500", "canasta", "three_thirteen"]
 OPTIONS = {"turn_timer_s": 120}
@@ -102,12 +107,16 @@ class Table:
         self.prefix = prefix  # a second process's tables and people are named apart
         self.rng = rng
         self.generation = 0
+        # The table as the last outcome left it, less its state: a chat adapter keeps a message id,
+        # not the game, and 1 000 states held here were most of what the service's full garbage
+        # collections walked (the state goes to the players' process, the seat on turn is kept).
         self.rec: TableRecord | None = None
+        self.seat = 0
         self.busy = False
 
     async def open(self) -> None:
         game = self.rng.choice(GAMES)
-        engine = get_engine(game)
+        engine = _engine(game)
         seats = 4 if game == "canasta" else self.rng.randint(max(2, engine.min_seats), min(4, engine.max_seats))
         humans = self.rng.randint(1, seats)
         chat = f"{self.prefix}chat-{self.index}-{self.generation}"
@@ -126,9 +135,10 @@ class Table:
         """The player on turn starts picking a move (in the players' process) while the table waits."""
         rec = self.rec
         assert rec is not None and rec.state is not None
-        seat = get_engine(rec.game).current_seat(rec.state)
+        seat = _engine(rec.game).current_seat(rec.state)
         assert seat is not None, "a playing table always has a seat on turn"
         self.move = asyncio.ensure_future(self.players.move(rec.game, rec.state, seat, self.rng.randrange(2**31)))
+        self.rec, self.seat = rec.model_copy(update={"state": None}), seat
 
     def ready(self) -> bool:
         return self.move is not None and self.move.done()
@@ -136,9 +146,9 @@ class Table:
     async def step(self, counters: Counters, started: float | None = None) -> None:
         """One human move (and whatever AI moves follow it inside the service)."""
         rec = self.rec
-        assert rec is not None and rec.state is not None and self.move is not None
+        assert rec is not None and self.move is not None
         text = await self.move
-        person = rec.seats[get_engine(rec.game).current_seat(rec.state) or 0]
+        person = rec.seats[self.seat]
         user = Player("bench", person.user_id or "", person.name)
         begun = time.perf_counter() if started is None else started
         ack = await self.service.submit(rec.id, user, text, key=f"{rec.id}:{rec.version}")

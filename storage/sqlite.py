@@ -32,95 +32,17 @@ from storage.models import (
 from storage.record_cache import RecordCache
 from storage.sqlite_claims import SqliteClaims, write_claim
 from storage.sqlite_files import DatabaseUnusable, board_query, check_usable, unusable_from  # noqa: F401 - re-exported
+from storage.sqlite_migrations import check_ours, migrations, split_statements
+from storage.sqlite_rows import RESULT_JSON, LoopReader, from_row, insert_sql, table_from_row, to_row
 from storage.sqlite_side import SideTables
 from storage.sqlite_writer import CHECKPOINT_EVERY, WAL_LIMIT_BYTES, GroupWriter
 
 T = TypeVar("T")
 
-MIGRATIONS_DIR = Path(__file__).parent / "migrations"
 BUSY_TIMEOUT_MS = 5000  # how long a writer waits for another process's transaction before failing
 
-_TABLE_JSON = ("options", "deck", "seats", "state", "meta")
-_RESULT_JSON = ("seats", "result")
 _ACTIVE_IN = "status IN ('lobby', 'playing')"  # spelled as in the partial index so SQLite uses it
 _CHAT_WHERE = f"platform = ? AND chat_id = ? AND COALESCE(topic_id, '') = ? AND {_ACTIVE_IN}"
-
-
-def _to_row(data: dict[str, Any], json_fields: Sequence[str]) -> dict[str, Any]:
-    # Dumping in "json" mode first makes SQLite store exactly what the memory backend keeps.
-    return {k: json.dumps(v, ensure_ascii=False) if k in json_fields and v is not None else v
-            for k, v in data.items()}
-
-
-def _from_row(row: sqlite3.Row | dict[str, Any], json_fields: Sequence[str]) -> dict[str, Any]:
-    return {k: json.loads(v) if k in json_fields and v is not None else v for k, v in dict(row).items()}
-
-
-def _insert_sql(table: str, row: dict[str, Any]) -> str:
-    return f"INSERT INTO {table} ({', '.join(row)}) VALUES ({', '.join('?' * len(row))})"
-
-
-def _table(row: sqlite3.Row | dict[str, Any]) -> TableRecord:
-    return TableRecord.model_validate(_from_row(row, _TABLE_JSON))
-
-
-def migrations() -> list[tuple[int, str, str]]:
-    """(number, file name, SQL) of every file NNN_name.sql, in order."""
-    found = sorted((int(p.name.split("_", 1)[0]), p.name, p.read_text("utf-8"))
-                   for p in MIGRATIONS_DIR.glob("*.sql"))
-    numbers = [n for n, _, _ in found]
-    if len(set(numbers)) != len(numbers):
-        raise RuntimeError(f"two migrations share a number in {MIGRATIONS_DIR}")
-    return found
-
-
-def split_statements(script: str) -> list[str]:
-    """Statements of a migration script, so they can run one by one inside our own transaction
-    (executescript would commit any open transaction first)."""
-    statements: list[str] = []
-    pending = ""
-    for line in script.splitlines(keepends=True):
-        pending += line
-        if sqlite3.complete_statement(pending):
-            statements.append(pending.strip())
-            pending = ""
-    if any(ln.strip() and not ln.strip().startswith("--") for ln in pending.splitlines()):
-        raise ValueError(f"migration ends inside a statement: {pending.strip()[:80]!r}")
-    return statements
-
-
-async def check_ours(db: aiosqlite.Connection, path: str) -> None:
-    """Refuse, before anything is written, a database holding another program's tables (no
-    schema_migrations of ours) or migrations this version does not know (a newer Rummy Club)."""
-    tables = {r[0] for r in await db.execute_fetchall(
-        "SELECT name FROM sqlite_master WHERE type = 'table' AND name NOT LIKE 'sqlite\\_%' ESCAPE '\\'")}
-    if not tables:
-        return  # a new (or empty) file: ours to set up
-    if "schema_migrations" not in tables:
-        raise DatabaseUnusable(path, "foreign", ", ".join(sorted(tables)[:5]))
-    columns = {r[1] for r in await db.execute_fetchall("PRAGMA table_info(schema_migrations)")}
-    if not {"version", "name", "applied_at"} <= columns:  # another tool's schema_migrations
-        raise DatabaseUnusable(path, "foreign", "schema_migrations")
-    ours = {number: name for number, name, _ in migrations()}
-    for version, name in await db.execute_fetchall("SELECT version, name FROM schema_migrations"):
-        if version not in ours:
-            raise DatabaseUnusable(path, "newer", f"migration {name}")
-        if ours[version] != name:
-            raise DatabaseUnusable(path, "foreign", f"migration {version} is {name!r}, not {ours[version]!r}")
-
-
-class LoopReader:
-    """Reads on the event loop's own thread, straight through sqlite3: a read by primary key costs
-    tens of microseconds, less than handing it to a thread and back (each hop waits for the GIL
-    behind a busy loop). Under WAL a reader never waits for a writer, so the loop is not held up
-    by another process's transaction either (only a WAL recovery after a crash makes it wait, up to
-    busy_timeout)."""
-
-    def __init__(self, conn: sqlite3.Connection) -> None:
-        self.conn = conn
-
-    async def execute_fetchall(self, sql: str, parameters: Sequence[Any] | dict[str, Any] = ()) -> list[sqlite3.Row]:
-        return self.conn.execute(sql, parameters).fetchall()
 
 
 class SqliteStore(SideTables, SqliteClaims):
@@ -265,7 +187,7 @@ class SqliteStore(SideTables, SqliteClaims):
                 raise TableExists(f"table {rec.id!r} already exists")
             if rec.status in ACTIVE_STATUSES and self._chat_taken(db, rec):
                 raise TableExists(f"chat {chat_key(rec)} already has an active table")
-            db.execute(_insert_sql("game_tables", row), tuple(row.values()))
+            db.execute(insert_sql("game_tables", row), tuple(row.values()))
             self._record_key(db, key, rec, rec.version, reply)
 
         await self._write(work)
@@ -274,7 +196,7 @@ class SqliteStore(SideTables, SqliteClaims):
     @staticmethod
     def _key_row(db: sqlite3.Connection, key: str) -> ActionKeyRecord | None:
         found = db.execute("SELECT * FROM action_keys WHERE key = ?", (key,)).fetchone()
-        return ActionKeyRecord.model_validate(_from_row(found, ("reply",))) if found is not None else None
+        return ActionKeyRecord.model_validate(from_row(found, ("reply",))) if found is not None else None
 
     def _check_key(self, db: sqlite3.Connection, key: str | None) -> None:
         if key is not None and (found := self._key_row(db, key)) is not None:
@@ -291,7 +213,7 @@ class SqliteStore(SideTables, SqliteClaims):
     async def action_key(self, key: str) -> ActionKeyRecord | None:
         async with self._read() as db:
             rows = list(await db.execute_fetchall("SELECT * FROM action_keys WHERE key = ?", (key,)))
-        return ActionKeyRecord.model_validate(_from_row(rows[0], ("reply",))) if rows else None
+        return ActionKeyRecord.model_validate(from_row(rows[0], ("reply",))) if rows else None
 
     async def prune_action_keys(self, before: float) -> int:
         return await self._write(lambda db: db.execute("DELETE FROM action_keys WHERE at < ?", (before,)).rowcount)
@@ -304,7 +226,7 @@ class SqliteStore(SideTables, SqliteClaims):
                 if found and (hit := self.cache.get(table_id, found[0][0])) is not None:
                     return hit
             rows = list(await db.execute_fetchall("SELECT * FROM game_tables WHERE id = ?", (table_id,)))
-        return self._keep(_table(rows[0])) if rows else None
+        return self._keep(table_from_row(rows[0])) if rows else None
 
     def _keep(self, rec: TableRecord) -> TableRecord:
         """Cache a record just read; the cache keeps its text, so the caller may keep the object."""
@@ -317,7 +239,7 @@ class SqliteStore(SideTables, SqliteClaims):
         async with self._read() as db:
             rows = list(await db.execute_fetchall(f"SELECT * FROM game_tables WHERE {_CHAT_WHERE}",
                                                   (platform, chat_id, topic_id or "")))
-        return _table(rows[0]) if rows else None
+        return table_from_row(rows[0]) if rows else None
 
     async def list_tables(self, statuses: Sequence[str]) -> list[TableRecord]:
         if not statuses:
@@ -328,7 +250,7 @@ class SqliteStore(SideTables, SqliteClaims):
                 f"SELECT * FROM game_tables WHERE status IN ({marks}) ORDER BY created_at, id",
                 tuple(statuses))
         # Kept as read: a resume reads every one of them again right after.
-        return [self._keep(_table(r)) for r in rows]
+        return [self._keep(table_from_row(r)) for r in rows]
 
     async def due_tables(self, now: float) -> list[str]:
         async with self._read() as db:
@@ -350,7 +272,7 @@ class SqliteStore(SideTables, SqliteClaims):
         # Encoded here, on the loop, so the writer thread only runs SQL; the row's created_at and
         # log_seq are filled in inside the transaction from what is stored.
         row = table_row(rec)
-        result_row = _to_row(result.model_dump(mode="json"), _RESULT_JSON) if result is not None else None
+        result_row = to_row(result.model_dump(mode="json"), RESULT_JSON) if result is not None else None
         log_rows = [(e.table_id, e.seq, e.kind, e.seat, e.text, e.at) for e in entries]
 
         def work(db: sqlite3.Connection) -> tuple[float, int]:
@@ -377,10 +299,14 @@ class SqliteStore(SideTables, SqliteClaims):
             return created_at, new_seq
 
         created_at, new_seq = await self._write(work)
-        # The record as written, parsed once from its JSON text: what get_table would return.
+        # The record as written. Not parsed back from the text the cache keeps: its JSON parts are
+        # the caller's own (a state round-trips JSON exactly, the engine contract), and a parse
+        # was a tenth of the loop's time at saturation. The cache's copy is text, so the caller
+        # may go on changing this one.
         stored = rec.model_copy(update={"version": expected_version + 1, "created_at": created_at,
                                         "log_seq": new_seq})
-        return TableRecord.model_validate_json(self.cache.put(stored))
+        self.cache.put(stored)
+        return stored
 
     async def log(self, table_id: str, after_seq: int = 0) -> list[LogEntry]:
         async with self._read() as db:
@@ -402,12 +328,12 @@ class SqliteStore(SideTables, SqliteClaims):
 
     @staticmethod
     def _insert_result(db: sqlite3.Connection, row: dict[str, Any]) -> bool:
-        sql = _insert_sql("match_results", row) + " ON CONFLICT (table_id) DO NOTHING"
+        sql = insert_sql("match_results", row) + " ON CONFLICT (table_id) DO NOTHING"
         # The primary key makes this exactly-once even across processes; DO NOTHING reports it as rowcount 0.
         return db.execute(sql, tuple(row.values())).rowcount == 1
 
     async def record_result(self, rec: MatchResultRecord) -> bool:
-        row = _to_row(rec.model_dump(mode="json"), _RESULT_JSON)
+        row = to_row(rec.model_dump(mode="json"), RESULT_JSON)
         return await self._write(lambda db: self._insert_result(db, row))
 
     async def results(
@@ -418,4 +344,4 @@ class SqliteStore(SideTables, SqliteClaims):
                 "SELECT * FROM match_results WHERE platform = ? AND chat_id = ? AND (? IS NULL OR game = ?) "
                 "ORDER BY finished_at DESC, rowid DESC LIMIT ?",
                 (platform, chat_id, game, game, max(limit, 0)))
-        return [MatchResultRecord.model_validate(_from_row(r, _RESULT_JSON)) for r in rows]
+        return [MatchResultRecord.model_validate(from_row(r, RESULT_JSON)) for r in rows]

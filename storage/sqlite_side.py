@@ -13,16 +13,7 @@ from typing import Any
 from storage.models import BoardRow, MatchPlayerRecord, MatchResultRecord, RatingKey, RatingRecord
 from storage.ports import RateFn
 from storage.sqlite_files import board_query
-
-_RESULT_JSON = ("seats", "result")
-
-
-def _from_row(row: sqlite3.Row, json_fields: Sequence[str]) -> dict[str, Any]:
-    return {k: json.loads(v) if k in json_fields and v is not None else v for k, v in dict(row).items()}
-
-
-def _insert_sql(table: str, row: dict[str, Any]) -> str:
-    return f"INSERT INTO {table} ({', '.join(row)}) VALUES ({', '.join('?' * len(row))})"
+from storage.sqlite_rows import RESULT_JSON, from_row, insert_sql
 
 
 class SideTables:
@@ -37,7 +28,7 @@ class SideTables:
             rows = await db.execute_fetchall(
                 "SELECT * FROM match_results WHERE rated = 0 AND status = 'finished' "
                 "ORDER BY finished_at, rowid LIMIT ?", (max(limit, 0),))
-        return [MatchResultRecord.model_validate(_from_row(r, _RESULT_JSON)) for r in rows]
+        return [MatchResultRecord.model_validate(from_row(r, RESULT_JSON)) for r in rows]
 
     async def rate_result(self, table_id: str, keys: Sequence[RatingKey], rate: RateFn) -> bool:
         def work(db: sqlite3.Connection) -> bool:
@@ -45,7 +36,7 @@ class SideTables:
                                (table_id,)).fetchone()
             if found is None:
                 return False
-            result = MatchResultRecord.model_validate(_from_row(found, _RESULT_JSON))
+            result = MatchResultRecord.model_validate(from_row(found, RESULT_JSON))
             current: dict[RatingKey, RatingRecord] = {}
             for scope, subject in keys:
                 rating = db.execute(
@@ -56,10 +47,10 @@ class SideTables:
             seats, ratings = rate(result, current)
             for seat in seats:
                 row = seat.model_dump(mode="json")
-                db.execute(_insert_sql("match_players", row) + " ON CONFLICT DO NOTHING", tuple(row.values()))
+                db.execute(insert_sql("match_players", row) + " ON CONFLICT DO NOTHING", tuple(row.values()))
             for new in ratings:
                 row = new.model_dump(mode="json")
-                db.execute(_insert_sql("ratings", row) + " ON CONFLICT (platform, scope, game, subject) DO UPDATE "
+                db.execute(insert_sql("ratings", row) + " ON CONFLICT (platform, scope, game, subject) DO UPDATE "
                            "SET " + ", ".join(f"{k} = excluded.{k}" for k in row), tuple(row.values()))
             db.execute("UPDATE match_results SET rated = 1 WHERE table_id = ?", (table_id,))
             return True

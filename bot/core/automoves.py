@@ -11,8 +11,9 @@ there as well.
 from __future__ import annotations
 
 import functools
+from collections.abc import Sequence
 from dataclasses import dataclass, field
-from typing import Any
+from typing import Any, Protocol
 
 from rules import Engine, Event, IllegalAction, RoundResult, State, get_engine
 from rules.core.deck import rng_for
@@ -59,7 +60,17 @@ def _engine(game: str) -> Engine:
     return get_engine(game)
 
 
-def automatic_seat(engine: Engine, seats: tuple[SeatPlay, ...], state: State) -> int | None:
+class PlaysSeat(Protocol):
+    """A seat as far as whether the table plays it itself: a SeatPlay, or the stored SeatRecord
+    (the service asks about those directly, without building SeatPlays first)."""
+
+    @property
+    def kind(self) -> str: ...
+    @property
+    def away(self) -> bool: ...
+
+
+def automatic_seat(engine: Engine, seats: Sequence[PlaysSeat], state: State) -> int | None:
     """The seat on turn if the table plays it itself (an AI, or a player who is away)."""
     seat = engine.current_seat(state)
     if seat is None:

@@ -74,7 +74,7 @@ class Autoplay:
     def _automatic_seat(self, rec: TableRecord, engine: Engine, state: State) -> int | None:
         if rec.status != "playing":
             return None
-        return automatic_seat(engine, seat_plays(rec), state)
+        return automatic_seat(engine, rec.seats, state)
 
     def _views_for(self, rec: TableRecord) -> tuple[int, ...] | None:
         """The seats whose views a worker builds with the moves (None: built here, `_viewed`)."""
@@ -118,7 +118,7 @@ class Autoplay:
         work = self._settle(rec, state, settled) if follows else self._viewed(settled)
         task = asyncio.ensure_future(work)
         # Even a task that only builds views goes before the table's next work: renders stay in order.
-        self._lock(rec.id).settling = task
+        self._lock(rec.id).settle_with(task)
         self._settling.add(task)
         task.add_done_callback(self._settling.discard)
         task.add_done_callback(_report)

@@ -314,14 +314,15 @@ class TableService(Lobby, Clockwork):
         # else: the same player is still on turn (a draft step): the clock keeps running.
         rec.state = state
         rec.updated_at = now
-        stamped = [e.model_copy(update={"at": now}) for e in entries]
+        for entry in entries:  # this commit's own entries, made by _entry for it: stamped in place
+            entry.at = now
         # The commit that finishes the match carries its result: one transaction, so a crash can
         # neither lose the result nor store it for a match that did not end.
         if rec.status != "finished":
-            saved = await self.store.commit(rec, expected_version=rec.version, entries=stamped, key=key, reply=reply,
+            saved = await self.store.commit(rec, expected_version=rec.version, entries=entries, key=key, reply=reply,
                                             claim=claim)
         else:
-            saved = await self.store.commit(rec, expected_version=rec.version, entries=stamped,
+            saved = await self.store.commit(rec, expected_version=rec.version, entries=entries,
                                             result=self._result_record(rec, state), key=key, reply=reply,
                                             claim=claim)
             await self._rate()

@@ -135,7 +135,61 @@ async def test_calls_queued_together_each_get_their_own_answer() -> None:
     pool = AiPool(1)
     try:
         got = await asyncio.gather(*(pool.call(half_fail, n) for n in range(40)), return_exceptions=True)
-        assert got[0::2] == [n * 10 for n in range(0, 40, 2)]  # in order, though they went in batches
+        assert got[0::2] == [n * 10 for n in range(0, 40, 2)]  # in order, each its own answer
         assert [e.args for e in got[1::2] if isinstance(e, ValueError)] == [(n,) for n in range(1, 40, 2)]
     finally:
         pool.close()
+
+
+def echo_size(blob: bytes) -> int:
+    return len(blob)
+
+
+async def test_messages_larger_than_a_pipe_cross_without_blocking_the_loop() -> None:
+    # 40 calls of 200 kB: one batch of 8 MB, far past a pipe's 64 kB buffer. The loop writes what
+    # the worker has read so far and goes on serving (here: ticking) in between.
+    pool = AiPool(1)
+    ticks = 0
+
+    async def tick() -> None:
+        nonlocal ticks
+        while True:
+            ticks += 1
+            await asyncio.sleep(0)
+
+    ticker = asyncio.ensure_future(tick())
+    try:
+        sizes = await asyncio.gather(*(pool.call(echo_size, bytes(200_000 + n)) for n in range(40)))
+        assert sizes == [200_000 + n for n in range(40)]
+        assert ticks > 1
+    finally:
+        ticker.cancel()
+        pool.close()
+
+
+def unpicklable(n: int) -> Any:
+    if n == 1:
+        return lambda: n  # a result that cannot cross back to the bot process
+    return n
+
+
+async def test_an_answer_that_cannot_be_sent_back_fails_its_own_call_only() -> None:
+    pool = AiPool(1)
+    try:
+        got = await asyncio.gather(*(pool.call(unpicklable, n) for n in range(3)), return_exceptions=True)
+        assert got[0] == 0 and got[2] == 2
+        assert isinstance(got[1], RuntimeError) and "could not be sent back" in str(got[1])
+    finally:
+        pool.close()
+
+
+async def test_a_worker_killed_between_jobs_is_replaced_for_the_next_one() -> None:
+    pool = AiPool(1)
+    try:
+        pid = await pool.call(os.getpid)
+        os.kill(pid, 9)  # seen either when the job is written to it or when its answer pipe closes
+        assert await pool.run(a_job()) == play_automatic(a_job())
+        assert pool.replaced == 1 and await pool.call(os.getpid) != pid
+    finally:
+        pool.close()
+    assert multiprocessing.active_children() == []

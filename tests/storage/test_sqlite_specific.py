@@ -12,6 +12,7 @@ from pathlib import Path
 import pytest
 
 import storage.sqlite as sqlite_backend
+import storage.sqlite_migrations as sqlite_migrations
 from storage import MemoryStore, SqliteStore, VersionConflict, open_store
 from tests.storage.test_store_contract import make_entries, make_result, make_table
 
@@ -65,11 +66,11 @@ async def test_pending_migration_applies_on_reopen(
     await first.create_table(make_table())
     await first.close()
     folder = tmp_path / "migrations"
-    shutil.copytree(sqlite_backend.MIGRATIONS_DIR, folder)
+    shutil.copytree(sqlite_migrations.MIGRATIONS_DIR, folder)
     (folder / "099_nicknames.sql").write_text(
         "-- a comment; with a semicolon\nALTER TABLE players\n  ADD COLUMN nickname TEXT;\n"
         "CREATE TRIGGER touch AFTER UPDATE ON players BEGIN\n  SELECT 1;\nEND;\n")
-    monkeypatch.setattr(sqlite_backend, "MIGRATIONS_DIR", folder)
+    monkeypatch.setattr(sqlite_migrations, "MIGRATIONS_DIR", folder)
     second = SqliteStore(db_path)
     await second.open()
     await second.close()
@@ -82,9 +83,9 @@ async def test_failing_migration_leaves_nothing_behind(
     db_path: str, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:
     folder = tmp_path / "migrations"
-    shutil.copytree(sqlite_backend.MIGRATIONS_DIR, folder)
+    shutil.copytree(sqlite_migrations.MIGRATIONS_DIR, folder)
     (folder / "099_broken.sql").write_text("CREATE TABLE half_done (x INTEGER);\nTHIS IS NOT SQL;\n")
-    monkeypatch.setattr(sqlite_backend, "MIGRATIONS_DIR", folder)
+    monkeypatch.setattr(sqlite_migrations, "MIGRATIONS_DIR", folder)
     with pytest.raises(sqlite3.OperationalError):
         await SqliteStore(db_path).open()
     # The whole batch is one transaction: not even 001 stays applied.
@@ -94,10 +95,10 @@ async def test_failing_migration_leaves_nothing_behind(
 def test_split_statements() -> None:
     script = ("-- head; note\nCREATE TABLE a (x);\n"
               "CREATE TRIGGER t AFTER INSERT ON a BEGIN\n SELECT 1;\nEND;\n-- tail")
-    assert sqlite_backend.split_statements(script) == [
+    assert sqlite_migrations.split_statements(script) == [
         "-- head; note\nCREATE TABLE a (x);", "CREATE TRIGGER t AFTER INSERT ON a BEGIN\n SELECT 1;\nEND;"]
     with pytest.raises(ValueError):
-        sqlite_backend.split_statements("CREATE TABLE a (x)\n")
+        sqlite_migrations.split_statements("CREATE TABLE a (x)\n")
 
 
 async def test_data_survives_close_and_reopen(store: SqliteStore, db_path: str) -> None:

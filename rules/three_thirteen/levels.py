@@ -19,6 +19,7 @@ from rules.core.levels import Level, Policy
 from rules.three_thirteen.actions import DrawStock, TakeDiscard
 from rules.three_thirteen.ai import choose_action
 from rules.three_thirteen.ai_greedy import costliest_discard
+from rules.three_thirteen.ai_strong import choose_strong_action
 from rules.three_thirteen.deadwood import is_wild
 
 
@@ -31,4 +32,4 @@ def choose_casual_action(view: dict[str, Any], rng: Random) -> Action:
     return costliest_discard(view)
 
 
-POLICIES: dict[Level, Policy] = {"easy": choose_casual_action, "normal": choose_action, "strong": choose_action}
+POLICIES: dict[Level, Policy] = {"easy": choose_casual_action, "normal": choose_action, "strong": choose_strong_action}

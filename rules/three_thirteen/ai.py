@@ -19,7 +19,7 @@ against a stock draw's) did worse (47-48%) and cost ~10x the time, so it was dro
 On the bench's own deals (seed 50000, 200 matches, one run) it did not carry over: 56.5% won,
 paired margin +7.3 +/- 3.0, against the previous AI's 55.5%, +6.7 +/- 3.1: the goal of 60% is
 NOT met; the tuning gain was within noise (a 100-match interval is +/- 10 points).
-The view holds no record of what the opponents took from the pile, so the AI cannot track it.
+The view now holds the public record of the pile (`pile_log`); the strong level reads it (`ai_strong`).
 
 Issue 16 (tuning deals seed 90000, 200 matches, paired margin against greedy): the AI as above
 but throwing the least-deadwood card after a take: 58.0%, +11.0 +/- 2.8; weighing the expectation

@@ -30,7 +30,8 @@ Decisions in that run (load 5..7, times inflated: greedy's p95 was 13 ms against
 run) p50 7.1 ms, p95 111 ms, max 545 ms, against the normal AI's 3.8, 55, 542 ms: the sampling
 (SAMPLES kept hands, up to TRIES x as many drawn, one search each) about doubles the p95. On a
 quiet moment (load 0.6; 16 of those matches against greedy, 2028 decisions): p50 3.2 ms, p95 31 ms,
-max 84 ms.
+max 84 ms. Half the samples (SAMPLES 6, one run at load ~1.5): 58.5%, +9.9 +/- 3.4 against greedy,
+43.0% (36.3..49.9%), -2.8 +/- 2.0 against the normal AI: a noisier estimate costs points.
 """
 
 from __future__ import annotations

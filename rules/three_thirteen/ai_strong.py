@@ -32,6 +32,9 @@ run) p50 7.1 ms, p95 111 ms, max 545 ms, against the normal AI's 3.8, 55, 542 ms
 quiet moment (load 0.6; 16 of those matches against greedy, 2028 decisions): p50 3.2 ms, p95 31 ms,
 max 84 ms. Half the samples (SAMPLES 6, one run at load ~1.5): 58.5%, +9.9 +/- 3.4 against greedy,
 43.0% (36.3..49.9%), -2.8 +/- 2.0 against the normal AI: a noisier estimate costs points.
+Twice the samples (SAMPLES 24, one run at load ~4): 63.0% (56.1..69.4%), +10.6 +/- 3.2 against
+greedy, 49.0% (42.2..55.9%), +0.4 +/- 1.9 against the normal AI (the same margins as 12 within
+noise) at p95 80..90 ms against the normal AI's 24 ms in that run: kept at 12.
 """
 
 from __future__ import annotations

@@ -43,6 +43,7 @@ from rules.rummy101 import ai as rummy101_ai
 from rules.rummy500 import ai as rummy500_ai
 from rules.three_thirteen import ai as three_thirteen_ai
 from rules.three_thirteen import ai_previous as three_thirteen_previous
+from rules.three_thirteen import ai_strong as three_thirteen_strong
 
 Policy = Callable[[dict[str, Any], Random], Action]
 ViewFn = Callable[[State, int], dict[str, Any]]
@@ -69,7 +70,9 @@ GAMES: dict[str, Game] = {
                     view=lambda state, seat: canasta_view(state, seat, hints=False)),
     "three_thirteen": Game("three_thirteen", three_thirteen_ai.choose_action,
                            three_thirteen_ai.choose_greedy_action, 2, True,
-                           compare={"previous AI (expected deadwood)": three_thirteen_previous.choose_action}),
+                           compare={"previous AI (expected deadwood)": three_thirteen_previous.choose_action,
+                                    "strong level (pile record, next seat's takes)":
+                                        three_thirteen_strong.choose_strong_action}),
 }
 
 

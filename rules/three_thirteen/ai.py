@@ -19,7 +19,7 @@ against a stock draw's) did worse (47-48%) and cost ~10x the time, so it was dro
 On the bench's own deals (seed 50000, 200 matches, one run) it did not carry over: 56.5% won,
 paired margin +7.3 +/- 3.0, against the previous AI's 55.5%, +6.7 +/- 3.1: the goal of 60% is
 NOT met; the tuning gain was within noise (a 100-match interval is +/- 10 points).
-The view holds no record of what the opponents took from the pile, so the AI cannot track it.
+The view now holds the public record of the pile (`pile_log`); the strong level reads it (`ai_strong`).
 
 Issue 16 (tuning deals seed 90000, 200 matches, paired margin against greedy): the AI as above
 but throwing the least-deadwood card after a take: 58.0%, +11.0 +/- 2.8; weighing the expectation
@@ -39,6 +39,7 @@ against 56.5%, +7.5 +/- 3.1. The goal of 60% is still NOT met: the gain is withi
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from random import Random
 from typing import Any
 
@@ -56,8 +57,11 @@ ALPHA = 0.0  # weight of the deadwood now against the expectation after one more
 OUT_PER_CARD = 5.0  # points per card of hand size that going out on the next draw is worth (bench-tuned)
 
 
-def _plan_discard(view: dict[str, Any]) -> str | None:
-    """The loose natural to throw (never a wild: wilds meld anything), or None if there is none."""
+def plan_discard(view: dict[str, Any], pool: list[tuple[str, int]] | None = None,
+                 charge: Callable[[list[str]], dict[str, float]] | None = None) -> str | None:
+    """The loose natural to throw (never a wild: wilds meld anything), or None if there is none.
+    `pool` is the cards the next draw may bring (default: every card this seat has not seen);
+    `charge` prices the candidates left to weigh by the expectation (points added to it)."""
     wild, ace_high = view["wild_rank"], view["ace_high"]
     allowed = set(discardable(view))
     total = view["deadwood"]
@@ -76,8 +80,10 @@ def _plan_discard(view: dict[str, Any]) -> str | None:
         if len(loose) <= 1:
             return min(loose or now, key=lambda c: (now[c], c))
     out_value = -OUT_PER_CARD * view["hand_size"]
-    expect = expected_discards(list(view["hand"]), loose, unseen(view), wild, ace_high, out_value)
-    return min(loose, key=lambda c: (ALPHA * now[c] + (1 - ALPHA) * expect[c], now[c], c))
+    expect = expected_discards(list(view["hand"]), loose, unseen(view) if pool is None else pool, wild, ace_high,
+                               out_value)
+    extra = charge(loose) if charge is not None else dict.fromkeys(loose, 0.0)
+    return min(loose, key=lambda c: (ALPHA * now[c] + (1 - ALPHA) * expect[c] + extra[c], now[c], c))
 
 
 def choose_action(view: dict[str, Any], rng: Random) -> Action:
@@ -87,7 +93,7 @@ def choose_action(view: dict[str, Any], rng: Random) -> Action:
     out = going_out(view)
     if out is not None:
         return Discard(card=out)
-    pick = _plan_discard(view)
+    pick = plan_discard(view)
     if pick is not None:
         return Discard(card=pick)
     return Discard(card=fallback(view, set(discardable(view))))

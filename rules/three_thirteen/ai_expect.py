@@ -17,13 +17,16 @@ from rules.three_thirteen.deadwood import arrange, card_value, deadwood, is_wild
 _TYPES = tuple(f"{r}{s}" for r in RANKS for s in SUITS)
 
 
-def unseen(view: dict[str, Any]) -> list[tuple[str, int]]:
+def unseen(view: dict[str, Any], elsewhere: Counter[str] | None = None) -> list[tuple[str, int]]:
     """Card types this seat has not seen, with the copies left: both decks (and jokers) less the own
-    hand and the top discard. Wild-rank cards all act alike (T13-35), so they form one entry."""
+    hand and the top discard (or, when given, the cards `elsewhere`: known out of the stock, the top
+    discard among them). Wild-rank cards all act alike (T13-35), so they form one entry."""
     wild = view["wild_rank"]
     seen = Counter(view["hand"])
     top = view["discard_top"]
-    if top is not None:
+    if elsewhere is not None:
+        seen.update(elsewhere)
+    elif top is not None:
         seen[top] += 1
     out: list[tuple[str, int]] = []
     wild_rep, wild_left = "", 0

@@ -60,26 +60,32 @@ def _plan_discard(view: dict[str, Any], unseen: list[tuple[str, int]]) -> str | 
     return min(loose, key=lambda c: (ALPHA * now[c] + (1 - ALPHA) * expect[c], now[c], c))
 
 
-def choose_action(view: dict[str, Any], rng: Random) -> Action:
+def draw_choice(view: dict[str, Any], pool: list[tuple[str, int]] | None = None) -> Action:
+    """Stock or pile (the rule of the module docstring); `pool` is the cards a stock draw may bring
+    (default: every card this seat has not seen)."""
     wild, ace_high = view["wild_rank"], view["ace_high"]
+    top = view["discard_top"]
+    if not view["can_draw_stock"]:
+        return TakeDiscard()
+    if top is None:
+        return DrawStock()
+    if is_wild(top, wild):
+        return TakeDiscard()
+    total, loose = with_card(view, top)
+    barred = top if view["hand"].count(top) == 0 else None
+    naturals = [c for c in loose if not is_wild(c, wild)]  # the discards `_plan_discard` weighs
+    if loose and not naturals:
+        return DrawStock()
+    take = after_best_discard(total, naturals, wild, ace_high, barred, cards=[*view["hand"], top])
+    if take >= view["deadwood"]:
+        return DrawStock()
+    stock = stock_expectation(view, unseen(view) if pool is None else pool)
+    return TakeDiscard() if take < stock - TAKE_MARGIN else DrawStock()
+
+
+def choose_action(view: dict[str, Any], rng: Random) -> Action:
     if view["phase"] == "draw":
-        top = view["discard_top"]
-        if not view["can_draw_stock"]:
-            return TakeDiscard()
-        if top is None:
-            return DrawStock()
-        if is_wild(top, wild):
-            return TakeDiscard()
-        total, loose = with_card(view, top)
-        barred = top if view["hand"].count(top) == 0 else None
-        naturals = [c for c in loose if not is_wild(c, wild)]  # the discards `_plan_discard` weighs
-        if loose and not naturals:
-            return DrawStock()
-        take = after_best_discard(total, naturals, wild, ace_high, barred, cards=[*view["hand"], top])
-        if take >= view["deadwood"]:
-            return DrawStock()
-        stock = stock_expectation(view, unseen(view))
-        return TakeDiscard() if take < stock - TAKE_MARGIN else DrawStock()
+        return draw_choice(view)
     out = going_out(view)
     if out is not None:
         return Discard(card=out)

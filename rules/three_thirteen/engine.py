@@ -28,6 +28,7 @@ from rules.three_thirteen.deadwood import (
 from rules.three_thirteen.levels import POLICIES
 from rules.three_thirteen.moves import moves as legal_moves
 from rules.three_thirteen.options import ThreeThirteenOptions
+from rules.three_thirteen.pile_record import DISCARD, REBUILD, TAKE, UP
 from rules.three_thirteen.views import can_draw_stock, hand_size, public_view, seat_view
 
 DECKS = 2  # T13-01 / D-01
@@ -45,6 +46,7 @@ def _clone_state(state: State) -> State:
     new["match_winners"] = list(state["match_winners"])
     new["deck"] = None if state["deck"] is None else list(state["deck"])
     new["round_over"] = None if state["round_over"] is None else clone(state["round_over"])
+    new["pile_log"] = list(state.get("pile_log", []))  # entries are never changed, only appended
     return new
 
 
@@ -130,6 +132,7 @@ class ThreeThirteenEngine(MatchEngine):
             last_turns=None,
             rebuilds=0,
             round_over=None,
+            pile_log=[[None, UP, rest[0]]],
         )
 
     def next_round(self, state: State) -> State:
@@ -215,6 +218,7 @@ class ThreeThirteenEngine(MatchEngine):
             rng_for(state["seed"], "rebuild", state["round"], state["rebuilds"]).shuffle(under)
             state["rebuilds"] += 1
             state["stock"], state["discard"] = under, [top]
+            state["pile_log"].append([seat, REBUILD, top])
             events.append(Event("StockRebuilt", {"seat": seat, "stock": len(under)}))
         card = state["stock"].pop(0)
         state["hands"][seat].append(card)
@@ -228,6 +232,7 @@ class ThreeThirteenEngine(MatchEngine):
         card = state["discard"].pop()
         state["hands"][seat].append(card)
         state["phase"], state["taken"], state["drawn"] = "discard", card, None
+        state["pile_log"].append([seat, TAKE, card])
         events.append(Event("CardDrawn", {"seat": seat, "source": "discard", "card": card}))
 
     def _discard(self, state: State, seat: int, card: str, events: list[Event]) -> None:
@@ -238,6 +243,7 @@ class ThreeThirteenEngine(MatchEngine):
             raise IllegalAction("E_DISCARD_TAKEN_CARD", card=card)
         hand.remove(card)
         state["discard"].append(card)
+        state["pile_log"].append([seat, DISCARD, card])
         state["phase"], state["taken"], state["drawn"] = "draw", None, None
         events.append(Event("CardDiscarded", {"seat": seat, "card": card}))
         opts = state["options"]

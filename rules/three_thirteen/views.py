@@ -56,6 +56,8 @@ def public_view(state: State, game: str, turn: int | None) -> dict[str, Any]:
         "round_over": clone(over) if over else None,
         "match_over": state["match_over"],
         "match_winners": list(state["match_winners"]),
+        # Every throw and take is public (rules/three_thirteen/pile_record.py); none before it existed.
+        "pile_log": [list(e) for e in state.get("pile_log", [])],
     }
     return v
 

@@ -124,6 +124,7 @@ def scenario(
         out=None,
         last_turns=None,
         round_over=None,
+        pile_log=[],  # a restaged position: its public record of the pile starts now
     )
     assert sorted(ENG.all_items(state)) == full_set(state)
     return state

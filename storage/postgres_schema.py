@@ -10,6 +10,7 @@ from urllib.parse import urlsplit
 
 import asyncpg
 
+from storage.migration_files import numbered_sql
 from storage.sqlite import DatabaseUnusable
 
 MIGRATIONS_DIR = Path(__file__).parent / "migrations_pg"
@@ -42,12 +43,7 @@ def display_url(url: str) -> str:
 
 def migrations() -> list[tuple[int, str, str]]:
     """(number, file name, SQL) of every file NNN_name.sql in migrations_pg/, in order."""
-    found = sorted((int(p.name.split("_", 1)[0]), p.name, p.read_text("utf-8"))
-                   for p in MIGRATIONS_DIR.glob("*.sql"))
-    numbers = [n for n, _, _ in found]
-    if len(set(numbers)) != len(numbers):
-        raise RuntimeError(f"two migrations share a number in {MIGRATIONS_DIR}")
-    return found
+    return numbered_sql(MIGRATIONS_DIR)
 
 
 async def migrate(pool: asyncpg.Pool, url: str, clock: Callable[[], float]) -> None:

@@ -8,6 +8,7 @@ from pathlib import Path
 
 import aiosqlite
 
+from storage.migration_files import numbered_sql
 from storage.sqlite_files import DatabaseUnusable
 
 MIGRATIONS_DIR = Path(__file__).parent / "migrations"
@@ -15,12 +16,7 @@ MIGRATIONS_DIR = Path(__file__).parent / "migrations"
 
 def migrations() -> list[tuple[int, str, str]]:
     """(number, file name, SQL) of every file NNN_name.sql, in order."""
-    found = sorted((int(p.name.split("_", 1)[0]), p.name, p.read_text("utf-8"))
-                   for p in MIGRATIONS_DIR.glob("*.sql"))
-    numbers = [n for n, _, _ in found]
-    if len(set(numbers)) != len(numbers):
-        raise RuntimeError(f"two migrations share a number in {MIGRATIONS_DIR}")
-    return found
+    return numbered_sql(MIGRATIONS_DIR)
 
 
 def split_statements(script: str) -> list[str]:

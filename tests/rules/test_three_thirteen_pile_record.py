@@ -10,27 +10,20 @@ from random import Random
 
 from rules.three_thirteen.ai import choose_action, choose_greedy_action
 from rules.three_thirteen.pile_record import known_held, pile_cards, thrown
-from tests.rules.three_thirteen_scenario import ENG, act, scenario
+from tests.rules.three_thirteen_scenario import ENG, act, play_match, scenario
 
 
 def test_the_record_follows_the_pile_through_a_match() -> None:
+    def move(step: int, state: dict, seat: int) -> dict:
+        view = ENG.view(state, None)
+        assert pile_cards(view["pile_log"]) == state["discard"]
+        for s, hand in enumerate(state["hands"]):
+            assert not known_held(view["pile_log"], s) - Counter(hand)  # held for sure
+        policy = choose_action if seat % 2 else choose_greedy_action
+        return act(state, seat, policy(ENG.view(state, seat), Random(step)))[0]
+
     for seed in range(3):
-        state = ENG.new_game(2 + seed, options={"rounds": 4}, seed=seed)
-        for step in range(3000):
-            seat = ENG.current_seat(state)
-            if seat is None:
-                if state["match_over"]:
-                    break
-                state = ENG.next_round(state)
-                continue
-            view = ENG.view(state, None)
-            assert pile_cards(view["pile_log"]) == state["discard"]
-            for s, hand in enumerate(state["hands"]):
-                assert not known_held(view["pile_log"], s) - Counter(hand)  # held for sure
-            policy = choose_action if seat % 2 else choose_greedy_action
-            state, _ = act(state, seat, policy(ENG.view(state, seat), Random(step)))
-        else:
-            raise AssertionError("no end")
+        play_match(ENG.new_game(2 + seed, options={"rounds": 4}, seed=seed), move)
 
 
 def test_takes_and_throws_are_recorded_per_seat() -> None:  # T13-20/21

@@ -10,7 +10,7 @@ from rules.three_thirteen import ai_feeding, ai_strong
 from rules.three_thirteen.actions import Discard
 from rules.three_thirteen.ai_expect import unseen
 from rules.three_thirteen.levels import POLICIES
-from tests.rules.three_thirteen_scenario import ENG, act, scenario
+from tests.rules.three_thirteen_scenario import ENG, act, play_match, scenario
 
 
 def test_the_strong_level_is_its_own_policy() -> None:
@@ -68,20 +68,13 @@ def test_a_card_next_to_what_the_next_seat_took_is_likelier_taken() -> None:
 
 
 def test_strong_plays_legal_deterministic_rounds() -> None:
+    def move(step: int, state: dict, seat: int) -> dict:
+        view = ENG.view(state, seat)
+        action = ai_strong.choose_strong_action(view, Random(step))
+        assert ai_strong.choose_strong_action(view, Random(step)) == action  # replays stay identical
+        if isinstance(action, Discard):
+            assert action.card in view["hand"]
+        return act(state, seat, action)[0]
+
     for seed in range(3):
-        state = ENG.new_game(2 + seed, options={"rounds": 4, "jokers": 2 * (seed % 2)}, seed=seed)
-        for step in range(3000):
-            seat = ENG.current_seat(state)
-            if seat is None:
-                if state["match_over"]:
-                    break
-                state = ENG.next_round(state)
-                continue
-            view = ENG.view(state, seat)
-            action = ai_strong.choose_strong_action(view, Random(step))
-            assert ai_strong.choose_strong_action(view, Random(step)) == action  # replays stay identical
-            if isinstance(action, Discard):
-                assert action.card in view["hand"]
-            state, _ = act(state, seat, action)
-        else:
-            raise AssertionError("no end")
+        play_match(ENG.new_game(2 + seed, options={"rounds": 4, "jokers": 2 * (seed % 2)}, seed=seed), move)

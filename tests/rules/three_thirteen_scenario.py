@@ -11,7 +11,7 @@ from __future__ import annotations
 import copy
 import json
 from collections import Counter
-from collections.abc import Mapping, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from typing import Any
 
 import pytest
@@ -57,6 +57,21 @@ def rejected(state: dict[str, Any], seat: int, command: str | Action, code: str)
     assert info.value.code == code, f"expected {code}, got {info.value.code} {info.value.params}"
     assert state == before and snapshot(state) == text
     return info.value
+
+
+def play_match(state: dict[str, Any], move: Callable[[int, dict[str, Any], int], dict[str, Any]],
+               max_steps: int = 3000) -> dict[str, Any]:
+    """Play `state` to its match's end: on each turn `move(step, state, seat)` returns the next
+    state; a round's end goes on to the next round. Fails when the match does not end."""
+    for step in range(max_steps):
+        seat = ENG.current_seat(state)
+        if seat is None:
+            if state["match_over"]:
+                return state
+            state = ENG.next_round(state)
+            continue
+        state = move(step, state, seat)
+    raise AssertionError("no end")
 
 
 def event_types(events: list[Event]) -> list[str]:

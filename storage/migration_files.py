@@ -3,6 +3,7 @@ PostgreSQL stores, each with its own folder and its own way of running them."""
 
 from __future__ import annotations
 
+from collections.abc import Iterable
 from pathlib import Path
 
 
@@ -13,3 +14,16 @@ def numbered_sql(folder: Path) -> list[tuple[int, str, str]]:
     if len(set(numbers)) != len(numbers):
         raise RuntimeError(f"two migrations share a number in {folder}")
     return found
+
+
+def applied_mismatch(applied: Iterable[tuple[int, str]], ours: list[tuple[int, str, str]]) -> tuple[str, str] | None:
+    """Why a database's applied migrations (version, name) are not ours to continue: ("newer", …)
+    for a number we do not know (a newer release migrated it), ("foreign", …) for one of our numbers
+    under another name; None when every one is ours."""
+    names = {number: name for number, name, _ in ours}
+    for version, name in applied:
+        if version not in names:
+            return "newer", f"migration {name}"
+        if names[version] != name:
+            return "foreign", f"migration {version} is {name!r}, not {names[version]!r}"
+    return None

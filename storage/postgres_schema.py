@@ -10,7 +10,7 @@ from urllib.parse import urlsplit
 
 import asyncpg
 
-from storage.migration_files import numbered_sql
+from storage.migration_files import applied_mismatch, numbered_sql
 from storage.sqlite import DatabaseUnusable
 
 MIGRATIONS_DIR = Path(__file__).parent / "migrations_pg"
@@ -77,9 +77,6 @@ async def _check_ours(db: asyncpg.Connection, url: str) -> None:
         "WHERE table_schema = current_schema() AND table_name = 'schema_migrations'")}
     if not {"version", "name", "applied_at"} <= columns:
         raise PostgresUnusable(url, "foreign", "schema_migrations")
-    ours = {number: name for number, name, _ in migrations()}
-    for version, name in await db.fetch("SELECT version, name FROM schema_migrations"):
-        if version not in ours:
-            raise PostgresUnusable(url, "newer", f"migration {name}")
-        if ours[version] != name:
-            raise PostgresUnusable(url, "foreign", f"migration {version} is {name!r}, not {ours[version]!r}")
+    rows = await db.fetch("SELECT version, name FROM schema_migrations")
+    if mismatch := applied_mismatch([(r["version"], r["name"]) for r in rows], migrations()):
+        raise PostgresUnusable(url, *mismatch)

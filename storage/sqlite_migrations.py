@@ -8,7 +8,7 @@ from pathlib import Path
 
 import aiosqlite
 
-from storage.migration_files import numbered_sql
+from storage.migration_files import applied_mismatch, numbered_sql
 from storage.sqlite_files import DatabaseUnusable
 
 MIGRATIONS_DIR = Path(__file__).parent / "migrations"
@@ -46,9 +46,6 @@ async def check_ours(db: aiosqlite.Connection, path: str) -> None:
     columns = {r[1] for r in await db.execute_fetchall("PRAGMA table_info(schema_migrations)")}
     if not {"version", "name", "applied_at"} <= columns:  # another tool's schema_migrations
         raise DatabaseUnusable(path, "foreign", "schema_migrations")
-    ours = {number: name for number, name, _ in migrations()}
-    for version, name in await db.execute_fetchall("SELECT version, name FROM schema_migrations"):
-        if version not in ours:
-            raise DatabaseUnusable(path, "newer", f"migration {name}")
-        if ours[version] != name:
-            raise DatabaseUnusable(path, "foreign", f"migration {version} is {name!r}, not {ours[version]!r}")
+    rows = await db.execute_fetchall("SELECT version, name FROM schema_migrations")
+    if mismatch := applied_mismatch([(version, name) for version, name in rows], migrations()):
+        raise DatabaseUnusable(path, *mismatch)

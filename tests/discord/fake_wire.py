@@ -60,10 +60,19 @@ def command_options(data: JSON) -> list[JSON]:
     return out
 
 
+def _max_length(limit: int) -> JSON:
+    """Discord's error for a string or a list longer than `limit`."""
+    return {"_errors": [{"code": "BASE_TYPE_MAX_LENGTH", "message": f"Must be {limit} or fewer in length."}]}
+
+
 def _too_long(errors: JSON, where: str, value: Any, limit: int) -> None:
     if isinstance(value, str) and len(value) > limit:
-        errors[where] = {"_errors": [{"code": "BASE_TYPE_MAX_LENGTH",
-                                      "message": f"Must be {limit} or fewer in length."}]}
+        errors[where] = _max_length(limit)
+
+
+def _too_many(errors: JSON, where: str, items: list[Any], limit: int) -> None:
+    if len(items) > limit:
+        errors[where] = _max_length(limit)
 
 
 def message_errors(body: JSON | None) -> JSON:
@@ -72,16 +81,13 @@ def message_errors(body: JSON | None) -> JSON:
     d = body or {}
     _too_long(errors, "content", d.get("content"), CONTENT_MAX)
     embeds = d.get("embeds") or []
-    if len(embeds) > 10:
-        errors["embeds"] = {"_errors": [{"code": "BASE_TYPE_MAX_LENGTH", "message": "Must be 10 or fewer in length."}]}
+    _too_many(errors, "embeds", embeds, 10)
     total = 0
     for i, e in enumerate(embeds):
         for key, limit in _EMBED_LIMITS.items():
             _too_long(errors, f"embeds.{i}.{key}", e.get(key), limit)
         fields = e.get("fields") or []
-        if len(fields) > 25:
-            errors[f"embeds.{i}.fields"] = {"_errors": [{"code": "BASE_TYPE_MAX_LENGTH",
-                                                          "message": "Must be 25 or fewer in length."}]}
+        _too_many(errors, f"embeds.{i}.fields", fields, 25)
         for j, fld in enumerate(fields):
             _too_long(errors, f"embeds.{i}.fields.{j}.name", fld.get("name"), 256)
             _too_long(errors, f"embeds.{i}.fields.{j}.value", fld.get("value"), 1024)
@@ -94,8 +100,7 @@ def message_errors(body: JSON | None) -> JSON:
     if total > EMBED_TOTAL_MAX:
         errors["embeds"] = {"_errors": [{"code": "MAX_EMBED_SIZE_EXCEEDED", "message": "Embed size exceeds maximum size of 6000"}]}
     rows = d.get("components") or []
-    if len(rows) > 5:
-        errors["components"] = {"_errors": [{"code": "BASE_TYPE_MAX_LENGTH", "message": "Must be 5 or fewer in length."}]}
+    _too_many(errors, "components", rows, 5)
     for r, row in enumerate(rows):
         inner = row.get("components") or []
         if row.get("type") != 1:
@@ -103,8 +108,7 @@ def message_errors(body: JSON | None) -> JSON:
                                                       "message": "Value of field \"type\" must be one of (1,)."}]}
         elif len(inner) > 5 or (len(inner) > 1 and any(c.get("type") != 2 for c in inner)):
             # a row holds up to five buttons, or one select menu alone
-            errors[f"components.{r}.components"] = {"_errors": [{"code": "BASE_TYPE_MAX_LENGTH",
-                                                                 "message": "Must be 5 or fewer in length."}]}
+            errors[f"components.{r}.components"] = _max_length(5)
         for c, comp in enumerate(inner):
             where = f"components.{r}.components.{c}"
             _too_long(errors, f"{where}.label", comp.get("label"), 80)
@@ -112,9 +116,7 @@ def message_errors(body: JSON | None) -> JSON:
             _too_long(errors, f"{where}.url", comp.get("url"), 512)  # a link button's address
             _too_long(errors, f"{where}.placeholder", comp.get("placeholder"), 150)
             options = comp.get("options") or []
-            if len(options) > 25:
-                errors[f"{where}.options"] = {"_errors": [{"code": "BASE_TYPE_MAX_LENGTH",
-                                                            "message": "Must be 25 or fewer in length."}]}
+            _too_many(errors, f"{where}.options", options, 25)
             for k, o in enumerate(options):
                 _too_long(errors, f"{where}.options.{k}.label", o.get("label"), 100)
                 _too_long(errors, f"{where}.options.{k}.value", o.get("value"), 100)
@@ -124,8 +126,7 @@ def message_errors(body: JSON | None) -> JSON:
 def choice_errors(data: JSON) -> JSON:
     errors: JSON = {}
     choices = data.get("choices") or []
-    if len(choices) > 25:
-        errors["choices"] = {"_errors": [{"code": "BASE_TYPE_MAX_LENGTH", "message": "Must be 25 or fewer in length."}]}
+    _too_many(errors, "choices", choices, 25)
     for i, ch in enumerate(choices):
         _too_long(errors, f"choices.{i}.name", ch.get("name"), 100)
         _too_long(errors, f"choices.{i}.value", ch.get("value"), 100)

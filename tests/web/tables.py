@@ -37,6 +37,18 @@ async def two_player_table(service: TableService, game: str = "rummikub", deck: 
     return await service.get(rec.id)
 
 
+async def alice_and_bob_table(service: TableService, game: str) -> TableRecord:
+    """Alice in seat 0 and Bob in seat 1 of a started table; Canasta is four seats, the other two AI."""
+    if game != "canasta":
+        return await two_player_table(service, game)
+    rec = await service.open_table(game, "telegram", "chat1", ALICE)
+    await service.join(rec.id, BOB)
+    for _ in range(2):
+        await service.add_ai(rec.id, ALICE)
+    await service.start(rec.id, ALICE)
+    return await service.get(rec.id)
+
+
 async def replay_answers(url: str, service: TableService, store: Store, clock: Clock, links: SeatLinks) -> dict:
     """Open a replay link as a browser would, on a web app over this service: the page answers 200
     and the API behind it, with the link's own token, gives the match's public frames."""

@@ -14,7 +14,7 @@ from bot.core.grammar import hand_items
 from bot.web.push import successor
 from rules import engine_names, get_engine
 from tests.web.conftest import Web
-from tests.web.tables import ALICE, BOB, RK_DECK, init_data, two_player_table
+from tests.web.tables import ALICE, BOB, RK_DECK, alice_and_bob_table, init_data, two_player_table
 
 OPENING = [["r10", "r11", "r12"], ["k9", "b9", "y9"]]
 
@@ -146,14 +146,7 @@ async def test_open_pages_get_their_own_seats_view_after_every_commit(web: Web) 
 
 @pytest.mark.parametrize("game", engine_names())
 async def test_every_game_serves_each_seat_its_own_items_and_the_public_none(web: Web, game: str) -> None:
-    rec = await two_player_table(web.service, game) if game != "canasta" else None
-    if rec is None:  # Canasta is four seats: Alice, Bob and two AI
-        opened = await web.service.open_table(game, "telegram", "chat1", ALICE)
-        await web.service.join(opened.id, BOB)
-        for _ in range(2):
-            await web.service.add_ai(opened.id, ALICE)
-        await web.service.start(opened.id, ALICE)
-        rec = await web.service.get(opened.id)
+    rec = await alice_and_bob_table(web.service, game)
     engine = get_engine(game)
     for seat in (0, 1):
         data = await (await get(web, rec.id, k=web.link(rec.id, seat))).json()
@@ -227,14 +220,7 @@ def _untapped(board: dict) -> dict:
 async def test_the_table_as_pieces_is_the_public_views_for_every_seat(web: Web, game: str) -> None:
     import random
 
-    rec = await two_player_table(web.service, game) if game != "canasta" else None
-    if rec is None:
-        opened = await web.service.open_table(game, "telegram", "chat1", ALICE)
-        await web.service.join(opened.id, BOB)
-        for _ in range(2):
-            await web.service.add_ai(opened.id, ALICE)
-        await web.service.start(opened.id, ALICE)
-        rec = await web.service.get(opened.id)
+    rec = await alice_and_bob_table(web.service, game)
     engine, rng = get_engine(game), random.Random(3)
     for _ in range(24):  # the AI's moves for both humans: melds and discards on the table, hands still full
         seat = engine.current_seat(rec.state)

@@ -28,6 +28,10 @@ def unavailable(err: BaseException) -> bool:
     """Whether `err` means the store is unreachable for now (retrying later may succeed)."""
     if isinstance(err, (OSError, TimeoutError, *_PG_TRANSIENT)):
         return True  # ConnectionError, a refused or reset socket, a connect or command timeout
+    if isinstance(err, asyncpg.exceptions._base.InternalClientError):
+        # A connection whose server vanished mid-exchange, used before its loss was noticed
+        # ("cannot switch to state …; another operation … is in progress").
+        return "another operation" in str(err)
     if isinstance(err, asyncpg.InterfaceError):
         # A connection closed under the pool ("connection is closed", "pool is closing") is; a
         # misuse of the driver is not.

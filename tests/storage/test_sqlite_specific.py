@@ -74,7 +74,7 @@ async def test_pending_migration_applies_on_reopen(
     second = SqliteStore(db_path)
     await second.open()
     await second.close()
-    assert query(db_path, "SELECT version FROM schema_migrations ORDER BY version") == [(1,), (2,), (3,), (4,), (5,), (99,)]
+    assert query(db_path, "SELECT version FROM schema_migrations ORDER BY version") == [(1,), (2,), (3,), (4,), (5,), (6,), (99,)]
     assert "nickname" in [c[1] for c in query(db_path, "PRAGMA table_info(players)")]
     assert query(db_path, "SELECT id FROM game_tables") == [("t1",)]
 

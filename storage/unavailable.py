@@ -8,6 +8,7 @@ Everything else — a constraint, a bad statement, a bug — is not: it would fa
 
 from __future__ import annotations
 
+import socket
 import sqlite3
 
 import asyncpg
@@ -26,8 +27,8 @@ _PG_TRANSIENT: tuple[type[BaseException], ...] = (
 
 def unavailable(err: BaseException) -> bool:
     """Whether `err` means the store is unreachable for now (retrying later may succeed)."""
-    if isinstance(err, (OSError, TimeoutError, *_PG_TRANSIENT)):
-        return True  # ConnectionError, a refused or reset socket, a connect or command timeout
+    if isinstance(err, (ConnectionError, TimeoutError, socket.gaierror, *_PG_TRANSIENT)):
+        return True  # a refused, reset or broken socket, a host not found, a connect or command timeout
     if isinstance(err, asyncpg.exceptions._base.InternalClientError):
         # A connection whose server vanished mid-exchange, used before its loss was noticed
         # ("cannot switch to state …; another operation … is in progress").

@@ -208,7 +208,15 @@ class TelegramBot(Commands, Standings, Buttons, Lobby, Hints, WebLinks, Pictures
 
     async def _done(self, update: object, context: ContextTypes.DEFAULT_TYPE) -> None:
         if isinstance(update, Update):
-            await self.store.claim_update(PLATFORM, str(update.update_id), self.service.clock.now())
+            try:
+                await self.store.claim_update(PLATFORM, str(update.update_id), self.service.clock.now())
+            except Exception as err:
+                if not unavailable(err):
+                    raise
+                # The update was handled (its changes carry their own keys): only a redelivery's
+                # shortcut is missing, and the key answers that one as the first time.
+                log.warning("update %s handled, its id not recorded (the store is unreachable: %s)",
+                            update.update_id, err)
             await self._mark_processed(update)
 
     async def on_error(self, update: object, context: ContextTypes.DEFAULT_TYPE) -> None:

@@ -66,3 +66,21 @@ async def test_a_press_that_could_not_be_saved_is_answered_with_the_sentence(
         assert [s.kind for s in (await h.table()).seats] == ["human", "ai"]
     finally:
         await h.stop()
+
+
+async def test_a_move_made_whose_update_id_could_not_be_recorded_is_not_called_unsaved(
+        fake: FakeTelegramBotAPI, tmp_path: Path) -> None:
+    h = FailingHarness(fake, str(tmp_path / "tg.db"), FakeClock())
+    await h.start()
+    try:
+        await table_at_alices_turn(h)
+        rec = await h.table()
+        h.failing.fail("claim_update")  # the last step, after the move and its answer
+        mark = len(h.fake.calls)
+        await h.dm("draw", h.alice)
+        await h.idle()
+        assert alices_draws(await h.store.log(rec.id)) == 1
+        assert SENTENCE not in dm_texts(h, mark)
+        assert h.failing.failed == ["claim_update"]
+    finally:
+        await h.stop()

@@ -169,6 +169,12 @@ class MemoryStore:
         self._claims[table_id] = (owner, now + lease_s)
         return True
 
+    async def hold_liveness(self, owner: str) -> None:
+        pass  # one process's memory, or one machine's file: bot/core/liveness.py sees its processes
+
+    async def gone(self, owners: Sequence[str]) -> list[str]:
+        return []
+
     async def release_claim(self, table_id: str, owner: str) -> None:
         if self._claims.get(table_id, ("", 0.0))[0] == owner:
             del self._claims[table_id]

@@ -74,6 +74,15 @@ class Store(Protocol):
         """The owners holding a live claim (until > now), sorted: whom a restarted process may
         prove gone (bot/core/liveness.py) and pass as `dead`."""
 
+    async def hold_liveness(self, owner: str) -> None:
+        """Show `owner` alive to the other processes for as long as this store is open (call it
+        again now and then: a session lost with the database is taken again). A no-op where the
+        database cannot tell (SQLite, memory: one host, whose processes bot/core/liveness.py sees)."""
+
+    async def gone(self, owners: Sequence[str]) -> list[str]:
+        """Those of `owners` that the database shows are not alive (no open store holds their
+        `hold_liveness`), sorted; [] where it cannot tell."""
+
     async def claim_table(self, table_id: str, owner: str, now: float, lease_s: float) -> bool:
         """Claim one playing table (as `claim_due`, whatever its deadline): True if `owner` now
         holds it, False if another owner's lease is live or the table is not playing."""

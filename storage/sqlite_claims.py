@@ -106,6 +106,12 @@ class SqliteClaims:
                f"{_TAKE.format(dead=_NO_OWNER)}")
         return bool(await self._write(lambda db: _ids(db, sql, args)))
 
+    async def hold_liveness(self, owner: str) -> None:
+        pass  # one process's memory, or one machine's file: bot/core/liveness.py sees its processes
+
+    async def gone(self, owners: Sequence[str]) -> list[str]:
+        return []
+
     async def release_claim(self, table_id: str, owner: str) -> None:
         await self._write(lambda db: db.execute(
             "DELETE FROM table_claims WHERE table_id = ? AND owner = ?", (table_id, owner)))

@@ -115,6 +115,8 @@ class Autoplay:
         the automatic moves that follow, if any — this process's claim of them taken in the same
         transaction — and builds the views (off the loop too). Called under the table's gate."""
         follows = self._automatic_seat(rec, self.engine_for(rec), state) is not None
+        if follows:
+            await self._alive()  # about to hold a claim: shown alive to the others first
         rec = await self._commit(rec, state, entries, acted_seat=acted_seat, prev_turn=prev_turn,
                                  force_new_deadline=force_new_deadline, key=key, reply=reply,
                                  claim=self._lease() if follows else None)
@@ -181,5 +183,14 @@ class Autoplay:
             log.warning("claim of table %s kept (the store is unreachable: %s); this process's next tick "
                         "takes it again if its work is still due", table_id, err.params.get("detail", ""))
 
+    async def _alive(self) -> None:
+        """Show this process alive to the others (`Store.hold_liveness`): nothing to do once held.
+        Never in the way of a move: if the database refuses it, the next call tries again."""
+        try:
+            await self.store.hold_liveness(self.owner)
+        except StoreUnavailable as err:
+            log.warning("this process's liveness not shown (the store is unreachable: %s)", err.params.get("detail", ""))
+
     async def _claim(self, table_id: str) -> bool:
+        await self._alive()
         return await self.store.claim_table(table_id, self.owner, self.clock.now(), self.claim_lease_s)

@@ -32,6 +32,9 @@ if TYPE_CHECKING:
 
 KEY_MEMORY_S = 7 * 24 * 3600.0  # platforms redeliver within a day (Telegram keeps updates 24 h)
 CLAIM_BATCH = 250  # due tables claimed (and handled together) per tick; the rest wait for the next tick
+# How long the database must show a claim owner without its liveness session before its tables are
+# taken: more than a tick, in which a live process cut off with the database holds it again.
+GONE_CONFIRM_S = 2.5
 
 log = logging.getLogger(__name__)
 
@@ -49,6 +52,8 @@ async def _each(table_ids: list[str], work: Callable[[str], Awaitable[Outcome | 
 
 class Clockwork(Autoplay):
     """Mixed into `TableService`, which provides the helpers declared here."""
+
+    _unseen: dict[str, float]  # claim owners the database showed gone -> since when (`_dead_owners`)
 
     if TYPE_CHECKING:
         @staticmethod
@@ -89,8 +94,16 @@ class Clockwork(Autoplay):
         return outcomes
 
     async def _dead_owners(self, now: float) -> list[str]:
-        """The other owners of live claims that are proven gone: their tables are taken at once."""
-        dead = [o for o in await self.store.claim_holders(now) if o != self.owner and proven_dead(o)]
+        """The other owners of live claims that are proven gone, whose tables are taken at once: a
+        process of this host whose pid no longer runs (certain), or one the database has seen
+        without its liveness session (`Store.gone`) for GONE_CONFIRM_S — a live process cut off
+        with the database holds it again at its next tick."""
+        await self._alive()
+        others = [o for o in await self.store.claim_holders(now) if o != self.owner]
+        dead = [o for o in others if proven_dead(o)]
+        unseen = set(await self.store.gone([o for o in others if o not in dead]))
+        self._unseen = {o: self._unseen.get(o, now) for o in unseen}
+        dead += sorted(o for o, since in self._unseen.items() if now - since >= GONE_CONFIRM_S)
         if dead:
             log.info("claims of %s taken over now: those processes are gone", ", ".join(dead))
         return dead

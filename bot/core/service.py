@@ -85,6 +85,7 @@ class TableService(Lobby, Clockwork):
         self._settling: set[asyncio.Task[Outcome]] = set()
         self.owner = owner or process_owner()
         self.claim_lease_s = claim_lease_s
+        self._unseen: dict[str, float] = {}
         self.clock = clock or SystemClock()
         self.lobby_ttl_s = lobby_ttl_s
         self._new_table_id = new_table_id

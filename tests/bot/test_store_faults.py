@@ -13,6 +13,7 @@ from pathlib import Path
 import pytest
 
 from bot.core.clock import FakeClock
+from bot.core.clockwork import GONE_CONFIRM_S
 from bot.core.liveness import process_owner, proven_dead
 from bot.core.models import StoreUnavailable
 from bot.core.service import CLAIM_LEASE_S, TableService
@@ -146,3 +147,27 @@ def test_only_a_gone_process_of_this_host_is_proven_dead() -> None:
     assert not proven_dead(f"{socket.gethostname()}:1:abcd0000")  # pid 1 runs (it is someone's)
     assert not proven_dead("another-host:4242:0abc0000")
     assert not proven_dead("A")  # not a process owner at all
+
+
+async def test_postgres_shows_a_predecessor_on_another_host_gone_once_its_session_ended(postgres_url: str) -> None:
+    """Another host's process cannot be seen here, but PostgreSQL ends its liveness session when it
+    dies: its tables are taken once that has lasted GONE_CONFIRM_S, not after the lease."""
+    expected = await reference()
+    clock = FakeClock()
+    elsewhere = "another-host:4242:0abc0000"
+    before, after = PostgresStore(postgres_url), PostgresStore(postgres_url)
+    await before.open()
+    await after.open()
+    try:
+        table = await draw_answer_lost(before, clock, elsewhere, release_fails=True)
+        restarted = service_on(after, clock, process_owner())
+        assert await restarted.tick() == []  # its session is open: maybe alive
+        await before.close()  # the process dies: PostgreSQL ends its session
+        assert await restarted.tick() == []  # seen gone once: maybe a live process cut off a moment
+        clock.advance(GONE_CONFIRM_S)
+        (outcome,) = await restarted.tick()  # still gone: its tables are taken, the lease far from over
+        assert moves(await after.log(table)) == expected
+        assert await after.claim_holders(clock.now()) == []
+    finally:
+        await before.close()
+        await after.close()

@@ -221,3 +221,23 @@ def test_no_server_fails_in_ci_and_skips_elsewhere(ci: str, outcome: type[BaseEx
     monkeypatch.setenv("CI", ci)
     with pytest.raises(outcome):
         no_server()
+
+
+async def test_an_owner_shows_alive_while_its_store_is_open_and_gone_once_closed(
+    store: PostgresStore, postgres_url: str
+) -> None:
+    """Store.gone on PostgreSQL (ISSUE 24, item 3): a liveness session per store, holding every
+    owner shown through it; the check leaves no lock of its own behind."""
+    other = PostgresStore(postgres_url)
+    await other.open()
+    try:
+        await store.hold_liveness("A")
+        await store.hold_liveness("B")  # a second service on the same store
+        await store.hold_liveness("A")  # held already: nothing more
+        assert await other.gone(["A", "B", "C"]) == ["C"]
+        assert await other.gone(["C", "B", "A"]) == ["C"]  # the first check took no lock for good
+        assert await other.gone([]) == []
+        await store.close()
+        assert await other.gone(["A", "B"]) == ["A", "B"]
+    finally:
+        await other.close()

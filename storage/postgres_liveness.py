@@ -34,30 +34,27 @@ class Liveness:
     def __init__(self, url: str) -> None:
         self.url = url
         self._conn: asyncpg.Connection | None = None
-        self._owners: set[str] = set()
+        self._wanted: set[str] = set()
+        self._held: set[str] = set()
 
     async def hold(self, owner: str) -> None:
-        """Hold `owner`'s lock; free when it is held already (no round trip), a connection and one
-        statement when the session was lost (every owner's lock taken again, after a server restart)."""
-        if self._conn is not None and not self._conn.is_closed():
-            if owner not in self._owners:
-                await self._conn.execute("SELECT pg_try_advisory_lock($1)", owner_key(owner))
-                self._owners.add(owner)
-            return
-        self._conn = None
-        conn = await asyncpg.connect(self.url, timeout=CONNECT_TIMEOUT_S)
-        owners = self._owners | {owner}
-        try:
-            await conn.execute("SELECT pg_try_advisory_lock(k) FROM unnest($1::bigint[]) AS k",
-                               [owner_key(o) for o in owners])
-        except BaseException:
-            await conn.close()
-            raise
-        self._conn, self._owners = conn, owners
+        """Hold `owner`'s lock: free once held (no round trip); after the session was lost (a server
+        restart) a new one takes every owner's lock again. A lock found taken — another process
+        checking it that very moment (`gone`) — is tried again at the next call."""
+        self._wanted.add(owner)
+        if self._conn is None or self._conn.is_closed():
+            self._conn, self._held = None, set()
+            self._conn = await asyncpg.connect(self.url, timeout=CONNECT_TIMEOUT_S)
+        missing = {owner_key(o): o for o in self._wanted - self._held}
+        if missing:
+            rows = await self._conn.fetch("SELECT k FROM unnest($1::bigint[]) AS k WHERE pg_try_advisory_lock(k)",
+                                          list(missing))
+            self._held |= {missing[r["k"]] for r in rows}
 
     async def close(self) -> None:
         if self._conn is not None:
             conn, self._conn = self._conn, None
+            self._held = set()
             await conn.close()  # the session ends: these owners are gone for the others
 
 

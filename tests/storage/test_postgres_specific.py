@@ -241,3 +241,23 @@ async def test_an_owner_shows_alive_while_its_store_is_open_and_gone_once_closed
         assert await other.gone(["A", "B"]) == ["A", "B"]
     finally:
         await other.close()
+
+
+async def test_an_owner_whose_lock_was_being_checked_takes_it_at_its_next_call(
+    store: PostgresStore, postgres_url: str
+) -> None:
+    from storage.postgres_liveness import owner_key
+
+    db = await asyncpg.connect(postgres_url)
+    other = PostgresStore(postgres_url)
+    await other.open()
+    try:
+        await db.execute("SELECT pg_advisory_lock($1)", owner_key("A"))  # a check of A, at that moment
+        await store.hold_liveness("A")  # could not take it
+        await db.execute("SELECT pg_advisory_unlock($1)", owner_key("A"))
+        assert await other.gone(["A"]) == ["A"]
+        await store.hold_liveness("A")  # tried again
+        assert await other.gone(["A"]) == []
+    finally:
+        await db.close()
+        await other.close()

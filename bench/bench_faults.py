@@ -10,12 +10,14 @@ prints each acknowledged move (`submit` returned: the move is durable). Then, `-
   (a) the server is killed (SIGKILL to every server process) and started again after `--outage-s`;
   (b) every connection of the database is terminated (pg_terminate_backend);
   (c) the bot process is killed (SIGKILL) while it holds AI turns, and a new one started on the
-      same host.
+      same host, which sees the dead one's pid gone;
+  (d) the same with the dead process's claims owned as another host's (its pid out of sight): only
+      PostgreSQL's liveness session shows it gone.
 
 Printed per fault: seconds from the server's return (a: the restarted server answers; b: the
-connections are gone; c: the new process is started) until a move is acknowledged again (goal
-<= 2 s); for (c) also the seconds until the AI turns the dead process held were played (its
-claims are taken at once when its pid is seen gone, instead of after the 30 s lease). At the end,
+connections are gone; c, d: the new process is started) until a move is acknowledged again (goal
+<= 2 s); for (c) and (d) also the seconds until the AI turns the dead process held were played
+(instead of after the 30 s lease). At the end,
 with the driver stopped and the clock ticking on: tables left with the AI on turn (goal 0), and
 the acknowledged moves lost or doubled (goal 0), checked against the stored logs and keys.
 """
@@ -57,7 +59,11 @@ async def _child(url: str, tables: int) -> None:
     alice = Player("bench", "1", "Alice")
     store = PostgresStore(url)
     await store.open()
-    service = TableService(store, owner=process_owner())
+    # BENCH_FAULTS_HOST: a claim owner as another host's process has it, whose pid this host cannot
+    # see: only PostgreSQL (its liveness session) can show it gone.
+    host = os.environ.get("BENCH_FAULTS_HOST")
+    owner = f"{host}:{os.getpid()}:{uuid.uuid4().hex[:8]}" if host else process_owner()
+    service = TableService(store, owner=owner)
 
     async def nothing(_: object) -> None:
         return None
@@ -129,10 +135,12 @@ class Bench:
         self.acks: list[tuple[str, float]] = []  # every child's acknowledged moves
         self.child: Child | None = None
 
-    async def spawn(self) -> Child:
+    async def spawn(self, elsewhere: bool = False) -> Child:
+        """A new bot process; `elsewhere`: its claims owned as another host's process owns them."""
+        env = {**os.environ, **({"BENCH_FAULTS_HOST": "another-host"} if elsewhere else {})}
         process = await asyncio.create_subprocess_exec(
             sys.executable, "-m", "bench.bench_faults", "--child", self.url, "--tables", str(self.tables),
-            cwd=ROOT, stdin=asyncio.subprocess.PIPE, stdout=asyncio.subprocess.PIPE)
+            cwd=ROOT, stdin=asyncio.subprocess.PIPE, stdout=asyncio.subprocess.PIPE, env=env)
         child = Child(process, time.time())
         asyncio.create_task(self._read(child))
         self.child = child
@@ -192,6 +200,17 @@ async def _kill_mid_ai_turn(bench: Bench) -> dict[str, int]:
     return held
 
 
+async def _played(bench: Bench, held: dict[str, int], start: float) -> float | None:
+    """Seconds from `start` until every table of `held` moved on (its AI turn played), or None."""
+    while time.time() - start < 60:
+        now_seq = {r["id"]: r["log_seq"] for r in await bench.query(
+            "SELECT id, log_seq FROM game_tables WHERE id = ANY($1::text[])", list(held))}
+        if all(now_seq.get(t, 0) > seq for t, seq in held.items()):
+            return time.time() - start
+        await asyncio.sleep(0.05)
+    return None
+
+
 def _s(value: float | None) -> str:
     return f"{value:5.2f} s" if value is not None else "  none "
 
@@ -224,21 +243,23 @@ async def _run(args: argparse.Namespace) -> None:
             rows.append((f"(b) connections terminated, round {n}",
                          f"moves accepted again {_s(await _recovery(bench, gone, args.run_s))} after"))
 
-            held = await _kill_mid_ai_turn(bench)
-            start = time.time()
-            await bench.spawn()
-            taken = None
-            while time.time() - start < 60:
-                now_seq = {r["id"]: r["log_seq"] for r in await bench.query(
-                    "SELECT id, log_seq FROM game_tables WHERE id = ANY($1::text[])", list(held))}
-                if all(now_seq.get(t, 0) > seq for t, seq in held.items()):
-                    taken = time.time() - start
-                    break
-                await asyncio.sleep(0.05)
-            recovered = await _recovery(bench, start, args.run_s)
-            rows.append((f"(c) bot process killed and restarted, round {n}",
-                         f"moves accepted again {_s(recovered)} after its start; its {len(held)} AI turns "
-                         f"played {_s(taken)} after it"))
+            for elsewhere, name in ((False, "(c) bot process killed and restarted"),
+                                    (True, "(d) the same, the dead one on another host (no pid to see)")):
+                # (c) the killed process is seen gone by its pid; (d) its claims are owned as another
+                # host's, and only PostgreSQL shows it gone (its liveness session ended).
+                if elsewhere:  # the process to kill: one whose claims look like another host's
+                    bench.child.process.send_signal(signal.SIGKILL)  # (c)'s new one, not mid-turn
+                    await bench.child.process.wait()
+                    await bench.spawn(elsewhere=True)
+                    await asyncio.sleep(args.run_s)
+                held = await _kill_mid_ai_turn(bench)
+                start = time.time()
+                await bench.spawn()
+                taken = await _played(bench, held, start)
+                recovered = await _recovery(bench, start, args.run_s)
+                rows.append((f"{name}, round {n}",
+                             f"moves accepted again {_s(recovered)} after its start; the {len(held)} AI turns "
+                             f"it held played {_s(taken)} after"))
 
         child = bench.child
         assert child is not None and child.process.stdin is not None

@@ -18,7 +18,7 @@ from bot.core.liveness import process_owner, proven_dead
 from bot.core.models import StoreUnavailable
 from bot.core.service import CLAIM_LEASE_S, TableService
 from storage import LogEntry, MemoryStore, PostgresStore, SqliteStore, Store
-from tests.bot.conftest import ALICE
+from tests.bot.conftest import ALICE, BOB
 from tests.bot.test_exactly_once import ai_table
 from tests.failing_store import FailingStore
 
@@ -171,3 +171,25 @@ async def test_postgres_shows_a_predecessor_on_another_host_gone_once_its_sessio
     finally:
         await before.close()
         await after.close()
+
+
+async def test_a_player_gone_away_on_turn_is_played_by_the_next_tick_when_the_stand_in_could_not_start(
+    inner: Store,
+) -> None:
+    clock = FakeClock()
+    failing = FailingStore(inner)
+    service = service_on(failing, clock, "A")
+    rec = await service.open_table("rummikub", "test", "chat1", ALICE, options={"turn_timer_s": 0})
+    await service.join(rec.id, BOB)
+    started = await service.start(rec.id, ALICE)
+    assert started.table.state is not None
+    turn = started.table.state["turn"]
+    failing.fail("claim_table")  # `/away` is stored; the stand-in's claim is not
+    with pytest.raises(StoreUnavailable):
+        await service.set_away(rec.id, (ALICE, BOB)[turn], True)
+    stored = await inner.get_table(rec.id)
+    assert stored is not None and stored.seats[turn].away and stored.state is not None
+    assert stored.state["turn"] == turn and stored.wake is not None  # the away seat's turn, the AI's to play
+    (outcome,) = await service_on(inner, clock, "B").tick()
+    assert outcome.table.state is not None and outcome.table.state["turn"] == 1 - turn  # the other's turn now
+    assert [e.kind for e in await inner.log(rec.id)][-1] == "ai"

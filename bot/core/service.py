@@ -37,7 +37,7 @@ from bot.core.clock import Clock, SystemClock
 from bot.core.clockwork import Clockwork
 from bot.core.liveness import process_owner
 from bot.core.lobby import Lobby
-from bot.core.models import Outcome, Player, ServiceError
+from bot.core.models import Outcome, Player, ServiceError, StoreUnavailable
 from bot.core.options_text import bad_option
 from bot.core.stats import Standings
 from bot.core.store_guard import guarded
@@ -364,6 +364,8 @@ class TableService(Lobby, Clockwork):
         the next catch-up (every stats query runs one)."""
         try:
             await self.standings.catch_up()
+        except StoreUnavailable as err:
+            log.warning("rating caught up later (the store is unreachable: %s)", err.params.get("detail", ""))
         except Exception:
             log.exception("rating caught up later")
 

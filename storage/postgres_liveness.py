@@ -12,6 +12,7 @@ once even if it believed wrongly.
 
 from __future__ import annotations
 
+import asyncio
 import hashlib
 from collections.abc import Sequence
 
@@ -36,26 +37,31 @@ class Liveness:
         self._conn: asyncpg.Connection | None = None
         self._wanted: set[str] = set()
         self._held: set[str] = set()
+        self._lock = asyncio.Lock()  # one connect and one statement at a time on the session
 
     async def hold(self, owner: str) -> None:
-        """Hold `owner`'s lock: free once held (no round trip); after the session was lost (a server
-        restart) a new one takes every owner's lock again. A lock found taken — another process
-        checking it that very moment (`gone`) — is tried again at the next call."""
-        self._wanted.add(owner)
-        if self._conn is None or self._conn.is_closed():
-            self._conn, self._held = None, set()
-            self._conn = await asyncpg.connect(self.url, timeout=CONNECT_TIMEOUT_S)
-        missing = {owner_key(o): o for o in self._wanted - self._held}
-        if missing:
-            rows = await self._conn.fetch("SELECT k FROM unnest($1::bigint[]) AS k WHERE pg_try_advisory_lock(k)",
-                                          list(missing))
-            self._held |= {missing[r["k"]] for r in rows}
+        """Hold `owner`'s lock: free once held (no round trip, no wait); after the session was lost
+        (a server restart) a new one takes every owner's lock again. A lock found taken — another
+        process checking it that very moment (`gone`) — is tried again at the next call."""
+        if owner in self._held and self._conn is not None and not self._conn.is_closed():
+            return
+        async with self._lock:
+            self._wanted.add(owner)
+            if self._conn is None or self._conn.is_closed():
+                self._conn, self._held = None, set()
+                self._conn = await asyncpg.connect(self.url, timeout=CONNECT_TIMEOUT_S)
+            missing = {owner_key(o): o for o in self._wanted - self._held}
+            if missing:
+                rows = await self._conn.fetch(
+                    "SELECT k FROM unnest($1::bigint[]) AS k WHERE pg_try_advisory_lock(k)", list(missing))
+                self._held |= {missing[r["k"]] for r in rows}
 
     async def close(self) -> None:
-        if self._conn is not None:
-            conn, self._conn = self._conn, None
-            self._held = set()
-            await conn.close()  # the session ends: these owners are gone for the others
+        async with self._lock:
+            if self._conn is not None:
+                conn, self._conn = self._conn, None
+                self._held = set()
+                await conn.close()  # the session ends: these owners are gone for the others
 
 
 async def gone(db: asyncpg.Connection, owners: Sequence[str]) -> list[str]:

@@ -261,3 +261,18 @@ async def test_an_owner_whose_lock_was_being_checked_takes_it_at_its_next_call(
     finally:
         await db.close()
         await other.close()
+
+
+async def test_many_services_showing_themselves_alive_at_once_share_the_session(
+    store: PostgresStore, postgres_url: str
+) -> None:
+    """Tables started together each show their service alive before claiming (found by bench_scale:
+    concurrent calls used to run two statements on the one liveness connection at once)."""
+    owners = [f"o{i}" for i in range(20)]
+    await asyncio.gather(*(store.hold_liveness(o) for o in owners * 3))
+    other = PostgresStore(postgres_url)
+    await other.open()
+    try:
+        assert await other.gone([*owners, "nobody"]) == ["nobody"]
+    finally:
+        await other.close()

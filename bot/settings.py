@@ -26,6 +26,9 @@ class Settings(BaseSettings):
     lobby_ttl_s: float = Field(3600.0, gt=0, allow_inf_nan=False,
                                description="an unstarted lobby expires after this many seconds")
     tick_interval_s: float = Field(1.0, gt=0, allow_inf_nan=False, description="how often turn deadlines are checked")
+    claim_lease_s: float = Field(30.0, gt=0, allow_inf_nan=False,
+                                 description="a table's clock work is this process's for this many seconds at a "
+                                             "time; a process that dies holding it is replaced after this")
     ai_workers: int = Field(1, ge=0, le=64, description="processes that compute the AI's moves; 0: on the event loop")
     log_level: str = Field("INFO", description="logging level: " + ", ".join(LOG_LEVELS))
     telegram_mode: Literal["polling", "webhook"] = Field("polling", description="how Telegram updates arrive")

@@ -136,19 +136,27 @@ class MemoryStore:
 
     # ---- claims ----------------------------------------------------------------------------------
 
-    def _claimable(self, table_id: str, owner: str, now: float) -> bool:
+    def _claimable(self, table_id: str, owner: str, now: float, dead: Sequence[str] = ()) -> bool:
         held = self._claims.get(table_id)
-        return held is None or held[0] == owner or held[1] <= now
+        return held is None or held[0] == owner or held[1] <= now or held[0] in dead
 
-    async def claim_due(self, now: float, owner: str, lease_s: float, limit: int = 100) -> list[str]:
-        due = [t for t in await self.due_tables(now) if self._claimable(t, owner, now)][:max(limit, 0)]
-        for table_id in due:
+    async def claim_due(self, now: float, owner: str, lease_s: float, limit: int = 100,
+                        dead: Sequence[str] = ()) -> list[str]:
+        # Due: a passed deadline, or automatic moves nobody played (`wake`).
+        at = {t.id: min(x for x in (t.deadline, t.wake) if x is not None) for t in self._tables.values()
+              if t.status == "playing" and any(x is not None and x <= now for x in (t.deadline, t.wake))}
+        due = [t for t in sorted(at, key=lambda t: (at[t], t)) if self._claimable(t, owner, now, dead)]
+        for table_id in due[:max(limit, 0)]:
             self._claims[table_id] = (owner, now + lease_s)
-        return due
+        return due[:max(limit, 0)]
 
-    async def claim_stale(self, now: float, owner: str, lease_s: float, limit: int = 100) -> list[str]:
-        stale = sorted((until, t) for t, (_, until) in self._claims.items()
-                       if until <= now and t in self._tables and self._tables[t].status == "playing")
+    async def claim_holders(self, now: float) -> list[str]:
+        return sorted({o for o, until in self._claims.values() if until > now})
+
+    async def claim_stale(self, now: float, owner: str, lease_s: float, limit: int = 100,
+                          dead: Sequence[str] = ()) -> list[str]:
+        stale = sorted((until, t) for t, (held, until) in self._claims.items()
+                       if (until <= now or held in dead) and t in self._tables and self._tables[t].status == "playing")
         taken = sorted(t for _, t in stale[:max(limit, 0)])
         for table_id in taken:
             self._claims[table_id] = (owner, now + lease_s)
@@ -160,6 +168,12 @@ class MemoryStore:
             return False
         self._claims[table_id] = (owner, now + lease_s)
         return True
+
+    async def hold_liveness(self, owner: str) -> None:
+        pass  # one process's memory, or one machine's file: bot/core/liveness.py sees its processes
+
+    async def gone(self, owners: Sequence[str]) -> list[str]:
+        return []
 
     async def release_claim(self, table_id: str, owner: str) -> None:
         if self._claims.get(table_id, ("", 0.0))[0] == owner:

@@ -45,6 +45,9 @@ class TableRecord(BaseModel):
     state: dict[str, Any] | None = None
     log_seq: int = 0
     deadline: float | None = None  # epoch seconds of the current turn deadline
+    # While an AI or away seat is on turn: when those automatic moves became due (None: a present
+    # human is on turn). Store.claim_due takes tables whose wake passed, whatever became of the claim.
+    wake: float | None = None
     created_at: float
     updated_at: float
     meta: dict[str, Any] = Field(default_factory=dict)  # adapter data: message ids, language...

@@ -52,16 +52,36 @@ class Store(Protocol):
 
     # ---- claims (migration 005): one process does a table's clock work --------------------------
 
-    async def claim_due(self, now: float, owner: str, lease_s: float, limit: int = 100) -> list[str]:
+    async def claim_due(self, now: float, owner: str, lease_s: float, limit: int = 100,
+                        dead: Sequence[str] = ()) -> list[str]:
         """Atomically claim, for `owner` until `now + lease_s`, up to `limit` playing tables whose
-        deadline is at or before `now`, earliest first, and return their ids. A table claimed by
-        another owner whose lease has not run out (until > now) is skipped; an expired claim, or one
-        of `owner`'s own, is taken (renewed). Two owners claiming at once never get the same table."""
+        clock work is due — a deadline or a `wake` (automatic moves on turn) at or before `now` —
+        earliest first, and return their ids. A table claimed by another owner whose lease has not
+        run out (until > now) is skipped, unless that owner is in `dead` (proven gone: its claims
+        are taken at once); an expired claim, or one of `owner`'s own, is taken (renewed). Two
+        owners claiming at once never get the same table.
 
-    async def claim_stale(self, now: float, owner: str, lease_s: float, limit: int = 100) -> list[str]:
-        """Atomically take over up to `limit` playing tables holding an expired claim that was never
-        released (its owner died mid-turn: AI moves or a timeout are pending); the oldest leases are
-        taken first, the ids come sorted."""
+        So a table whose automatic moves were left unplayed — a failed commit whose claim was
+        released, a process that died, a claim lost — is due again at the next tick."""
+
+    async def claim_stale(self, now: float, owner: str, lease_s: float, limit: int = 100,
+                          dead: Sequence[str] = ()) -> list[str]:
+        """Atomically take over up to `limit` playing tables holding a claim that was never released
+        and either expired or belongs to an owner in `dead` (its owner died mid-turn: AI moves or a
+        timeout are pending); the oldest leases are taken first, the ids come sorted."""
+
+    async def claim_holders(self, now: float) -> list[str]:
+        """The owners holding a live claim (until > now), sorted: whom a restarted process may
+        prove gone (bot/core/liveness.py) and pass as `dead`."""
+
+    async def hold_liveness(self, owner: str) -> None:
+        """Show `owner` alive to the other processes for as long as this store is open (call it
+        again now and then: a session lost with the database is taken again). A no-op where the
+        database cannot tell (SQLite, memory: one host, whose processes bot/core/liveness.py sees)."""
+
+    async def gone(self, owners: Sequence[str]) -> list[str]:
+        """Those of `owners` that the database shows are not alive (no open store holds their
+        `hold_liveness`), sorted; [] where it cannot tell."""
 
     async def claim_table(self, table_id: str, owner: str, now: float, lease_s: float) -> bool:
         """Claim one playing table (as `claim_due`, whatever its deadline): True if `owner` now

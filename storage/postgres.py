@@ -37,6 +37,7 @@ from storage.models import (
     table_row,
 )
 from storage.postgres_claims import PostgresClaims
+from storage.postgres_liveness import Liveness, gone
 from storage.postgres_rows import RESULT_JSON, commit_columns, commit_sql, from_row, table_from_row, to_row
 from storage.postgres_schema import PostgresUnusable, display_url, migrate
 from storage.postgres_side import PostgresSideTables, count, insert_sql, result_from_row
@@ -71,6 +72,7 @@ class PostgresStore(PostgresSideTables, PostgresClaims):
         self.writer: PgGroupWriter | None = None
         self.versions: VersionReads | None = None
         self.cache = RecordCache()
+        self.liveness = Liveness(url)
 
     def __repr__(self) -> str:  # never the password
         return f"PostgresStore({display_url(self.url)!r})"
@@ -98,6 +100,7 @@ class PostgresStore(PostgresSideTables, PostgresClaims):
         self.versions = VersionReads(pool)
 
     async def close(self) -> None:
+        await self.liveness.close()
         if self.writer is not None:
             writer, self.writer = self.writer, None
             await writer.close()  # the writes already queued are made first
@@ -114,6 +117,17 @@ class PostgresStore(PostgresSideTables, PostgresClaims):
         async with self._conn() as db:
             row = await db.fetchrow("SELECT version, name FROM schema_migrations ORDER BY version DESC LIMIT 1")
         return (row["version"], row["name"]) if row else (0, "")
+
+    async def hold_liveness(self, owner: str) -> None:
+        if self._pool is None:
+            raise RuntimeError("PostgresStore is not open; await store.open() first")
+        await self.liveness.hold(owner)
+
+    async def gone(self, owners: Sequence[str]) -> list[str]:
+        if not owners:
+            return []
+        async with self._conn() as db:
+            return await gone(db, owners)
 
     @asynccontextmanager
     async def _conn(self) -> AsyncIterator[asyncpg.Connection]:

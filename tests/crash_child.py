@@ -4,16 +4,19 @@
 postgresql:// URL) as claim owner "A" with the clock at NOW — or, with MOVE, plays it as Alice at
 the one table in play — and right after the store call METHOD returns it prints `paused METHOD`
 and stops there — its claim held, its connections open — until
-the test kills it (SIGKILL: no finally, no release, no clean close).
+the test kills it (SIGKILL: no finally, no release, no clean close). With CRASH_CHILD_OWNER=process
+in its environment it owns its claims as a real bot process does (`process_owner()`: host, pid).
 """
 
 from __future__ import annotations
 
 import asyncio
+import os
 import sys
 from typing import Any
 
 from bot.core.clock import FakeClock
+from bot.core.liveness import process_owner
 from bot.core.service import TableService
 from storage import PostgresStore, SqliteStore, Store
 from tests.bot.conftest import ALICE
@@ -39,7 +42,8 @@ class PausingStore:
 async def main(database: str, now: float, method: str, move: str | None) -> None:
     store: Store = PostgresStore(database) if database.startswith("postgresql://") else SqliteStore(database)
     await store.open()
-    service = TableService(PausingStore(store, method), FakeClock(now), owner="A")  # type: ignore[arg-type]
+    owner = process_owner() if os.environ.get("CRASH_CHILD_OWNER") == "process" else "A"
+    service = TableService(PausingStore(store, method), FakeClock(now), owner=owner)  # type: ignore[arg-type]
     if move is None:
         await service.tick()
     else:

@@ -15,7 +15,7 @@ from bot.console.guide import guide_reply
 from bot.console.seats import seat_levels
 from bot.core.hints import table_hint
 from bot.core.i18n import t
-from bot.core.models import Outcome, Player, ServiceError
+from bot.core.models import Outcome, Player, ServiceError, StoreUnavailable
 from bot.core.presenter import HandUIs, Presenter, TablePanel, Updates
 from bot.core.presenter.games import Event, IllegalAction, MoveTemplate, canonical, moves_of, view_of
 from bot.core.presenter.prompt import prompt_line, typed_moves
@@ -200,10 +200,13 @@ class ConsoleTable:
         return rec
 
     async def _act(self, rec: TableRecord, user: Player, command: str) -> TableRecord:
-        for due in await self.service.tick():
-            await self._show_events(due, user)
         try:
+            for due in await self.service.tick():
+                await self._show_events(due, user)
             outcome = await self.service.act(rec.id, user, command)
+        except StoreUnavailable as err:  # nothing stored: said, and the table is the one last shown
+            self.write(render_error(err, self.lang, rec.game))
+            return rec
         except (IllegalAction, ServiceError) as err:
             self.write(render_error(err, self.lang, rec.game))
             return await self.service.get(rec.id)

@@ -12,6 +12,8 @@ The automatic moves are then computed off the event loop (bot/core/ai_pool.py) a
 task of their own (`Outcome.pending`; `Outcome.settled()` awaits it), `AI_CHUNK` moves per commit.
 Each chunk's commit renews the claim and the last one drops it, in their own transactions. The
 table's gate (bot/core/table_gate.py) makes the table's next piece of work wait for that task.
+Every commit that leaves an automatic seat on turn stamps the table's `wake` as well: if those moves
+are never stored (a failed commit, a dead process), the next clock tick plays them (clockwork.py).
 """
 
 from __future__ import annotations
@@ -22,7 +24,7 @@ from typing import TYPE_CHECKING, Any
 
 from bot.core.ai_pool import AiPool
 from bot.core.automoves import AutoJob, SeatPlay, automatic_seat
-from bot.core.models import Outcome
+from bot.core.models import Outcome, StoreUnavailable
 from bot.core.table_gate import TableGate
 from rules import Engine, State
 from storage import ClaimWrite, LogEntry, Store, TableRecord, VersionConflict
@@ -45,7 +47,11 @@ def seat_plays(rec: TableRecord) -> tuple[SeatPlay, ...]:
 def _report(task: asyncio.Task[Outcome]) -> None:
     # Read here, so that a failure nobody awaits (a caller that only wanted the ack) is still told.
     if not task.cancelled() and (err := task.exception()) is not None:
-        log.error("automatic moves not stored; the table's claim waits for claim_stale", exc_info=err)
+        if isinstance(err, StoreUnavailable):
+            log.warning("automatic moves not stored (the store is unreachable: %s); they stay due, and the "
+                        "next clock tick that reaches the store plays them", err.params.get("detail", ""))
+        else:
+            log.error("automatic moves not stored; they stay due, and the next clock tick plays them", exc_info=err)
 
 
 class Autoplay:
@@ -109,6 +115,8 @@ class Autoplay:
         the automatic moves that follow, if any — this process's claim of them taken in the same
         transaction — and builds the views (off the loop too). Called under the table's gate."""
         follows = self._automatic_seat(rec, self.engine_for(rec), state) is not None
+        if follows:
+            await self._alive()  # about to hold a claim: shown alive to the others first
         rec = await self._commit(rec, state, entries, acted_seat=acted_seat, prev_turn=prev_turn,
                                  force_new_deadline=force_new_deadline, key=key, reply=reply,
                                  claim=self._lease() if follows else None)
@@ -159,11 +167,30 @@ class Autoplay:
                     released = True
                     break
         finally:
-            if not released:  # a failed commit; not reached when the process dies (claim_stale's)
-                await self.store.release_claim(rec.id, self.owner)
+            if not released:  # a failed commit: the table's `wake` keeps it due for the next tick
+                await self._let_go(rec.id)
         if outcome.public_view is not None:
             return outcome  # built with the last moves, by the same worker
         return await self._viewed(outcome)
 
+    async def _let_go(self, table_id: str) -> None:
+        """Release this process's claim of the table. A release the store could not take is only
+        logged: the claim stays this process's own, taken again by its next tick if the table's
+        work is still due (by other processes once the lease runs out)."""
+        try:
+            await self.store.release_claim(table_id, self.owner)
+        except StoreUnavailable as err:
+            log.warning("claim of table %s kept (the store is unreachable: %s); this process's next tick "
+                        "takes it again if its work is still due", table_id, err.params.get("detail", ""))
+
+    async def _alive(self) -> None:
+        """Show this process alive to the others (`Store.hold_liveness`): nothing to do once held.
+        Never in the way of a move: if the database refuses it, the next call tries again."""
+        try:
+            await self.store.hold_liveness(self.owner)
+        except StoreUnavailable as err:
+            log.warning("this process's liveness not shown (the store is unreachable: %s)", err.params.get("detail", ""))
+
     async def _claim(self, table_id: str) -> bool:
+        await self._alive()
         return await self.store.claim_table(table_id, self.owner, self.clock.now(), self.claim_lease_s)

@@ -3,17 +3,26 @@
 Several processes on one database: a table's clock work (a passed deadline, a long AI run) is done
 by the one process that claimed the table in storage (`Store.claim_due`, a lease of `claim_lease_s`,
 `owner` = this process). A process that dies mid-turn leaves its claim behind; when the lease runs
-out another process's tick takes the table over (`claim_stale`) and finishes the turn. A claim is
-released under the table's gate, so the release never drops the claim of a move made after it.
+out — or at once, when it is proven gone (bot/core/liveness.py) — another process's tick takes the
+table over (`claim_due`, `claim_stale`) and finishes the turn. A claim is released under the
+table's gate, so the release never drops the claim of a move made after it.
+
+No table is left stuck: a table whose AI or away seat is on turn carries a `wake` in its row, set by
+the very commit that put that seat on turn, so it is due at every tick until its automatic moves
+are stored, whatever failed on the way (a commit, a release, the process). A live process takes its
+own claims again at its next tick (`claim_due` renews the caller's own): a store error costs a tick,
+not a lease.
 """
 
 from __future__ import annotations
 
 import asyncio
+import logging
 from collections.abc import Awaitable, Callable
 from typing import TYPE_CHECKING
 
 from bot.core.autoplay import Autoplay
+from bot.core.liveness import proven_dead
 from bot.core.models import Outcome, ViewsLater
 from storage import TableRecord, VersionConflict
 
@@ -23,6 +32,11 @@ if TYPE_CHECKING:
 
 KEY_MEMORY_S = 7 * 24 * 3600.0  # platforms redeliver within a day (Telegram keeps updates 24 h)
 CLAIM_BATCH = 250  # due tables claimed (and handled together) per tick; the rest wait for the next tick
+# How long the database must show a claim owner without its liveness session before its tables are
+# taken: more than a tick, in which a live process cut off with the database holds it again.
+GONE_CONFIRM_S = 2.5
+
+log = logging.getLogger(__name__)
 
 
 async def _each(table_ids: list[str], work: Callable[[str], Awaitable[Outcome | None]]) -> list[Outcome]:
@@ -38,6 +52,8 @@ async def _each(table_ids: list[str], work: Callable[[str], Awaitable[Outcome | 
 
 class Clockwork(Autoplay):
     """Mixed into `TableService`, which provides the helpers declared here."""
+
+    _unseen: dict[str, float]  # claim owners the database showed gone -> since when (`_dead_owners`)
 
     if TYPE_CHECKING:
         @staticmethod
@@ -55,11 +71,15 @@ class Clockwork(Autoplay):
         releases) reach the store at the same moment and share its group commits, so a tick that
         finds hundreds of passed deadlines costs a few transactions, not hundreds of round trips."""
         now = self.clock.now() if now is None else now
+        dead = await self._dead_owners(now)
         # Only the tables this process claimed: another process ticking now gets the others.
-        due = await self.store.claim_due(now, self.owner, self.claim_lease_s, CLAIM_BATCH)
+        due = await self.store.claim_due(now, self.owner, self.claim_lease_s, CLAIM_BATCH, dead)
+        # A table whose automatic moves this process is playing right now is due too (its `wake`):
+        # that task goes on with it, and drops the claim when done.
+        due = [table_id for table_id in due if not self._lock(table_id).busy]
         outcomes = await _each(due, lambda table_id: self._tick_due(table_id, now))
         # Tables whose claim outlived its owner: a process died mid-turn; finish what it left.
-        stale = await self.store.claim_stale(now, self.owner, self.claim_lease_s, CLAIM_BATCH)
+        stale = await self.store.claim_stale(now, self.owner, self.claim_lease_s, CLAIM_BATCH, dead)
         outcomes += await _each(stale, self._take_over)
         for rec in await self.store.list_tables(["lobby"]):
             if rec.meta.get("lobby_expires", float("inf")) <= now:
@@ -73,28 +93,48 @@ class Clockwork(Autoplay):
                             continue  # someone joined or started it this very moment
         return outcomes
 
+    async def _dead_owners(self, now: float) -> list[str]:
+        """The other owners of live claims that are proven gone, whose tables are taken at once: a
+        process of this host whose pid no longer runs (certain), or one the database has seen
+        without its liveness session (`Store.gone`) for GONE_CONFIRM_S — a live process cut off
+        with the database holds it again at its next tick."""
+        await self._alive()
+        others = [o for o in await self.store.claim_holders(now) if o != self.owner]
+        dead = [o for o in others if proven_dead(o)]
+        unseen = set(await self.store.gone([o for o in others if o not in dead]))
+        self._unseen = {o: self._unseen.get(o, now) for o in unseen}
+        dead += sorted(o for o, since in self._unseen.items() if now - since >= GONE_CONFIRM_S)
+        if dead:
+            log.info("claims of %s taken over now: those processes are gone", ", ".join(dead))
+        return dead
+
     async def _tick_due(self, table_id: str, now: float) -> Outcome | None:
-        """A claimed table whose deadline passed: its timeout move (and the automatic moves that
-        answer it), then its claim released — under the gate, so that the release cannot drop the
-        claim of a move made after this one."""
+        """A claimed table whose clock work is due: automatic moves nobody stored (an AI or away
+        seat on turn), else a passed deadline's timeout move (and the automatic moves that answer
+        it); then its claim released — under the gate, so that the release cannot drop the claim of
+        a move made after this one."""
         async with self._lock(table_id):
             try:
                 rec = await self.get(table_id)
-                if rec.status != "playing" or rec.deadline is None or rec.deadline > now:
+                if rec.status != "playing" or rec.state is None:
+                    return None
+                if self._automatic_seat(rec, self.engine_for(rec), rec.state) is not None:
+                    return await self._resume_locked(table_id, claimed=True)
+                if rec.deadline is None or rec.deadline > now:
                     return None  # someone acted in time after all
                 try:
                     return await (await self._timeout(rec)).settled()
                 except VersionConflict:
                     return None  # a move (or, despite the claim, another process) came first
             finally:
-                await self.store.release_claim(table_id, self.owner)
+                await self._let_go(table_id)
 
     async def _take_over(self, table_id: str) -> Outcome:
         async with self._lock(table_id):
             try:
-                return await self._resume_locked(table_id)
+                return await self._resume_locked(table_id, claimed=True)
             finally:
-                await self.store.release_claim(table_id, self.owner)
+                await self._let_go(table_id)
 
     async def _timeout(self, rec: TableRecord) -> Outcome:
         engine = self.engine_for(rec)
@@ -115,12 +155,12 @@ class Clockwork(Autoplay):
         async with self._lock(table_id):
             return await self._resume_locked(table_id)
 
-    async def _resume_locked(self, table_id: str) -> Outcome:
+    async def _resume_locked(self, table_id: str, *, claimed: bool = False) -> Outcome:
         rec = await self.get(table_id)
         if rec.status != "playing":
             return Outcome(table=rec)
         try:
-            return await self._run_automatic(rec, self._state(rec), Outcome(table=rec))
+            return await self._run_automatic(rec, self._state(rec), Outcome(table=rec), claimed=claimed)
         except VersionConflict:
             return await self._viewed(Outcome(table=await self.get(table_id)))  # played elsewhere
 

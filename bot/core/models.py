@@ -29,6 +29,16 @@ class ServiceError(Exception):
         self.params: dict[str, Any] = params
 
 
+class StoreUnavailable(ServiceError):
+    """The store could not be reached (a connection lost, a server restarting, a file locked too
+    long, a disk error): nothing was stored, the table is unchanged, and the same action may be
+    sent again in a moment. Raised by the service (bot/core/store_guard.py), which alone decides
+    what counts as this (`storage.unavailable`)."""
+
+    def __init__(self, detail: str = "") -> None:
+        super().__init__("E_STORE_UNAVAILABLE", detail=detail)
+
+
 @dataclass(frozen=True)
 class ViewsLater:
     """The views of an outcome built when a renderer first asks for them, not when the outcome is

@@ -14,7 +14,7 @@ import logging
 from collections.abc import Awaitable, Callable
 
 from bot.core.heap import freeze_startup_heap
-from bot.core.models import Outcome
+from bot.core.models import Outcome, StoreUnavailable
 from bot.core.service import TableService
 
 log = logging.getLogger(__name__)
@@ -52,6 +52,8 @@ class Scheduler:
                 await self.run_once()
             except asyncio.CancelledError:
                 raise
+            except StoreUnavailable as err:  # nothing was done; what is due stays due for the next tick
+                log.warning("tick skipped, the store is unreachable: %s", err.params.get("detail", ""))
             except Exception:  # one bad table must not stop the clock for every other table
                 log.exception("scheduler tick failed")
             await self._sleep(self.interval_s)

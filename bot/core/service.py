@@ -26,9 +26,7 @@ from __future__ import annotations
 
 import asyncio
 import logging
-import os
 import secrets
-import socket
 import uuid
 from collections.abc import Callable
 from typing import Any
@@ -37,10 +35,12 @@ from bot.core.ai_pool import AiPool
 from bot.core.automoves import end_of_round
 from bot.core.clock import Clock, SystemClock
 from bot.core.clockwork import Clockwork
+from bot.core.liveness import process_owner
 from bot.core.lobby import Lobby
-from bot.core.models import Outcome, Player, ServiceError
+from bot.core.models import Outcome, Player, ServiceError, StoreUnavailable
 from bot.core.options_text import bad_option
 from bot.core.stats import Standings
+from bot.core.store_guard import guarded
 from bot.core.table_gate import TableGate
 from rules import Action, Engine, Event, RoundResult, SetupError, State, get_engine
 from storage import (
@@ -56,14 +56,10 @@ from storage import (
 log = logging.getLogger(__name__)
 
 DEFAULT_LOBBY_TTL_S = 3600.0
-# How long a claim keeps other processes off a table. Long enough for any turn's work (an AI run
-# renews it as it goes), short because a dead process's tables wait this long for a new owner.
+# How long a claim keeps other processes off a table (the CLAIM_LEASE_S setting). Long enough for any
+# turn's work (an AI run renews it as it goes); a dead process's tables wait this long for a new
+# owner unless it is proven gone (bot/core/liveness.py).
 CLAIM_LEASE_S = 30.0
-
-
-def process_owner() -> str:
-    """This process's claim owner: unique across hosts, processes and restarts."""
-    return f"{socket.gethostname()}:{os.getpid()}:{secrets.token_hex(4)}"
 
 
 def _new_table_id() -> str:
@@ -84,11 +80,12 @@ class TableService(Lobby, Clockwork):
         claim_lease_s: float = CLAIM_LEASE_S,
         ai: AiPool | None = None,
     ) -> None:
-        self.store = store
+        self.store = guarded(store)  # an unreachable store raises StoreUnavailable (a ServiceError)
         self.ai = ai or AiPool(0)  # inline unless the app gives it worker processes (AI_WORKERS)
         self._settling: set[asyncio.Task[Outcome]] = set()
         self.owner = owner or process_owner()
         self.claim_lease_s = claim_lease_s
+        self._unseen: dict[str, float] = {}
         self.clock = clock or SystemClock()
         self.lobby_ttl_s = lobby_ttl_s
         self._new_table_id = new_table_id
@@ -99,7 +96,7 @@ class TableService(Lobby, Clockwork):
         self._engines: dict[str, Engine] = {}
         # Told of every committed move (the web pages' push); a listener must not block or raise.
         self.commit_listeners: list[Callable[[TableRecord], None]] = []
-        self.standings = Standings(store, self.clock)
+        self.standings = Standings(self.store, self.clock)
 
     # ---- helpers -----------------------------------------------------------------------------
 
@@ -313,6 +310,7 @@ class TableService(Lobby, Clockwork):
             rec.deadline = now + timer
         # else: the same player is still on turn (a draft step): the clock keeps running.
         rec.state = state
+        rec.wake = now if self._automatic_seat(rec, engine, state) is not None else None
         rec.updated_at = now
         for entry in entries:  # this commit's own entries, made by _entry for it: stamped in place
             entry.at = now
@@ -330,6 +328,9 @@ class TableService(Lobby, Clockwork):
         return saved
 
     async def _save_seats(self, rec: TableRecord, key: str | None = None) -> TableRecord:
+        # A seat gone away on turn makes automatic moves due (one back from away: no longer).
+        automatic = rec.state is not None and self._automatic_seat(rec, self.engine_for(rec), rec.state) is not None
+        rec.wake = (rec.wake or self.clock.now()) if automatic else None
         # Seat and status changes (away, back, a table ended) reach the listeners too.
         saved = await super()._save_seats(rec, key)
         self._tell(saved)
@@ -363,6 +364,8 @@ class TableService(Lobby, Clockwork):
         the next catch-up (every stats query runs one)."""
         try:
             await self.standings.catch_up()
+        except StoreUnavailable as err:
+            log.warning("rating caught up later (the store is unreachable: %s)", err.params.get("detail", ""))
         except Exception:
             log.exception("rating caught up later")
 

@@ -18,6 +18,11 @@ class TableGate:
         self._lock = asyncio.Lock()
         self.settling: asyncio.Future[Any] | None = None  # set under the lock, by `settle_with`
 
+    @property
+    def busy(self) -> bool:
+        """Automatic moves of the table are being played (and stored) right now."""
+        return self.settling is not None and not self.settling.done()
+
     def settle_with(self, task: asyncio.Future[Any]) -> None:
         """The table's next work waits for `task`. Let go of once done: a finished task holds its
         outcome (the record, every seat's views), and a gate per table kept them all alive, for the

@@ -90,7 +90,8 @@ async def run(settings: Settings, store: Store) -> int:
     assert settings.discord_token is not None
     await check_gateway(settings.discord_gateway_url)
     await store.open()
-    service = TableService(store, lobby_ttl_s=settings.lobby_ttl_s, ai=AiPool(settings.ai_workers))
+    service = TableService(store, lobby_ttl_s=settings.lobby_ttl_s, ai=AiPool(settings.ai_workers),
+                           claim_lease_s=settings.claim_lease_s)
     client, adapter = build(settings, service, store)
     try:
         async with web_table(settings, service, store, adapter), client:
@@ -113,7 +114,8 @@ async def run_with_telegram(settings: Settings, store: Store) -> int:
     await check_bot_api(settings.telegram_token.get_secret_value(), settings.telegram_api_url)
     await check_gateway(settings.discord_gateway_url)
     await store.open()
-    service = TableService(store, lobby_ttl_s=settings.lobby_ttl_s, ai=AiPool(settings.ai_workers))
+    service = TableService(store, lobby_ttl_s=settings.lobby_ttl_s, ai=AiPool(settings.ai_workers),
+                           claim_lease_s=settings.claim_lease_s)
     client, dc = build(settings, service, store, run_scheduler=False)
     app, tg = build_application(
         settings.telegram_token.get_secret_value(), service, store,

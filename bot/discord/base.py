@@ -27,6 +27,7 @@ from bot.discord import answer
 from bot.discord.delivery import Delivery
 from bot.discord.translator import lang_of
 from storage import Store, TableRecord
+from storage.unavailable import unavailable
 
 if TYPE_CHECKING:
     from bot.web.server import WebServer  # aiohttp's server loads only when the web table is on
@@ -182,6 +183,12 @@ class AdapterBase:
         except discord.HTTPException as err:
             self.errors.append(err)
             log.exception("a command's reply failed")
+        except Exception as err:
+            if not unavailable(err):
+                raise
+            # The store out of reach outside the service (the channel's table read): nothing was done.
+            log.warning("a command not handled, the store is unreachable: %s", err)
+            await self._refuse(interaction, t("error.E_STORE_UNAVAILABLE", self._ulang(interaction)))
         finally:
             await self._mark_processed(interaction)
 

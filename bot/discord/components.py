@@ -25,6 +25,7 @@ from bot.discord.hints import hint_line
 from bot.discord.lobby import LOBBY_VERBS, OPTION_VERBS
 from bot.discord.safe import plain
 from storage import TableRecord
+from storage.unavailable import unavailable
 
 log = logging.getLogger(__name__)
 
@@ -94,6 +95,10 @@ class Components(Commands):
         except CodecError:
             await self._refuse(interaction, t("error.E_BAD_BUTTON", lang))
         except Exception as err:  # a broken handler must still answer, or Discord shows "failed"
+            if unavailable(err):  # the store out of reach outside the service: nothing was done
+                log.warning("component %s not handled, the store is unreachable: %s", custom_id, err)
+                await self._refuse(interaction, t("error.E_STORE_UNAVAILABLE", lang))
+                return
             self.errors.append(err)
             log.exception("component %s failed", custom_id)
             await self._refuse(interaction, t("dc.error", lang))

@@ -195,7 +195,8 @@ def run_from_settings(settings: Settings, store: Store) -> int:
         check_webhook_port(settings.telegram_webhook_listen, settings.telegram_webhook_port)
     asyncio.run(check_bot_api(settings.telegram_token.get_secret_value(), settings.telegram_api_url))
     logging.getLogger("telegram.ext").addFilter(BootstrapFailureFilter())
-    service = TableService(store, lobby_ttl_s=settings.lobby_ttl_s, ai=AiPool(settings.ai_workers))
+    service = TableService(store, lobby_ttl_s=settings.lobby_ttl_s, ai=AiPool(settings.ai_workers),
+                           claim_lease_s=settings.claim_lease_s)
     web: Callable[[], AbstractAsyncContextManager[WebServer]] | None = None
     if settings.web_port:  # the web table in this process, on the same service (issue 18)
         from bot.web.server import serve  # aiohttp's server loads only when asked for

@@ -33,7 +33,7 @@ from telegram.ext import (
 )
 
 from bot.core.i18n import available_languages, t
-from bot.core.models import Player
+from bot.core.models import Player, StoreUnavailable
 from bot.core.pictures import PictureCache
 from bot.core.presenter import HandUIs, Presenter
 from bot.core.presenter.games import turn_of
@@ -53,6 +53,7 @@ from bot.telegram.pictures import Pictures
 from bot.telegram.standings import Standings
 from bot.telegram.web_links import WebLinks
 from storage import Store
+from storage.unavailable import unavailable
 
 if TYPE_CHECKING:
     from bot.web.server import WebServer  # aiohttp's server loads only when the web table is on
@@ -191,7 +192,15 @@ class TelegramBot(Commands, Standings, Buttons, Lobby, Hints, WebLinks, Pictures
         (`_msg_key`, `_press_key`), written in the change's own transaction: the repeat is answered
         with the first outcome and applies nothing. Nothing is answered here: the first delivery
         answered its button already."""
-        if not await self.store.update_claimed(PLATFORM, str(update.update_id)):
+        try:
+            handled = await self.store.update_claimed(PLATFORM, str(update.update_id))
+        except Exception as err:
+            if not unavailable(err):
+                raise
+            # Stopped here: the handlers would otherwise go on without the check.
+            await self._store_lost(update, err)
+            raise ApplicationHandlerStop from None
+        if not handled:
             return
         log.info("update %s was handled before: ignored", update.update_id)
         await self._mark_processed(update)
@@ -199,15 +208,39 @@ class TelegramBot(Commands, Standings, Buttons, Lobby, Hints, WebLinks, Pictures
 
     async def _done(self, update: object, context: ContextTypes.DEFAULT_TYPE) -> None:
         if isinstance(update, Update):
-            await self.store.claim_update(PLATFORM, str(update.update_id), self.service.clock.now())
+            try:
+                await self.store.claim_update(PLATFORM, str(update.update_id), self.service.clock.now())
+            except Exception as err:
+                if not unavailable(err):
+                    raise
+                # The update was handled (its changes carry their own keys): only a redelivery's
+                # shortcut is missing, and the key answers that one as the first time.
+                log.warning("update %s handled, its id not recorded (the store is unreachable: %s)",
+                            update.update_id, err)
             await self._mark_processed(update)
 
     async def on_error(self, update: object, context: ContextTypes.DEFAULT_TYPE) -> None:
-        log.error("update failed: %s", context.error, exc_info=context.error)
+        err = context.error
+        if err is not None and isinstance(update, Update) and (isinstance(err, StoreUnavailable) or unavailable(err)):
+            await self._store_lost(update, err)  # the store out of reach outside the service's own calls
+            return
+        log.error("update failed: %s", err, exc_info=err)
         if isinstance(update, Update):
             if update.callback_query is not None:
                 await self._answer(update.callback_query, t("tg.error", self.config.default_lang))
             await self._mark_processed(update)
+
+    async def _store_lost(self, update: Update, err: BaseException) -> None:
+        """Nothing of the update was done, the store being out of reach: the player is told so, as
+        the service's own StoreUnavailable is told, and sends it again in a moment."""
+        log.warning("update %s not handled, the store is unreachable: %s", update.update_id, err)
+        user = update.effective_user
+        lang = (self._norm_lang(user.language_code) if user else None) or self.config.default_lang
+        if update.callback_query is not None:
+            await self._answer(update.callback_query, t("error.E_STORE_UNAVAILABLE", lang))
+        elif update.effective_message is not None:
+            await self._reply(update, html.escape(t("error.E_STORE_UNAVAILABLE", lang)))
+        await self._mark_processed(update)
 
     # ---- languages and chat settings ------------------------------------------------------------
 

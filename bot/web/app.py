@@ -24,7 +24,7 @@ from aiohttp import web
 from bot.core.clock import Clock, SystemClock
 from bot.core.codec import CodecError, mask_of
 from bot.core.i18n import available_languages, catalog, t
-from bot.core.models import Player, ServiceError
+from bot.core.models import Player, ServiceError, StoreUnavailable
 from bot.core.presenter import HandUI, HandUIs, Presenter, press
 from bot.core.presenter.games import IllegalAction, moves_of, view_of
 from bot.core.render.common import render_error
@@ -34,6 +34,7 @@ from bot.web.layout import BadLayout, check, parse_layout, play_text
 from bot.web.payload import payload
 from bot.web.push import ENDED, Hub, successor
 from bot.web.replay import Replays, frame
+from bot.web.unavailable import store_unavailable, unavailable_response
 from storage import Store, TableRecord
 from storage.feed import ChangeFeed, change_feed
 
@@ -188,6 +189,8 @@ async def post_move(request: web.Request) -> web.Response:
     try:
         outcome = await request.app[SERVICE].act(v.rec.id, v.player, text, expected_version=version,
                                                  key=f"web:{v.rec.id}:{v.seat}:{key}")
+    except StoreUnavailable as err:  # nothing stored: the page says so and the player tries again
+        return unavailable_response(render_error(err, v.lang, v.rec.game))
     except (IllegalAction, ServiceError) as err:
         status = 409 if err.code == "E_STALE" else 422
         body = {"error": render_error(err, v.lang, v.rec.game), "code": err.code}
@@ -303,7 +306,7 @@ def create_app(service: TableService, store: Store, config: WebConfig, clock: Cl
                feed: ChangeFeed | None = None) -> web.Application:
     """`feed` tells of commits made by other processes on the same store (by default the store's own
     feed, storage/feed.py); this process's commits reach the pages through the service at once."""
-    app = web.Application(client_max_size=64 * 1024)
+    app = web.Application(client_max_size=64 * 1024, middlewares=[store_unavailable(config.default_lang)])
     hub = Hub()
     app[HUB], app[SERVICE], app[STORE], app[CONFIG] = hub, service, store, config
     app[CLOCK] = clock or service.clock or SystemClock()

@@ -6,6 +6,7 @@ separate interpreter with its own connections, killed by the kernel, on SQLite a
 from __future__ import annotations
 
 import asyncio
+import os
 import sqlite3
 import subprocess
 import sys
@@ -16,6 +17,7 @@ import asyncpg
 import pytest
 
 from bot.core.clock import FakeClock
+from bot.core.liveness import process_owner
 from bot.core.service import CLAIM_LEASE_S, TableService
 from storage import PostgresStore, SqliteStore, Store
 from tests.bot.conftest import ALICE
@@ -60,9 +62,11 @@ async def due_ai_table(database: str, clock: FakeClock) -> str:
     return table
 
 
-async def run_until_paused(database: str, now: float, method: str, *move: str) -> subprocess.Popen[str]:
+async def run_until_paused(database: str, now: float, method: str, *move: str,
+                           env: dict[str, str] | None = None) -> subprocess.Popen[str]:
     child = subprocess.Popen([sys.executable, "-m", "tests.crash_child", database, repr(now), method, *move],
-                             cwd=ROOT, stdin=subprocess.PIPE, stdout=subprocess.PIPE, text=True)
+                             cwd=ROOT, stdin=subprocess.PIPE, stdout=subprocess.PIPE, text=True,
+                             env={**os.environ, **(env or {})})
     assert child.stdout is not None
     line = await asyncio.wait_for(asyncio.get_running_loop().run_in_executor(None, child.stdout.readline),
                                   START_TIMEOUT_S)
@@ -147,5 +151,33 @@ async def test_a_process_killed_after_storing_a_move_leaves_the_ai_answer_to_ano
         rec = await b.get(table)
         assert rec.state is not None and rec.state["turn"] == 0 and rec.state == await b.replay(table)
         assert await claims_of(database, "A") == 0 and await claims_of(database, "B") == 0
+    finally:
+        await store.close()
+
+
+async def test_a_restarted_process_takes_a_killed_predecessors_table_at_once(tmp_path: Path, database: str) -> None:
+    """ISSUE 24, item 3: the killed process owned its claim as a bot does (host and pid): the next
+    process on this host sees that pid gone and plays the table at its first tick, no lease waited."""
+    ref = SqliteStore(str(tmp_path / "reference.db"))
+    await ref.open()
+    ref_service = TableService(ref, FakeClock(), owner="R")
+    ref_table = await ai_table(ref_service)
+    await ref_service.act(ref_table, ALICE, "draw")
+    expected = moves(await ref.log(ref_table))
+    await ref.close()
+
+    clock = FakeClock()
+    store = open_store(database)
+    await store.open()
+    try:
+        table = await ai_table(TableService(store, clock))
+        child = await run_until_paused(database, clock.now(), "commit", "draw", env={"CRASH_CHILD_OWNER": "process"})
+        child.kill()
+        child.wait()
+        (gone,) = await store.claim_holders(clock.now())
+        assert gone.split(":")[1] == str(child.pid)  # its claim, its lease still running
+        await TableService(store, clock, owner=process_owner()).tick()  # the same instant
+        assert moves(await store.log(table)) == expected
+        assert await store.claim_holders(clock.now()) == []
     finally:
         await store.close()

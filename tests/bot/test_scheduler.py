@@ -5,12 +5,16 @@ from __future__ import annotations
 import asyncio
 import gc
 
+import pytest
+
 from bot.core.clock import FakeClock
 from bot.core.heap import freeze_startup_heap
 from bot.core.models import Outcome
 from bot.core.scheduler import Scheduler
 from bot.core.service import TableService
+from storage import Store
 from tests.bot.conftest import ALICE, BOB
+from tests.failing_store import FailingStore
 
 
 async def test_ticks_apply_deadlines_and_survive_errors(service: TableService, clock: FakeClock) -> None:
@@ -68,3 +72,34 @@ async def test_starting_the_scheduler_freezes_the_startup_heap(service: TableSer
     await scheduler.stop()
     assert frozen > 0
     assert freeze_startup_heap() is False  # once per process: a second start (or bot) adds nothing
+
+
+async def test_a_store_out_of_reach_skips_ticks_in_one_line_each_and_the_clock_goes_on(
+    store: Store, clock: FakeClock, caplog: pytest.LogCaptureFixture
+) -> None:
+    failing = FailingStore(store)
+    service = TableService(failing, clock)  # type: ignore[arg-type]
+    rec = await service.open_table("rummikub", "test", "chat1", ALICE)
+    await service.join(rec.id, BOB)
+    await service.start(rec.id, ALICE)
+    failing.fail("claim_holders", times=3)  # three ticks meet the outage
+    sleeps: list[float] = []
+    done = asyncio.Event()
+
+    async def sleep(seconds: float) -> None:
+        sleeps.append(seconds)
+        clock.advance(30.0)
+        if len(sleeps) >= 5:
+            done.set()
+        await asyncio.sleep(0)
+
+    async def on_outcomes(outcomes: list[Outcome]) -> None:
+        pass
+
+    scheduler = Scheduler(service, 1.0, on_outcomes, sleep)
+    scheduler.start()
+    await asyncio.wait_for(done.wait(), 10)
+    await scheduler.stop()
+    skipped = [r for r in caplog.records if "tick skipped, the store is unreachable" in r.getMessage()]
+    assert len(skipped) == 3 and all(r.exc_info is None for r in skipped)  # no traceback
+    assert [e.kind for e in await store.log(rec.id)].count("timeout") >= 1  # the clock went on after it

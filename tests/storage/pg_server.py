@@ -20,7 +20,7 @@ import subprocess
 import tempfile
 import time
 import uuid
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
@@ -108,6 +108,7 @@ class PostgresServer:
     root: Path  # data/, the server log and the unix socket
     port: int
     process: subprocess.Popen[bytes]
+    settings: dict[str, str] = field(default_factory=dict)  # as started (a restart uses them again)
 
     @property
     def host(self) -> str:
@@ -150,8 +151,9 @@ class PostgresServer:
             raise
 
     @classmethod
-    def _launch(cls, bindir: Path, root: Path, drop: dict[str, Any], settings: dict[str, str]) -> PostgresServer | None:
-        port = _free_port()
+    def _launch(cls, bindir: Path, root: Path, drop: dict[str, Any], settings: dict[str, str],
+                port: int | None = None) -> PostgresServer | None:
+        port = port or _free_port()
         args = [str(bindir / "postgres"), "-D", str(root / "data"), "-p", str(port), "-k", str(root),
                 "-c", "listen_addresses=127.0.0.1"]
         for key, value in settings.items():
@@ -162,7 +164,7 @@ class PostgresServer:
                                        start_new_session=True, **drop)
         finally:
             log.close()
-        server = cls(bindir, root, port, process)
+        server = cls(bindir, root, port, process, settings)
         deadline = time.monotonic() + START_TIMEOUT_S
         while time.monotonic() < deadline:
             if process.poll() is not None:
@@ -205,6 +207,24 @@ class PostgresServer:
 
     def drop_schema(self, database: str, name: str) -> None:
         self.psql(f'DROP SCHEMA IF EXISTS "{name}" CASCADE', database)
+
+    def kill(self) -> None:
+        """The server dies as in a crash: SIGKILL to the postmaster and every backend (its process
+        group), no checkpoint; the next start recovers from the WAL. Open connections break. Start
+        it with synchronous_commit=on for that: the test settings' `off` acknowledges commits whose
+        WAL a kill then loses."""
+        if self.process.poll() is None:
+            os.killpg(self.process.pid, signal.SIGKILL)
+            self.process.wait()
+
+    def restart(self) -> None:
+        """Start the killed (or stopped) server again on the same data, port and settings."""
+        for _ in range(3):
+            again = self._launch(self.bindir, self.root, _as_server_user(), self.settings, port=self.port)
+            if again is not None:
+                self.process = again.process
+                return
+        raise RuntimeError(f"PostgreSQL did not start again on port {self.port}")
 
     def stop(self, remove: bool = True) -> None:
         if self.process.poll() is None:

@@ -130,3 +130,56 @@ async def test_a_commit_replaces_another_owners_claim_and_a_stale_commit_writes_
     with pytest.raises(VersionConflict):
         await _next(other, "t1", ClaimWrite(owner="B", until=1000.0 + LEASE), version=0)
     assert await store.claim_table("t1", "A", 1000.0, LEASE)  # the refused commit took no claim
+
+
+# ---- automatic moves left unplayed (`wake`) and owners proven dead (ISSUE 24, items 2 and 3) ----------
+
+
+async def _waking(store: Store, table_id: str, wake: float | None, deadline: float | None = None) -> None:
+    await store.create_table(make_table(table_id, status="playing", deadline=deadline, wake=wake, chat_id=table_id))
+
+
+async def test_claim_due_takes_tables_whose_automatic_moves_are_due_with_the_passed_deadlines(store: Store) -> None:
+    await _waking(store, "ai-early", 300.0)
+    await _waking(store, "ai-later", 600.0, deadline=5000.0)  # an AI seat with a turn timer: due by its wake
+    await _playing(store, "human", 450.0)
+    await _waking(store, "ai-future", 2000.0)
+    await _waking(store, "human-untimed", None)
+    assert await store.claim_due(1000.0, "A", LEASE) == ["ai-early", "human", "ai-later"]
+
+
+async def test_a_released_claim_leaves_the_unplayed_automatic_moves_due(store: Store, other: Store) -> None:
+    """The stuck table of issue 24: the AI's answer was never stored, but its claim was released.
+    Whatever became of the claim, the table's own row says its automatic moves are due."""
+    await _waking(store, "t1", None)
+    rec = await store.get_table("t1")
+    assert rec is not None
+    rec.wake = 1000.0  # the player's move left an AI on turn; the move's commit takes A's claim
+    await store.commit(rec, expected_version=rec.version, claim=ClaimWrite(owner="A", until=1000.0 + LEASE))
+    assert await other.claim_due(1000.0, "B", LEASE) == []  # A's lease runs: A is playing them
+    await store.release_claim("t1", "A")  # A's AI commit failed; its release did not
+    assert await other.claim_due(1000.0, "B", LEASE) == ["t1"]  # the next tick plays them
+
+
+async def test_a_live_owner_takes_its_own_claims_again_at_once(store: Store) -> None:
+    await _waking(store, "t1", 1000.0)
+    assert await store.claim_table("t1", "A", 1000.0, LEASE)
+    assert await store.claim_due(1001.0, "A", LEASE) == ["t1"]  # its lease runs, but it is A's own
+
+
+async def test_the_claims_of_an_owner_proven_dead_are_taken_at_once(store: Store, other: Store) -> None:
+    await _waking(store, "ai", 1000.0)
+    await _playing(store, "human", None)
+    assert await store.claim_table("ai", "dead", 1000.0, LEASE)
+    assert await store.claim_table("human", "dead", 1000.0, LEASE)
+    assert await store.claim_table("alive", "C", 1000.0, LEASE) is False  # no such table
+    assert await other.claim_holders(1000.0) == ["dead"]
+    assert await other.claim_holders(1000.0 + LEASE) == []  # expired leases are nobody's
+    # Without proof B waits for the lease; with it, B takes both at once (the due one and the stale one).
+    assert await other.claim_due(1001.0, "B", LEASE) == []
+    assert await other.claim_stale(1001.0, "B", LEASE) == []
+    assert await other.claim_due(1001.0, "B", LEASE, dead=["gone", "dead"]) == ["ai"]
+    assert await other.claim_stale(1001.0, "B", LEASE, dead=["dead"]) == ["human"]
+    assert await other.claim_holders(1001.0) == ["B"]
+    # A live owner's claim stays its own even when others are named dead.
+    assert await store.claim_due(1002.0, "A", LEASE, dead=["dead"]) == []

@@ -19,7 +19,7 @@ from tests.storage.pg_server import PASSWORD_ROLE, PostgresServer
 from tests.storage.records import make_entries, make_table
 
 MIGRATIONS = [(1, "001_init.sql"), (2, "002_adapters.sql"), (3, "003_stats.sql"), (4, "004_action_keys.sql"),
-              (5, "005_claims.sql"), (6, "006_change_feed.sql")]
+              (5, "005_claims.sql"), (6, "006_change_feed.sql"), (7, "007_wake.sql")]
 
 
 @pytest.fixture
@@ -221,3 +221,58 @@ def test_no_server_fails_in_ci_and_skips_elsewhere(ci: str, outcome: type[BaseEx
     monkeypatch.setenv("CI", ci)
     with pytest.raises(outcome):
         no_server()
+
+
+async def test_an_owner_shows_alive_while_its_store_is_open_and_gone_once_closed(
+    store: PostgresStore, postgres_url: str
+) -> None:
+    """Store.gone on PostgreSQL (ISSUE 24, item 3): a liveness session per store, holding every
+    owner shown through it; the check leaves no lock of its own behind."""
+    other = PostgresStore(postgres_url)
+    await other.open()
+    try:
+        await store.hold_liveness("A")
+        await store.hold_liveness("B")  # a second service on the same store
+        await store.hold_liveness("A")  # held already: nothing more
+        assert await other.gone(["A", "B", "C"]) == ["C"]
+        assert await other.gone(["C", "B", "A"]) == ["C"]  # the first check took no lock for good
+        assert await other.gone([]) == []
+        await store.close()
+        assert await other.gone(["A", "B"]) == ["A", "B"]
+    finally:
+        await other.close()
+
+
+async def test_an_owner_whose_lock_was_being_checked_takes_it_at_its_next_call(
+    store: PostgresStore, postgres_url: str
+) -> None:
+    from storage.postgres_liveness import owner_key
+
+    db = await asyncpg.connect(postgres_url)
+    other = PostgresStore(postgres_url)
+    await other.open()
+    try:
+        await db.execute("SELECT pg_advisory_lock($1)", owner_key("A"))  # a check of A, at that moment
+        await store.hold_liveness("A")  # could not take it
+        await db.execute("SELECT pg_advisory_unlock($1)", owner_key("A"))
+        assert await other.gone(["A"]) == ["A"]
+        await store.hold_liveness("A")  # tried again
+        assert await other.gone(["A"]) == []
+    finally:
+        await db.close()
+        await other.close()
+
+
+async def test_many_services_showing_themselves_alive_at_once_share_the_session(
+    store: PostgresStore, postgres_url: str
+) -> None:
+    """Tables started together each show their service alive before claiming (found by bench_scale:
+    concurrent calls used to run two statements on the one liveness connection at once)."""
+    owners = [f"o{i}" for i in range(20)]
+    await asyncio.gather(*(store.hold_liveness(o) for o in owners * 3))
+    other = PostgresStore(postgres_url)
+    await other.open()
+    try:
+        assert await other.gone([*owners, "nobody"]) == ["nobody"]
+    finally:
+        await other.close()

@@ -48,7 +48,7 @@ async def test_migrations_recorded_and_idempotent(store: SqliteStore, db_path: s
     recorded = query(db_path, "SELECT version, name, applied_at FROM schema_migrations")
     assert [(v, n) for v, n, _ in recorded] == [(1, "001_init.sql"), (2, "002_adapters.sql"),
                                                  (3, "003_stats.sql"), (4, "004_action_keys.sql"),
-                                                 (5, "005_claims.sql")]
+                                                 (5, "005_claims.sql"), (6, "006_wake.sql")]
     await store.close()
     await store.open()
     await store.close()
@@ -74,7 +74,7 @@ async def test_pending_migration_applies_on_reopen(
     second = SqliteStore(db_path)
     await second.open()
     await second.close()
-    assert query(db_path, "SELECT version FROM schema_migrations ORDER BY version") == [(1,), (2,), (3,), (4,), (5,), (99,)]
+    assert query(db_path, "SELECT version FROM schema_migrations ORDER BY version") == [(1,), (2,), (3,), (4,), (5,), (6,), (99,)]
     assert "nickname" in [c[1] for c in query(db_path, "PRAGMA table_info(players)")]
     assert query(db_path, "SELECT id FROM game_tables") == [("t1",)]
 

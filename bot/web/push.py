@@ -2,13 +2,17 @@
 this process's commits through the service's listener, other processes' through the store's change
 feed (storage/feed.py) — and the table an ended one's pages move on to.
 
-The hub only says "table t changed"; each page's stream then builds its own seat's view, so no page
-is ever sent a view built for another seat. Wake-ups coalesce: a page that is still sending the
-previous change gets one more wake-up, not a queue of every intermediate commit."""
+The hub only says "table t changed" and counts the table's changes (its generation); each page's
+stream then sends its own seat's view (shared by the pages of the same seat: bot/web/frames.py), so
+no page is ever sent a view built for another seat. Wake-ups coalesce: a page that is still sending
+the previous change gets one more wake-up, not a queue of every intermediate commit. A table's pages
+are woken WAKE_BATCH at a time, one batch per turn of the event loop, so a table watched by
+thousands never holds the loop for all of them at once."""
 
 from __future__ import annotations
 
 import asyncio
+from collections import Counter
 from collections.abc import Collection, Iterator
 from contextlib import contextmanager
 from dataclasses import dataclass, field
@@ -18,11 +22,13 @@ from bot.core.service import TableService
 from storage import Store, TableRecord
 
 ENDED = ("finished", "abandoned")
+WAKE_BATCH = 100
 
 
 @dataclass
 class Hub:
     _watchers: dict[str, set[asyncio.Event]] = field(default_factory=dict)
+    _generations: Counter[str] = field(default_factory=Counter)
     closed: bool = False
 
     def close(self) -> None:
@@ -41,8 +47,21 @@ class Hub:
 
     def wake(self, table_id: str) -> None:
         """The change feed's callback: a commit of the table, made by any process."""
-        for wake in self._watchers.get(table_id, ()):
+        watchers = self._watchers.get(table_id)
+        if not watchers:
+            return
+        self._generations[table_id] += 1
+        self._wake_batches(list(watchers))
+
+    def _wake_batches(self, events: list[asyncio.Event]) -> None:
+        for wake in events[:WAKE_BATCH]:
             wake.set()
+        if len(events) > WAKE_BATCH:
+            asyncio.get_running_loop().call_soon(self._wake_batches, events[WAKE_BATCH:])
+
+    def generation(self, table_id: str) -> int:
+        """How many times the table's pages were woken: a read made after a wake-up is fresh for it."""
+        return self._generations[table_id]
 
     def tables(self) -> Collection[str]:
         """The tables with an open page: what the change feed watches."""
@@ -59,6 +78,7 @@ class Hub:
             watchers.discard(wake)
             if not watchers:
                 self._watchers.pop(table_id, None)
+                self._generations.pop(table_id, None)
 
     def watching(self, table_id: str) -> int:
         return len(self._watchers.get(table_id, ()))

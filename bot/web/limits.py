@@ -1,0 +1,38 @@
+"""What the web server allows one client, one seat and everyone together (settings WEB_*): how long a
+request's head and body may take, how many connections and event streams may be open, how fast a
+seat may post moves. Whatever is over a limit is refused at once with 408, 413, 429 or 503 — before
+any work — so no client can hold the event loop, the open files or the memory."""
+
+from __future__ import annotations
+
+import resource
+from dataclasses import dataclass
+
+# Files the process keeps for itself whatever the clients do: the store (a database file, its -wal
+# and -shm, or PostgreSQL connections), the Telegram or Discord client's sockets, the AI workers'
+# pipes, logs. Connections beyond RLIMIT_NOFILE minus these are refused, so /start keeps answering.
+RESERVED_FILES = 128
+MAX_BODY = 64 * 1024  # the biggest honest body, a whole Rummikub layout, is ~2 KB
+MAX_LINE = 4096  # the request line: a seat link's query is ~100 bytes, a Mini App's initData ~1 KB
+MAX_FIELD = 8190  # one header (aiohttp's default): X-Telegram-Init-Data
+MAX_HEADERS = 64
+
+
+@dataclass(frozen=True)
+class WebLimits:
+    header_timeout_s: float = 10.0
+    body_timeout_s: float = 10.0
+    max_connections: int = 1000
+    max_connections_per_address: int = 64  # 0: no cap
+    max_streams: int = 1000
+    max_streams_per_address: int = 32  # 0: no cap
+    max_streams_per_link: int = 8  # 0: no cap
+    moves_per_s: float = 5.0
+    move_burst: int = 20
+
+    def connection_cap(self) -> int:
+        """`max_connections`, lowered to leave RESERVED_FILES of the open-file limit to the process."""
+        soft, _ = resource.getrlimit(resource.RLIMIT_NOFILE)
+        if soft == resource.RLIM_INFINITY:
+            return self.max_connections
+        return max(1, min(self.max_connections, soft - RESERVED_FILES))

@@ -20,6 +20,7 @@ from typing import Any, TypeVar
 from urllib.parse import urlencode
 
 from aiohttp import web
+from aiohttp.typedefs import Handler
 from pydantic import BaseModel, ValidationError
 
 from bot.core.clock import Clock, SystemClock
@@ -172,7 +173,9 @@ async def _body(request: web.Request, model: type[Model]) -> Model:
         async with asyncio.timeout(request.app[CONFIG].limits.body_timeout_s):
             raw = await request.read()
     except TimeoutError:
-        raise web.HTTPRequestTimeout(text="The request body did not arrive in time.") from None
+        late = web.HTTPRequestTimeout(text="The request body did not arrive in time.")
+        late.force_close()  # the rest of the body is not waited for
+        raise late from None
     try:
         return model.model_validate_json(raw)
     except ValidationError as err:
@@ -320,6 +323,19 @@ async def page(request: web.Request) -> web.FileResponse:
     return resp
 
 
+@web.middleware
+async def hung_up(request: web.Request, handler: Handler) -> web.StreamResponse:
+    """A client that hangs up mid-request makes a body read or a write raise ConnectionResetError:
+    nothing failed here and no one is left to answer, so it is not logged as an error (aiohttp would,
+    with a traceback). The answer returned goes nowhere; aiohttp notes the disconnect at DEBUG."""
+    try:
+        return await handler(request)
+    except ConnectionResetError:
+        if request.transport is not None and not request.transport.is_closing():
+            raise  # not this client's connection: a real failure
+        return web.Response(status=400)
+
+
 async def secure_headers(request: web.Request, resp: web.StreamResponse) -> None:
     """On every response, errors included: no type sniffing, no address (with its token) sent on to
     another site; pages and API answers (a link's token is in their address, a seat's hand in their
@@ -343,7 +359,7 @@ def create_app(service: TableService, store: Store, config: WebConfig, clock: Cl
                feed: ChangeFeed | None = None) -> web.Application:
     """`feed` tells of commits made by other processes on the same store (by default the store's own
     feed, storage/feed.py); this process's commits reach the pages through the service at once."""
-    app = web.Application(client_max_size=MAX_BODY)
+    app = web.Application(client_max_size=MAX_BODY, middlewares=[hung_up])
     hub = Hub()
     app[HUB], app[SERVICE], app[STORE], app[CONFIG] = hub, service, store, config
     app[CLOCK] = clock or service.clock or SystemClock()

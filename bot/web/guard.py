@@ -74,8 +74,10 @@ class GuardedRunner(web.AppRunner):
     """An AppRunner whose server is a GuardedServer with aiohttp's own bounds on the request head."""
 
     def __init__(self, app: web.Application, limits: WebLimits, **kwargs: Any) -> None:
+        # lingering_time: how long the unread rest of a refused body is read (and dropped) so the client
+        # sees the answer; aiohttp's 10 s would let a slow body hold its connection that long.
         super().__init__(app, keepalive_timeout=limits.header_timeout_s, max_line_size=MAX_LINE,
-                         max_field_size=MAX_FIELD, max_headers=MAX_HEADERS, **kwargs)
+                         max_field_size=MAX_FIELD, max_headers=MAX_HEADERS, lingering_time=1.0, **kwargs)
         self.limits = limits
 
     async def _make_server(self) -> web.Server:

@@ -17,8 +17,8 @@ from bot.core.codec import mask_of
 from bot.web.app import CONFIG, FRAMES, MOVE_RATE, STREAMS
 from bot.web.limits import WebLimits
 from tests.web.conftest import Web
-from tests.web.test_api import _next_event
 from tests.web.tables import ALICE, RK_DECK, two_player_table
+from tests.web.test_api import _next_event
 
 
 async def _post(web: Web, table: str, seat: int, body: bytes | dict, path: str = "move"):

@@ -4,7 +4,9 @@ aiohttp has no such cap: its Server only keeps a table of connections. Its `conn
 where a connection first has a peer address, so a Server subclass counts there and answers one over
 a cap with a fixed 429 or 503 and closes it — before the parser, a request or a task of ours sees
 it. The total is kept below the open-file limit (WebLimits.connection_cap), so idle sockets cannot
-take the files the store and the chat client need.
+take the files the store and the chat client need. When the total is reached, the oldest connection
+that has not yet sent a request is closed to make room (an honest client sends its request at once,
+so what waits is an idle or slow one); only when every connection is busy is the new one refused.
 
 A client that opens a connection and sends nothing, or its head a byte at a time, is closed by
 aiohttp's keep-alive timer, which runs from the connection's start until a whole request head has
@@ -45,13 +47,27 @@ class GuardedServer(web.Server):
         self.per_address = limits.max_connections_per_address
         self.by_address: Counter[str] = Counter()
         self.admitted: dict[RequestHandler, str] = {}
-        self.refused = 0
+        self.fresh: dict[RequestHandler, None] = {}  # admitted, no request yet: oldest first
+        self.refused = self.evicted = 0
+        made = self.request_factory
+
+        def requested(message: Any, payload: Any, protocol: RequestHandler, writer: Any, task: Any) -> Any:
+            self.fresh.pop(protocol, None)
+            return made(message, payload, protocol, writer, task)
+
+        self.request_factory = requested
 
     def connection_made(self, handler: RequestHandler, transport: asyncio.Transport) -> None:
         super().connection_made(handler, transport)
         address = _address(transport)
-        refusal = (TOO_MANY if len(self.admitted) >= self.cap
-                   else TOO_MANY_HERE if self.per_address and self.by_address[address] >= self.per_address else None)
+        refusal = None
+        if self.per_address and self.by_address[address] >= self.per_address:
+            refusal = TOO_MANY_HERE
+        elif len(self.admitted) >= self.cap:
+            if self.fresh:
+                self._evict(next(iter(self.fresh)))
+            else:
+                refusal = TOO_MANY
         if refusal is not None:
             self.refused += 1
             transport.write(refusal)
@@ -59,15 +75,25 @@ class GuardedServer(web.Server):
             transport.close()
             return
         self.admitted[handler] = address
+        self.fresh[handler] = None
         self.by_address[address] += 1
 
-    def connection_lost(self, handler: RequestHandler, exc: BaseException | None = None) -> None:
-        super().connection_lost(handler, exc)
+    def _evict(self, handler: RequestHandler) -> None:
+        self.evicted += 1
+        self._forget(handler)
+        handler.force_close()
+
+    def _forget(self, handler: RequestHandler) -> None:
+        self.fresh.pop(handler, None)
         address = self.admitted.pop(handler, None)
         if address is not None:
             self.by_address[address] -= 1
             if self.by_address[address] <= 0:
                 del self.by_address[address]
+
+    def connection_lost(self, handler: RequestHandler, exc: BaseException | None = None) -> None:
+        super().connection_lost(handler, exc)
+        self._forget(handler)
 
 
 class GuardedRunner(web.AppRunner):

@@ -14,6 +14,7 @@ import contextlib
 import json
 import logging
 import math
+from collections.abc import Awaitable, Callable
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any, TypeVar
@@ -117,8 +118,10 @@ def _credentials(request: web.Request) -> tuple[str | None, str | None]:
     return link, init
 
 
-async def viewer(request: web.Request) -> Viewer:
+async def viewer(request: web.Request, read: Callable[[str], Awaitable[TableRecord | None]] | None = None) -> Viewer:
+    """Who asks, with the table as `read` gives it (by default a read of the store)."""
     app = request.app
+    read = read or app[STORE].get_table
     config, now = app[CONFIG], app[CLOCK].now()
     table_id = request.match_info["table"]
     link, init = _credentials(request)
@@ -127,7 +130,7 @@ async def viewer(request: web.Request) -> Viewer:
             granted = config.links.verify(link, now)
             if granted.table_id != table_id:
                 raise AuthError("foreign table")
-            rec = await app[STORE].get_table(table_id)
+            rec = await read(table_id)
             if rec is None:
                 raise AuthError("no table")
             if granted.seat is None:
@@ -141,7 +144,7 @@ async def viewer(request: web.Request) -> Viewer:
                           _lang(request, None, config.default_lang), granted.expires, True)
         if init and config.bot_token:
             user = validate_init_data(init, config.bot_token, config.init_max_age_s, now)
-            rec = await app[STORE].get_table(table_id)
+            rec = await read(table_id)
             if rec is None:
                 raise AuthError("no table")
             player = Player("telegram", str(user.id), user.name)
@@ -194,13 +197,35 @@ def _command(v: Viewer, body: MoveBody) -> str:
                          mask_of(picks) if picks else "0", body.press.option)
 
 
+def _linked_seat(request: web.Request) -> tuple[str, int] | None:
+    """The table and seat a valid seat link names, known without reading the store: a flood of posts
+    is counted (and refused) before it costs a read each."""
+    link, _ = _credentials(request)
+    if not link:
+        return None
+    try:
+        granted = request.app[CONFIG].links.verify(link, request.app[CLOCK].now())
+    except AuthError:
+        return None
+    if granted.seat is None or granted.table_id != request.match_info["table"]:
+        return None
+    return granted.table_id, granted.seat
+
+
+def _too_fast(lang: str, wait: float) -> web.Response:
+    return _json({"error": t("web.too_fast", lang)}, 429, {"Retry-After": str(max(1, math.ceil(wait)))})
+
+
 async def post_move(request: web.Request) -> web.Response:
     body = await _body(request, MoveBody)
+    rate = request.app[MOVE_RATE]
+    if (linked := _linked_seat(request)) and (wait := rate.wait(*linked)):
+        return _too_fast(_lang(request, None, request.app[CONFIG].default_lang), wait)
     v = await viewer(request)
     if v.seat is None or v.player is None:
         raise web.HTTPForbidden(text="")
-    if wait := request.app[MOVE_RATE].wait(v.rec.id, v.seat):
-        return _json({"error": t("web.too_fast", v.lang)}, 429, {"Retry-After": str(max(1, math.ceil(wait)))})
+    if linked is None and (wait := rate.wait(v.rec.id, v.seat)):  # a Mini App's seat, known now
+        return _too_fast(v.lang, wait)
     try:
         text = _command(v, body)
     except BadLayout:
@@ -251,16 +276,17 @@ async def events(request: web.Request) -> web.StreamResponse:
     then the server ends it, so an expired page stops seeing the table even when left open, not only
     when it reconnects. Once the table has ended, a `moved` event names the table that follows it
     (a rematch), and the stream stays open for the page to leave. The table's read and its `table`
-    event are shared with the other pages of the table (bot/web/frames.py)."""
-    v = await viewer(request)
+    event are shared with the other pages of the table (bot/web/frames.py), from the first read on:
+    a thousand pages opening at once make one read, not a thousand in the store's queue."""
+    app = request.app
+    v = await viewer(request, app[FRAMES].current)
     link, _ = _credentials(request)
     who = link or f"tma:{v.rec.id}:{v.seat}:{v.player.user_id if v.player else request.remote}"
-    app = request.app
     hub, frames = app[HUB], app[FRAMES]
     resp = web.StreamResponse(headers={"Content-Type": "text/event-stream", "X-Accel-Buffering": "no"})
     with app[STREAMS].admit(who, request.remote or ""):
         try:
-            with hub.watch(v.rec.id) as wake:
+            with hub.watch(v.rec.id, (v.seat, v.lang)) as wake:
                 await resp.prepare(request)
                 await _stream(request, v, resp, wake)
         finally:
@@ -364,7 +390,8 @@ def create_app(service: TableService, store: Store, config: WebConfig, clock: Cl
     app[HUB], app[SERVICE], app[STORE], app[CONFIG] = hub, service, store, config
     app[CLOCK] = clock or service.clock or SystemClock()
     app[PRESENTER] = Presenter(HandUIs(store))
-    app[FRAMES] = Frames(store, app[PRESENTER], app[CLOCK])
+    app[FRAMES] = Frames(store, app[PRESENTER], app[CLOCK], hub)
+    hub.prepare = app[FRAMES].prepare
     app[STREAMS] = Streams(config.limits)
     app[MOVE_RATE] = MoveRate(config.limits, app[CLOCK])
     app.on_response_prepare.append(secure_headers)

@@ -11,11 +11,13 @@ from __future__ import annotations
 
 import asyncio
 import json
+from collections.abc import Hashable
 from typing import Any, TypeVar
 
 from bot.core.clock import Clock
 from bot.core.presenter import Presenter
 from bot.web.payload import payload
+from bot.web.push import Hub
 from storage import Store, TableRecord
 
 T = TypeVar("T")
@@ -26,11 +28,19 @@ def event(name: str, data: dict[str, Any]) -> bytes:
 
 
 class Frames:
-    def __init__(self, store: Store, presenter: Presenter, clock: Clock) -> None:
-        self.store, self.presenter, self.clock = store, presenter, clock
+    def __init__(self, store: Store, presenter: Presenter, clock: Clock, hub: Hub) -> None:
+        self.store, self.presenter, self.clock, self.hub = store, presenter, clock, hub
         self._reads: dict[str, tuple[int, asyncio.Task[TableRecord | None]]] = {}
         self._events: dict[str, tuple[int, dict[tuple[int | None, str], asyncio.Task[bytes]]]] = {}
         self.builds = 0  # `table` events built (what the bench and the tests count)
+
+    async def current(self, table_id: str) -> TableRecord | None:
+        """The table for a page that opens: shared with the pages open on it, if any. Without an
+        open page no commit is counted for the table (bot/web/push.py), so nothing is kept then
+        and the store is read."""
+        if not self.hub.watching(table_id):
+            return await self.store.get_table(table_id)
+        return await self.record(table_id, self.hub.generation(table_id))
 
     async def record(self, table_id: str, generation: int) -> TableRecord | None:
         """The table as read after the commit of `generation` (hub.generation), shared."""
@@ -56,6 +66,17 @@ class Frames:
     async def _build(self, rec: TableRecord, seat: int | None, lang: str) -> bytes:
         self.builds += 1
         return event("table", await payload(self.presenter, rec, seat, lang, now=self.clock.now()))
+
+    async def prepare(self, table_id: str, generation: int, keys: set[Hashable]) -> None:
+        """The hub's work before it wakes the pages of a change: the read, and the event of each
+        (seat, language) watching, so the pages find them ready."""
+        rec = await self.record(table_id, generation)
+        if rec is None:
+            return
+        for key in keys:
+            if isinstance(key, tuple) and len(key) == 2:
+                seat, lang = key
+                await self.table_event(rec, seat, lang)
 
     def forget(self, table_id: str) -> None:
         """The table's last page closed: nothing of it is kept."""

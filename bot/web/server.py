@@ -33,6 +33,7 @@ class WebServer:
     links: SeatLinks
     link_ttl_s: float
     clock: Clock
+    app: web.Application | None = None  # the running application (benches read its counters)
     _told: set[tuple[str, int]] = field(default_factory=set)
 
     def url(self, table_id: str, seat: int | None, lang: str | None = None) -> str:
@@ -133,7 +134,8 @@ async def serve(service: TableService, store: Store, settings: Settings) -> Asyn
     config = web_config(settings)
     _quiet_bad_requests()
     # No access log: the links' tokens are in the query strings it would write.
-    runner = GuardedRunner(create_app(service, store, config), config.limits, access_log=None, shutdown_timeout=1.0)
+    app = create_app(service, store, config)
+    runner = GuardedRunner(app, config.limits, access_log=None, shutdown_timeout=1.0)
     await runner.setup()
     site = web.TCPSite(runner, settings.web_listen, settings.web_port or 0)
     try:
@@ -144,7 +146,7 @@ async def serve(service: TableService, store: Store, settings: Settings) -> Asyn
     try:
         port = runner.addresses[0][1]
         base = settings.web_url or f"http://{settings.web_listen}:{port}"
-        yield WebServer(base, config.links, settings.web_link_ttl_s, service.clock)
+        yield WebServer(base, config.links, settings.web_link_ttl_s, service.clock, app)
     finally:
         await runner.cleanup()
 

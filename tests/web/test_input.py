@@ -17,7 +17,7 @@ from bot.core.codec import mask_of
 from bot.web.app import CONFIG, FRAMES, MOVE_RATE, STREAMS
 from bot.web.limits import WebLimits
 from tests.web.conftest import Web
-from tests.web.tables import ALICE, RK_DECK, two_player_table
+from tests.web.tables import ALICE, RK_DECK, init_data, two_player_table
 from tests.web.test_api import _next_event
 
 
@@ -99,6 +99,9 @@ async def test_move_posts_of_one_seat_are_rate_limited(web: Web) -> None:
     web.clock.advance(1.0)
     assert (await _post(web, rec.id, 0, body)).status == 409, "a second later one post more is let through"
     assert (await _post(web, rec.id, 0, body)).status == 429
+    mini_app = await web.client.post(f"/api/table/{rec.id}/move", json=body,
+                                     headers={"X-Telegram-Init-Data": init_data(ALICE, web.clock.now())})
+    assert mini_app.status == 429, "the same seat signed in through the Mini App shares the allowance"
 
 
 async def _stream(web: Web, table: str, seat: int | None, link: str | None = None):

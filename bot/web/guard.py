@@ -70,13 +70,19 @@ class GuardedServer(web.Server):
                 refusal = TOO_MANY
         if refusal is not None:
             self.refused += 1
-            transport.write(refusal)
-            handler.force_close()
-            transport.close()
+            # Not closed here: the handler starts its reading task right after this hook, and that
+            # task must see the connection still open (a close now would reach it torn down).
+            asyncio.get_running_loop().call_soon(self._refuse, handler, transport, refusal)
             return
         self.admitted[handler] = address
         self.fresh[handler] = None
         self.by_address[address] += 1
+
+    @staticmethod
+    def _refuse(handler: RequestHandler, transport: asyncio.Transport, refusal: bytes) -> None:
+        if not transport.is_closing():
+            transport.write(refusal)
+        handler.force_close()
 
     def _evict(self, handler: RequestHandler) -> None:
         self.evicted += 1

@@ -27,6 +27,7 @@ from bot.web.auth import SeatLinks
 from bot.web.server import serve
 from storage import SqliteStore, TableRecord
 from tests.cli.conftest import PYTHON, subprocess_env
+from tests.telegram.fake_bot_api import FakeTelegramBotAPI
 from tests.web.tables import RK_DECK, two_player_table
 
 SECRET = "hostile-secret"
@@ -240,3 +241,31 @@ async def test_the_terminal_with_its_web_port_in_use_says_so_and_exits(tmp_path)
 
 
 
+
+
+async def test_the_telegram_bot_with_its_web_port_in_use_says_so_and_exits(tmp_path) -> None:
+    token = "123456:web-port-test-token"
+    fake = await FakeTelegramBotAPI(token).start()
+    holder = socket.socket()
+    holder.bind(("127.0.0.1", 0))
+    holder.listen()
+    port = holder.getsockname()[1]
+    env = subprocess_env(tmp_path, TELEGRAM_TOKEN=token, TELEGRAM_API_URL=fake.base_url, WEB_PORT=str(port))
+    try:
+        proc = await asyncio.create_subprocess_exec(
+            PYTHON, "-m", "bot.cli", "run", cwd=str(tmp_path), env=env, stdin=asyncio.subprocess.DEVNULL,
+            stdout=asyncio.subprocess.PIPE, stderr=asyncio.subprocess.PIPE)
+        try:
+            _, err = await asyncio.wait_for(proc.communicate(), 60)
+        except TimeoutError:
+            proc.kill()
+            await proc.wait()
+            raise
+    finally:
+        holder.close()
+        await fake.stop()
+    text = err.decode()
+    assert proc.returncode == 2, text
+    assert "Traceback" not in text and "a bug" not in text and token not in text
+    assert text.strip().splitlines()[-1] == (f"rummyclub: WEB_PORT: port {port} on 127.0.0.1 is already in use — "
+                                             "stop what holds it or set WEB_PORT to a free port")

@@ -5,6 +5,7 @@ seat's link once per table (the terminal prints it)."""
 from __future__ import annotations
 
 import errno
+import gc
 import logging
 import secrets
 import socket
@@ -116,6 +117,15 @@ def _quiet_bad_requests() -> None:
         server_log.addFilter(QuietBadRequests())
 
 
+def _freeze_startup_objects() -> None:
+    """Everything loaded so far (modules, the chat clients, the engines: ~60 000 objects) lives as
+    long as the process. Left to the cyclic collector, each of its full passes walks them all again
+    with the loop held — 20–30 ms on a loaded machine, in the middle of whatever request is being
+    answered. Frozen, those passes walk only what came after (gc.freeze, once)."""
+    gc.collect()
+    gc.freeze()
+
+
 def _unbound(settings: Settings, err: OSError) -> StartupError:
     where = f"{settings.web_listen}:{settings.web_port or 0}"
     if err.errno == errno.EADDRINUSE:
@@ -143,6 +153,7 @@ async def serve(service: TableService, store: Store, settings: Settings) -> Asyn
     except OSError as err:  # socket.gaierror (a name that does not resolve) included
         await runner.cleanup()
         raise _unbound(settings, err) from err
+    _freeze_startup_objects()
     try:
         port = runner.addresses[0][1]
         base = settings.web_url or f"http://{settings.web_listen}:{port}"

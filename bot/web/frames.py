@@ -35,15 +35,15 @@ class Frames:
         self.builds = 0  # `table` events built (what the bench and the tests count)
 
     async def current(self, table_id: str) -> TableRecord | None:
-        """The table for a page that opens: shared with the pages open on it, if any. Without an
-        open page no commit is counted for the table (bot/web/push.py), so nothing is kept then
-        and the store is read."""
-        if not self.hub.watching(table_id):
-            return await self.store.get_table(table_id)
+        """The table for a page that opens: shared with the pages open on it, if any."""
         return await self.record(table_id, self.hub.generation(table_id))
 
     async def record(self, table_id: str, generation: int) -> TableRecord | None:
-        """The table as read after the commit of `generation` (hub.generation), shared."""
+        """The table as read after the commit of `generation` (hub.generation), shared. Without an
+        open page no commit is counted for the table (bot/web/push.py), so nothing is kept then:
+        the store is read."""
+        if not self.hub.watching(table_id):
+            return await self.store.get_table(table_id)
         known = self._reads.get(table_id)
         if known is None or known[0] != generation or _failed(known[1]):
             known = (generation, asyncio.create_task(self.store.get_table(table_id)))
@@ -52,6 +52,8 @@ class Frames:
 
     async def table_event(self, rec: TableRecord, seat: int | None, lang: str) -> bytes:
         """The `table` event of this version for this seat and language, shared."""
+        if not self.hub.watching(rec.id):
+            return await self._build(rec, seat, lang)
         version, built = self._events.get(rec.id, (-1, {}))
         if version != rec.version:
             if version > rec.version:  # a stream still on an older read: build it for that stream alone

@@ -22,7 +22,7 @@ from typing import Any
 from aiohttp import web
 from aiohttp.web_protocol import RequestHandler
 
-from bot.web.limits import MAX_FIELD, MAX_HEADERS, MAX_LINE, WebLimits
+from bot.web.limits import MAX_FIELD, MAX_LINE, WebLimits
 
 
 def _refusal(status: str, sentence: str) -> bytes:
@@ -109,7 +109,7 @@ class GuardedRunner(web.AppRunner):
         # lingering_time: how long the unread rest of a refused body is read (and dropped) so the client
         # sees the answer; aiohttp's 10 s would let a slow body hold its connection that long.
         super().__init__(app, keepalive_timeout=limits.header_timeout_s, max_line_size=MAX_LINE,
-                         max_field_size=MAX_FIELD, max_headers=MAX_HEADERS, lingering_time=1.0, **kwargs)
+                         max_field_size=MAX_FIELD, lingering_time=1.0, **kwargs)
         self.limits = limits
 
     async def _make_server(self) -> web.Server:

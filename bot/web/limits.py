@@ -15,7 +15,6 @@ RESERVED_FILES = 128
 MAX_BODY = 64 * 1024  # the biggest honest body, a whole Rummikub layout, is ~2 KB
 MAX_LINE = 4096  # the request line: a seat link's query is ~100 bytes, a Mini App's initData ~1 KB
 MAX_FIELD = 8190  # one header (aiohttp's default): X-Telegram-Init-Data
-MAX_HEADERS = 64
 
 
 @dataclass(frozen=True)

@@ -10,8 +10,15 @@ from dataclasses import dataclass
 
 # Files the process keeps for itself whatever the clients do: the store (a database file, its -wal
 # and -shm, or PostgreSQL connections), the Telegram or Discord client's sockets, the AI workers'
-# pipes, logs. Connections beyond RLIMIT_NOFILE minus these are refused, so /start keeps answering.
-RESERVED_FILES = 128
+# pipes, logs — so /start keeps answering however many clients connect.
+RESERVED_FILES = 64
+# asyncio accepts up to `backlog` sockets at each readiness of the listening socket, before any code
+# of ours sees them, and a refused or evicted socket is closed a few turns of the loop later (the
+# transport's close is deferred): under a flood, this many backlogs of sockets are open beyond the
+# cap. Measured with bench/bench_hostile.py; with less headroom, accept() met EMFILE and asyncio
+# stopped accepting anyone for a second.
+BACKLOG = 64
+BACKLOGS_IN_FLIGHT = 5
 MAX_BODY = 64 * 1024  # the biggest honest body, a whole Rummikub layout, is ~2 KB
 MAX_LINE = 4096  # the request line: a seat link's query is ~100 bytes, a Mini App's initData ~1 KB
 MAX_FIELD = 8190  # one header (aiohttp's default): X-Telegram-Init-Data
@@ -30,8 +37,9 @@ class WebLimits:
     move_burst: int = 20
 
     def connection_cap(self) -> int:
-        """`max_connections`, lowered to leave RESERVED_FILES of the open-file limit to the process."""
+        """`max_connections`, lowered to leave the process its own files and room for the sockets a
+        flood has accepted and not yet closed (1024 open files: 640 connections)."""
         soft, _ = resource.getrlimit(resource.RLIMIT_NOFILE)
         if soft == resource.RLIM_INFINITY:
             return self.max_connections
-        return max(1, min(self.max_connections, soft - RESERVED_FILES))
+        return max(1, min(self.max_connections, soft - RESERVED_FILES - BACKLOG * BACKLOGS_IN_FLIGHT))

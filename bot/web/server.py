@@ -24,7 +24,7 @@ from bot.startup import StartupError
 from bot.web.app import WebConfig, create_app
 from bot.web.auth import SeatLinks
 from bot.web.guard import GuardedRunner
-from bot.web.limits import WebLimits
+from bot.web.limits import BACKLOG, WebLimits
 from storage import Store, TableRecord
 
 
@@ -147,7 +147,7 @@ async def serve(service: TableService, store: Store, settings: Settings) -> Asyn
     app = create_app(service, store, config)
     runner = GuardedRunner(app, config.limits, access_log=None, shutdown_timeout=1.0)
     await runner.setup()
-    site = web.TCPSite(runner, settings.web_listen, settings.web_port or 0)
+    site = web.TCPSite(runner, settings.web_listen, settings.web_port or 0, backlog=BACKLOG)
     try:
         await site.start()
     except OSError as err:  # socket.gaierror (a name that does not resolve) included

@@ -255,12 +255,12 @@ async def attack_slow(info: dict[str, Any], seconds: float) -> dict[str, Any]:
     outcome: Counter[str] = Counter()
 
     async def slow(i: int) -> None:
-        start = time.perf_counter()
         try:
             reader, writer = await asyncio.open_connection(host, int(port), local_addr=(f"127.0.0.{2 + i % 5}", 0))
         except OSError as err:
             outcome[type(err).__name__] += 1
             return
+        start = time.perf_counter()  # held: from the connection's opening to its closing by the server
         try:
             for byte in head:
                 writer.write(bytes([byte]))

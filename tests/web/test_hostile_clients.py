@@ -28,7 +28,7 @@ from bot.web.server import serve
 from storage import SqliteStore, TableRecord
 from tests.cli.conftest import PYTHON, subprocess_env
 from tests.telegram.fake_bot_api import FakeTelegramBotAPI
-from tests.web.tables import RK_DECK, two_player_table
+from tests.web.tables import ALICE, RK_DECK, two_player_table
 
 SECRET = "hostile-secret"
 
@@ -40,6 +40,7 @@ class Served:
     rec: TableRecord
     links: SeatLinks
     clock: FakeClock
+    service: TableService
 
     def link(self, seat: int | None) -> str:
         return self.links.token(self.rec.id, seat, self.clock.now() + 3600)
@@ -56,7 +57,7 @@ async def served(tmp_path, **limits: object) -> AsyncIterator[Served]:
     try:
         async with serve(service, store, settings) as server:
             host, port = server.base_url.removeprefix("http://").split(":")
-            yield Served(host, int(port), rec, SeatLinks(SECRET.encode()), clock)
+            yield Served(host, int(port), rec, SeatLinks(SECRET.encode()), clock, service)
     finally:
         await store.close()
 
@@ -96,6 +97,18 @@ async def test_a_head_sent_byte_by_byte_is_cut_off_by_the_header_timeout(tmp_pat
         writer.close()
         assert closed and sent < 100, f"the server kept a head of {sent} bytes open"
         assert (await _get(s, "/")).startswith(b"HTTP/1.1 200"), "others are still served"
+
+
+async def test_an_open_page_outlives_the_header_timeout(tmp_path) -> None:
+    async with served(tmp_path, web_header_timeout_s=0.2) as s:
+        reader, writer = await _connect(s)
+        writer.write(f"GET /api/table/{s.rec.id}/events?k={s.link(1)} HTTP/1.1\r\nHost: x\r\n\r\n".encode())
+        await asyncio.wait_for(reader.readuntil(b"event: table"), 5)
+        await asyncio.sleep(0.5)  # well past the header timeout: the stream is a request in progress
+        await s.service.act(s.rec.id, ALICE, "draw")
+        after = await asyncio.wait_for(reader.readuntil(b"event: table"), 5)
+        assert after and not reader.at_eof()
+        writer.close()
 
 
 async def test_a_body_that_does_not_arrive_gets_408(tmp_path) -> None:

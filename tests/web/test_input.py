@@ -7,6 +7,7 @@ event per version and seat. Security headers on pages and the API."""
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import dataclasses
 import json
 import logging
@@ -16,6 +17,7 @@ import pytest
 from bot.core.codec import mask_of
 from bot.web.app import CONFIG, FRAMES, MOVE_RATE, STREAMS
 from bot.web.limits import WebLimits
+from bot.web.push import WAKE_BATCH, Hub
 from tests.web.conftest import Web
 from tests.web.tables import ALICE, RK_DECK, init_data, two_player_table
 from tests.web.test_api import _next_event
@@ -169,3 +171,23 @@ def test_the_connection_cap_leaves_files_for_the_process(monkeypatch) -> None:
     monkeypatch.setattr("bot.web.limits.resource.getrlimit", lambda _: (1024, 4096))
     assert WebLimits(max_connections=5000).connection_cap() == 640
     assert WebLimits(max_connections=100).connection_cap() == 100
+
+
+async def test_a_change_is_prepared_once_then_its_pages_woken_a_batch_per_turn_of_the_loop() -> None:
+    prepared: list[tuple[str, int, set]] = []
+
+    async def prepare(table: str, generation: int, keys: set) -> None:
+        prepared.append((table, generation, keys))
+
+    hub = Hub(prepare=prepare)
+    with contextlib.ExitStack() as pages:
+        wakes = [pages.enter_context(hub.watch("t", (None, "en") if i % 2 else (1, "ru"))) for i in range(2 * WAKE_BATCH + 10)]
+        hub.wake("t")
+        assert not any(w.is_set() for w in wakes), "nobody is woken before the shared work is done"
+        woken = []
+        for _ in range(5):
+            await asyncio.sleep(0)
+            woken.append(sum(w.is_set() for w in wakes))
+        assert prepared == [("t", 1, {(None, "en"), (1, "ru")})]
+        assert WAKE_BATCH in woken and 2 * WAKE_BATCH in woken and woken[-1] == len(wakes), woken
+    assert hub.watching("t") == 0 and hub.generation("t") == 0, "nothing kept of a table nobody watches"

@@ -20,7 +20,7 @@ RESERVED_FILES = 64
 BACKLOG = 64
 BACKLOGS_IN_FLIGHT = 5
 MAX_BODY = 64 * 1024  # the biggest honest body, a whole Rummikub layout, is ~2 KB
-MAX_LINE = 4096  # the request line: a seat link's query is ~100 bytes, a Mini App's initData ~1 KB
+MAX_LINE = 8190  # the request line (aiohttp's default): a Mini App's initData rides in the query, ~2 KB encoded
 MAX_FIELD = 8190  # one header (aiohttp's default): X-Telegram-Init-Data
 
 

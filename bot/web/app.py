@@ -279,6 +279,7 @@ async def events(request: web.Request) -> web.StreamResponse:
     event are shared with the other pages of the table (bot/web/frames.py), from the first read on:
     a thousand pages opening at once make one read, not a thousand in the store's queue."""
     app = request.app
+    app[STREAMS].room(request.remote or "")
     v = await viewer(request, app[FRAMES].current)
     link, _ = _credentials(request)
     who = link or f"tma:{v.rec.id}:{v.seat}:{v.player.user_id if v.player else request.remote}"

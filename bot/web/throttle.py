@@ -28,10 +28,9 @@ class Streams:
     by_address: Counter[str] = field(default_factory=Counter)
     total: int = 0
 
-    @contextmanager
-    def admit(self, link: str, address: str) -> Iterator[None]:
-        """One stream open for its whole life; `link` is the seat link's token or the Mini App's
-        table, seat and user (the same seat in two tabs is one link)."""
+    def room(self, address: str) -> None:
+        """Raises the refusal when no stream can open from `address` now (asked again at `admit`;
+        asked first before the request's credentials are even read)."""
         lim = self.limits
         if self.total >= lim.max_streams:
             raise refusal(web.HTTPServiceUnavailable, "The server has too many open table streams; "
@@ -39,6 +38,13 @@ class Streams:
         if lim.max_streams_per_address and self.by_address[address] >= lim.max_streams_per_address:
             raise refusal(web.HTTPTooManyRequests, "Too many open table streams from your address; "
                           "close some pages first.")
+
+    @contextmanager
+    def admit(self, link: str, address: str) -> Iterator[None]:
+        """One stream open for its whole life; `link` is the seat link's token or the Mini App's
+        table, seat and user (the same seat in two tabs is one link)."""
+        lim = self.limits
+        self.room(address)
         if lim.max_streams_per_link and self.by_link[link] >= lim.max_streams_per_link:
             raise refusal(web.HTTPTooManyRequests, "Too many pages are open with this link; close some first.")
         self.total += 1

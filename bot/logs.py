@@ -4,6 +4,7 @@ configured secret, so no library's log line (today's or a future one's) can leak
 from __future__ import annotations
 
 import logging
+import re
 import sys
 from collections.abc import Iterable
 from urllib.parse import quote, urlsplit
@@ -15,12 +16,18 @@ FORMAT = "%(asctime)s %(levelname)s %(name)s: %(message)s"
 # Shorter strings are not blanked: "***" in place of every "1" or "ab" would garble the logs,
 # and a secret that short guards nothing anyway.
 MIN_SECRET_LEN = 6
+# Credentials the settings do not hold: a web page's seat link (`k=` in an address, the X-Rummy-Link
+# header) and a Mini App's initData (`tma=`, X-Telegram-Init-Data) — aiohttp quotes the first bytes of
+# a malformed request line or header in its error. A cut-off token is blanked as well as a whole one.
+CREDENTIALS = re.compile(r"(?i)(\b(?:k|tma)=|x-rummy-link:\s*|x-telegram-init-data:\s*)[^\s&'\"\\]+")
+SEAT_TOKEN = re.compile(r"\b[0-9A-Za-z_-]{1,40}\.(?:\d+|-)\.\d+\.[0-9a-f]{8,32}")  # bot/web/auth.py SeatLinks
 
 
 def secrets_of(settings: Settings) -> list[str]:
     """Every secret the settings hold, in each spelling a log line may carry it."""
     found: list[str] = []
-    for field in (settings.telegram_token, settings.discord_token, settings.telegram_webhook_secret):
+    for field in (settings.telegram_token, settings.discord_token, settings.telegram_webhook_secret,
+                  settings.web_secret):
         if field is not None:
             found.append(field.get_secret_value())
     if settings.telegram_token is not None:
@@ -43,7 +50,8 @@ def database_password(url: str) -> str | None:
 
 
 class Redactor:
-    """Replaces secrets in text; longest first, so a token wins over its own secret half."""
+    """Replaces secrets in text; longest first, so a token wins over its own secret half. Web links'
+    tokens and Mini App initData are blanked wherever they appear, whatever key signed them."""
 
     def __init__(self, secrets: Iterable[str]) -> None:
         self.secrets = sorted({s for s in secrets if len(s) >= MIN_SECRET_LEN}, key=len, reverse=True)
@@ -52,7 +60,8 @@ class Redactor:
         for secret in self.secrets:
             if secret in text:
                 text = text.replace(secret, MASK)
-        return text
+        text = CREDENTIALS.sub(lambda m: m.group(1) + MASK, text)
+        return SEAT_TOKEN.sub(MASK, text)
 
 
 class RedactingFilter(logging.Filter):

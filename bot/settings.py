@@ -56,6 +56,24 @@ class Settings(BaseSettings):
                                   description="a per-seat web link stops working after this many seconds")
     web_init_max_age_s: float = Field(24 * 3600.0, gt=0, allow_inf_nan=False,
                                       description="Telegram Mini App sign-ins older than this are refused")
+    # The web server's limits against hostile clients (bot/web/limits.py); 0 turns a per-address or
+    # per-seat cap off (behind a reverse proxy every client has the proxy's address).
+    web_header_timeout_s: float = Field(10.0, gt=0, le=3600, allow_inf_nan=False,
+                                        description="a connection that sends no complete request head in this time is closed")
+    web_body_timeout_s: float = Field(10.0, gt=0, le=3600, allow_inf_nan=False,
+                                      description="a request body that has not arrived in this time is refused (408)")
+    web_max_connections: int = Field(1000, ge=1, le=99_999,
+                                     description="open connections in all (kept below the open-file limit); more get 503")
+    web_max_connections_per_address: int = Field(64, ge=0, le=99_999,
+                                                 description="open connections from one address; more get 429; 0: no cap")
+    web_max_streams: int = Field(1000, ge=1, le=99_999, description="open table event streams in all; more get 503")
+    web_max_streams_per_address: int = Field(32, ge=0, le=99_999,
+                                             description="open event streams from one address; more get 429; 0: no cap")
+    web_max_streams_per_link: int = Field(8, ge=0, le=99_999,
+                                          description="open event streams of one link or Mini App seat; more get 429; 0: no cap")
+    web_moves_per_s: float = Field(5.0, gt=0, allow_inf_nan=False,
+                                   description="move posts per second one seat may send (a burst of web_move_burst)")
+    web_move_burst: int = Field(20, ge=1, le=10_000, description="move posts one seat may send at once")
     telegram_webapp_name: str | None = Field(None, pattern=r"^[A-Za-z0-9_]{3,30}$",
                                              description="the Mini App's short name at @BotFather (t.me/<bot>/<name>)")
 

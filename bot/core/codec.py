@@ -34,6 +34,7 @@ _CODES: dict[str, str] = {
     "back": "W",
 }
 _VERBS = {code: verb for verb, code in _CODES.items()}
+MAX_MASK_ITEMS = 160  # a selection mask has at most 40 hex digits
 _TABLE_ID = re.compile(r"[0-9A-Za-z_-]{1,32}")
 _VERSION = re.compile(r"0|[1-9][0-9]{0,8}")
 _ACTION = re.compile(r"[\x21-\x7e](?:[\x20-\x7e]*[\x21-\x7e])?")  # printable ASCII, no edge spaces
@@ -96,16 +97,19 @@ def decode(data: str | None, max_bytes: int = DISCORD_MAX_CHARS) -> ButtonData:
 
 
 def mask_of(indices: set[int] | list[int]) -> str:
-    """A set of item positions as a compact hex bit mask ("0" for none)."""
+    """A set of item positions as a compact hex bit mask ("0" for none); `ValueError` for a position
+    no mask can carry (an unbounded one would build an integer of that many bits)."""
     value = 0
     for i in indices:
+        if not 0 <= i < MAX_MASK_ITEMS:
+            raise ValueError(f"item position {i} is not within 0..{MAX_MASK_ITEMS - 1}")
         value |= 1 << i
     return format(value, "x")
 
 
 def indices_of(mask: str, size: int) -> list[int]:
     """The positions a mask names; `CodecError` if it is malformed or points past `size` items."""
-    if not re.fullmatch(r"[0-9a-f]{1,40}", mask):
+    if not re.fullmatch(rf"[0-9a-f]{{1,{MAX_MASK_ITEMS // 4}}}", mask):
         raise CodecError("malformed selection")
     value = int(mask, 16)
     if value >> size:

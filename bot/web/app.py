@@ -13,13 +13,16 @@ import asyncio
 import contextlib
 import json
 import logging
-import re
+import math
+from collections.abc import Awaitable, Callable
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Any
+from typing import Any, TypeVar
 from urllib.parse import urlencode
 
 from aiohttp import web
+from aiohttp.typedefs import Handler
+from pydantic import BaseModel, ValidationError
 
 from bot.core.clock import Clock, SystemClock
 from bot.core.codec import CodecError, mask_of
@@ -30,10 +33,14 @@ from bot.core.presenter.games import IllegalAction, moves_of, view_of
 from bot.core.render.common import render_error
 from bot.core.service import TableService
 from bot.web.auth import AuthError, SeatLinks, validate_init_data
+from bot.web.frames import Frames, event
 from bot.web.layout import BadLayout, check, parse_layout, play_text
+from bot.web.limits import MAX_BODY, WebLimits
 from bot.web.payload import payload
 from bot.web.push import ENDED, Hub, successor
 from bot.web.replay import Replays, frame
+from bot.web.requests import MAX_INIT_DATA, MAX_LINK, CheckBody, MoveBody, Query, picks_of, sentence
+from bot.web.throttle import MoveRate, Streams, refusal
 from bot.web.unavailable import store_unavailable, unavailable_response
 from storage import Store, TableRecord
 from storage.feed import ChangeFeed, change_feed
@@ -41,7 +48,6 @@ from storage.feed import ChangeFeed, change_feed
 STATIC = Path(__file__).with_name("static")
 HEARTBEAT_S = 15.0  # a comment line now and then keeps proxies from closing an idle stream
 FOLLOW_S = 1.0  # how often an ended table's page looks for the table that follows it
-KEY = re.compile(r"^[A-Za-z0-9_-]{1,40}$")
 CATALOG_PREFIXES = ("web.", "game.")  # the page's own words and the games' names
 
 
@@ -51,6 +57,7 @@ class WebConfig:
     bot_token: str | None = None  # Telegram's, for initData; None: no Mini App sign-in
     init_max_age_s: float = 24 * 3600.0
     default_lang: str = "en"
+    limits: WebLimits = WebLimits()
 
 
 @dataclass(frozen=True)
@@ -73,6 +80,12 @@ CLOCK = web.AppKey("clock", Clock)
 PRESENTER = web.AppKey("presenter", Presenter)
 REPLAYS = web.AppKey("replays", Replays)
 FEED = web.AppKey("feed", asyncio.Task)
+FRAMES = web.AppKey("frames", Frames)
+STREAMS = web.AppKey("streams", Streams)
+MOVE_RATE = web.AppKey("move_rate", MoveRate)
+# Telegram's web clients show a Mini App in a frame; no other site may frame the page.
+FRAME_ANCESTORS = "'self' https://web.telegram.org https://*.telegram.org"
+Model = TypeVar("Model", bound=BaseModel)
 log = logging.getLogger(__name__)
 
 
@@ -88,18 +101,37 @@ def _lang(request: web.Request, fallback: str | None, default: str) -> str:
     return "en"
 
 
-async def viewer(request: web.Request) -> Viewer:
+def query(request: web.Request) -> Query:
+    try:
+        return Query.model_validate(dict(request.query))
+    except ValidationError as err:
+        raise web.HTTPBadRequest(text=sentence(err)) from None
+
+
+def _credentials(request: web.Request) -> tuple[str | None, str | None]:
+    q = query(request)
+    link = request.headers.get("X-Rummy-Link") or q.k
+    init = request.headers.get("X-Telegram-Init-Data") or q.tma
+    if link is not None and len(link) > MAX_LINK:
+        raise web.HTTPBadRequest(text=f"X-Rummy-Link: a link has at most {MAX_LINK} characters")
+    if init is not None and len(init) > MAX_INIT_DATA:
+        raise web.HTTPBadRequest(text=f"X-Telegram-Init-Data: initData has at most {MAX_INIT_DATA} characters")
+    return link, init
+
+
+async def viewer(request: web.Request, read: Callable[[str], Awaitable[TableRecord | None]] | None = None) -> Viewer:
+    """Who asks, with the table as `read` gives it (by default a read of the store)."""
     app = request.app
+    read = read or app[STORE].get_table
     config, now = app[CONFIG], app[CLOCK].now()
     table_id = request.match_info["table"]
-    link = request.headers.get("X-Rummy-Link") or request.query.get("k")
-    init = request.headers.get("X-Telegram-Init-Data") or request.query.get("tma")
+    link, init = _credentials(request)
     try:
         if link:
             granted = config.links.verify(link, now)
             if granted.table_id != table_id:
                 raise AuthError("foreign table")
-            rec = await app[STORE].get_table(table_id)
+            rec = await read(table_id)
             if rec is None:
                 raise AuthError("no table")
             if granted.seat is None:
@@ -113,7 +145,7 @@ async def viewer(request: web.Request) -> Viewer:
                           _lang(request, None, config.default_lang), granted.expires, True)
         if init and config.bot_token:
             user = validate_init_data(init, config.bot_token, config.init_max_age_s, now)
-            rec = await app[STORE].get_table(table_id)
+            rec = await read(table_id)
             if rec is None:
                 raise AuthError("no table")
             player = Player("telegram", str(user.id), user.name)
@@ -125,70 +157,85 @@ async def viewer(request: web.Request) -> Viewer:
     raise unauthorized()
 
 
-def _json(data: Any, status: int = 200) -> web.Response:
-    return web.json_response(data, status=status, dumps=lambda d: json.dumps(d, ensure_ascii=False))
-
-
-def _picks(raw: str | None) -> tuple[int, ...]:
-    if not raw:
-        return ()
-    try:
-        return tuple(int(x) for x in raw.split(",") if x != "")
-    except ValueError:
-        raise web.HTTPBadRequest(text="picks") from None
+def _json(data: Any, status: int = 200, headers: dict[str, str] | None = None) -> web.Response:
+    return web.json_response(data, status=status, headers=headers, dumps=lambda d: json.dumps(d, ensure_ascii=False))
 
 
 async def get_table(request: web.Request) -> web.Response:
-    v = await viewer(request)
-    return _json(await payload(request.app[PRESENTER], v.rec, v.seat, v.lang, _picks(request.query.get("picks")),
-                               request.app[CLOCK].now()))
-
-
-async def _body(request: web.Request) -> dict[str, Any]:
     try:
-        body = await request.json()
-    except ValueError:
-        raise web.HTTPBadRequest(text="json") from None
-    if not isinstance(body, dict):
-        raise web.HTTPBadRequest(text="json")
-    return body
+        picks = picks_of(query(request).picks)
+    except ValueError as err:
+        raise web.HTTPBadRequest(text=str(err)) from None
+    v = await viewer(request)
+    return _json(await payload(request.app[PRESENTER], v.rec, v.seat, v.lang, picks, request.app[CLOCK].now()))
 
 
-def _command(v: Viewer, body: dict[str, Any]) -> str:
+async def _body(request: web.Request, model: type[Model]) -> Model:
+    """The body, whole within the body timeout and the size limit, as `model` — or a 4xx naming
+    what is wrong. pydantic parses and checks in one pass, its parser's nesting limit included."""
+    try:
+        async with asyncio.timeout(request.app[CONFIG].limits.body_timeout_s):
+            raw = await request.read()
+    except TimeoutError:
+        late = web.HTTPRequestTimeout(text="The request body did not arrive in time.")
+        late.force_close()  # the rest of the body is not waited for
+        raise late from None
+    try:
+        return model.model_validate_json(raw)
+    except ValidationError as err:
+        raise web.HTTPBadRequest(text=sentence(err)) from None
+
+
+def _command(v: Viewer, body: MoveBody) -> str:
     """The move's text: a whole Rummikub layout as one `play`, or a control press composed by the
     presenter from the seat's legal moves (never from words the page sends)."""
-    if "play" in body:
-        return play_text(parse_layout(body["play"]))
-    pressed = body.get("press")
-    if not isinstance(pressed, dict):
-        raise BadLayout("press")
-    index, option, picks = pressed.get("index"), pressed.get("option"), pressed.get("picks", [])
-    if not isinstance(index, int) or not (option is None or isinstance(option, int)) \
-            or not isinstance(picks, list) or not all(isinstance(i, int) and i >= 0 for i in picks):
-        raise BadLayout("press")
-    assert v.seat is not None
+    if body.play is not None:
+        return play_text(parse_layout(body.play))
+    assert body.press is not None and v.seat is not None
+    picks = body.press.picks
     view = view_of(v.rec, v.seat)
-    return press.command(HandUI(picks=tuple(picks)), view, moves_of(v.rec, view), index,
-                         mask_of(picks) if picks else "0", option)
+    return press.command(HandUI(picks=tuple(picks)), view, moves_of(v.rec, view), body.press.index,
+                         mask_of(picks) if picks else "0", body.press.option)
+
+
+def _linked_seat(request: web.Request) -> tuple[str, int] | None:
+    """The table and seat a valid seat link names, known without reading the store: a flood of posts
+    is counted (and refused) before it costs a read each."""
+    link, _ = _credentials(request)
+    if not link:
+        return None
+    try:
+        granted = request.app[CONFIG].links.verify(link, request.app[CLOCK].now())
+    except AuthError:
+        return None
+    if granted.seat is None or granted.table_id != request.match_info["table"]:
+        return None
+    return granted.table_id, granted.seat
+
+
+def _too_fast(lang: str, wait: float) -> web.Response:
+    return _json({"error": t("web.too_fast", lang)}, 429, {"Retry-After": str(max(1, math.ceil(wait)))})
 
 
 async def post_move(request: web.Request) -> web.Response:
+    body = await _body(request, MoveBody)
+    rate = request.app[MOVE_RATE]
+    if (linked := _linked_seat(request)) and (wait := rate.wait(*linked)):
+        return _too_fast(_lang(request, None, request.app[CONFIG].default_lang), wait)
     v = await viewer(request)
     if v.seat is None or v.player is None:
         raise web.HTTPForbidden(text="")
-    body = await _body(request)
-    version, key = body.get("version"), body.get("key")
-    if not isinstance(version, int) or not isinstance(key, str) or not KEY.match(key):
-        raise web.HTTPBadRequest(text="version and key")
+    if linked is None and (wait := rate.wait(v.rec.id, v.seat)):  # a Mini App's seat, known now
+        return _too_fast(v.lang, wait)
     try:
         text = _command(v, body)
     except BadLayout:
-        raise web.HTTPBadRequest(text="move") from None
+        raise web.HTTPBadRequest(text="play: not a layout of tiles") from None
     except CodecError:
         return _json({"error": t("error.E_STALE", v.lang)}, 409)
     try:
-        outcome = await request.app[SERVICE].act(v.rec.id, v.player, text, expected_version=version,
-                                                 key=f"web:{v.rec.id}:{v.seat}:{key}")
+        outcome = await request.app[SERVICE].act(v.rec.id, v.player, text, expected_version=body.version,
+                                                 key=f"web:{v.rec.id}:{v.seat}:{body.key}")
     except StoreUnavailable as err:  # nothing stored: the page says so and the player tries again
         return unavailable_response(render_error(err, v.lang, v.rec.game))
     except (IllegalAction, ServiceError) as err:
@@ -201,19 +248,18 @@ async def post_move(request: web.Request) -> web.Response:
 
 
 async def post_check(request: web.Request) -> web.Response:
+    body = await _body(request, CheckBody)
     v = await viewer(request)
     if v.seat is None or v.rec.game != "rummikub" or v.rec.state is None:
         raise web.HTTPForbidden(text="")
-    body = await _body(request)
+    # A check runs the engine like a move: it draws on the same allowance.
+    if wait := request.app[MOVE_RATE].wait(v.rec.id, v.seat):
+        raise refusal(web.HTTPTooManyRequests, "Too many checks from this seat; wait a moment.", wait)
     try:
-        layout = parse_layout(body.get("layout"))
+        layout = parse_layout(body.layout)
     except BadLayout:
-        raise web.HTTPBadRequest(text="layout") from None
+        raise web.HTTPBadRequest(text="layout: not a layout of tiles") from None
     return _json(check(v.rec, v.seat, layout, v.lang))
-
-
-def _event(name: str, data: dict[str, Any]) -> bytes:
-    return f"event: {name}\ndata: {json.dumps(data, ensure_ascii=False)}\n\n".encode()
 
 
 def _moved(request: web.Request, v: Viewer, nxt: TableRecord, seat: int | None) -> dict[str, Any]:
@@ -232,37 +278,52 @@ async def events(request: web.Request) -> web.StreamResponse:
     process or another), until the link or sign-in it was opened with expires (by the app's clock):
     then the server ends it, so an expired page stops seeing the table even when left open, not only
     when it reconnects. Once the table has ended, a `moved` event names the table that follows it
-    (a rematch), and the stream stays open for the page to leave."""
-    v = await viewer(request)
+    (a rematch), and the stream stays open for the page to leave. The table's read and its `table`
+    event are shared with the other pages of the table (bot/web/frames.py), from the first read on:
+    a thousand pages opening at once make one read, not a thousand in the store's queue."""
     app = request.app
-    clock, store = app[CLOCK], app[STORE]
-    resp = web.StreamResponse(headers={"Content-Type": "text/event-stream", "Cache-Control": "no-cache",
-                                       "X-Accel-Buffering": "no"})
-    with app[HUB].watch(v.rec.id) as wake:
-        await resp.prepare(request)
-        last, moved = None, None
+    app[STREAMS].room(request.remote or "")
+    v = await viewer(request, app[FRAMES].current)
+    link, _ = _credentials(request)
+    who = link or f"tma:{v.rec.id}:{v.seat}:{v.player.user_id if v.player else request.remote}"
+    hub, frames = app[HUB], app[FRAMES]
+    resp = web.StreamResponse(headers={"Content-Type": "text/event-stream", "X-Accel-Buffering": "no"})
+    with app[STREAMS].admit(who, request.remote or ""):
         try:
-            while not app[HUB].closed and clock.now() < v.expires:
-                wake.clear()  # before the read: a commit after it wakes the wait below
-                rec = await store.get_table(v.rec.id)
-                if rec is not None and rec.version != last:
-                    await resp.write(_event("table", await payload(app[PRESENTER], rec, v.seat, v.lang, now=clock.now())))
-                    last = rec.version
-                if moved is None and rec is not None and (nxt := await successor(store, rec, v.player)):
-                    await resp.write(_event("moved", _moved(request, v, *nxt)))
-                    moved = nxt[0].id
-                # An ended table's next one may be opened by another process: nothing of this table
-                # changes then, so the page looks for it now and then rather than at heartbeats only.
-                follow = moved is None and rec is not None and rec.status in ENDED
-                left = v.expires - clock.now()
-                try:
-                    await asyncio.wait_for(wake.wait(), max(0.0, min(FOLLOW_S if follow else HEARTBEAT_S, left)))
-                except TimeoutError:
-                    if clock.now() < v.expires:
-                        await resp.write(b": ping\n\n")
-        except (ConnectionResetError, asyncio.CancelledError):
-            pass
+            with hub.watch(v.rec.id, (v.seat, v.lang)) as wake:
+                await resp.prepare(request)
+                await _stream(request, v, resp, wake)
+        finally:
+            if not hub.watching(v.rec.id):
+                frames.forget(v.rec.id)
     return resp
+
+
+async def _stream(request: web.Request, v: Viewer, resp: web.StreamResponse, wake: asyncio.Event) -> None:
+    app = request.app
+    clock, store, hub, frames = app[CLOCK], app[STORE], app[HUB], app[FRAMES]
+    last, moved = None, None
+    try:
+        while not hub.closed and clock.now() < v.expires:
+            wake.clear()  # before the read: a commit after it wakes the wait below
+            rec = await frames.record(v.rec.id, hub.generation(v.rec.id))
+            if rec is not None and rec.version != last:
+                await resp.write(await frames.table_event(rec, v.seat, v.lang))
+                last = rec.version
+            if moved is None and rec is not None and (nxt := await successor(store, rec, v.player)):
+                await resp.write(event("moved", _moved(request, v, *nxt)))
+                moved = nxt[0].id
+            # An ended table's next one may be opened by another process: nothing of this table
+            # changes then, so the page looks for it now and then rather than at heartbeats only.
+            follow = moved is None and rec is not None and rec.status in ENDED
+            left = v.expires - clock.now()
+            try:
+                await asyncio.wait_for(wake.wait(), max(0.0, min(FOLLOW_S if follow else HEARTBEAT_S, left)))
+            except TimeoutError:
+                if clock.now() < v.expires:
+                    await resp.write(b": ping\n\n")
+    except (ConnectionResetError, asyncio.CancelledError):
+        pass
 
 
 async def replay(request: web.Request) -> web.Response:
@@ -270,10 +331,7 @@ async def replay(request: web.Request) -> web.Response:
     v = await viewer(request)
     if v.rec.status != "finished":
         raise web.HTTPForbidden(text="")
-    try:
-        index = int(request.query.get("step", "0"))
-    except ValueError:
-        raise web.HTTPBadRequest(text="step") from None
+    index = int(query(request).step or "0")
     app = request.app
     return _json(await frame(app[REPLAYS], app[PRESENTER], v.rec, v.seat, v.lang, index))
 
@@ -290,9 +348,34 @@ async def page(request: web.Request) -> web.FileResponse:
     resp = web.FileResponse(STATIC / "index.html")
     # No external host but Telegram's script, which the page loads only inside Telegram.
     resp.headers["Content-Security-Policy"] = (
-        "default-src 'self'; script-src 'self' https://telegram.org; style-src 'self'; img-src 'self' data:")
-    resp.headers["Referrer-Policy"] = "no-referrer"  # the link's token is in the address
+        "default-src 'self'; script-src 'self' https://telegram.org; style-src 'self'; img-src 'self' data:; "
+        f"frame-ancestors {FRAME_ANCESTORS}")
     return resp
+
+
+@web.middleware
+async def hung_up(request: web.Request, handler: Handler) -> web.StreamResponse:
+    """A client that hangs up mid-request makes a body read or a write raise ConnectionResetError:
+    nothing failed here and no one is left to answer, so it is not logged as an error (aiohttp would,
+    with a traceback). The answer returned goes nowhere; aiohttp notes the disconnect at DEBUG."""
+    try:
+        return await handler(request)
+    except ConnectionResetError:
+        if request.transport is not None and not request.transport.is_closing():
+            raise  # not this client's connection: a real failure
+        return web.Response(status=400)
+
+
+async def secure_headers(request: web.Request, resp: web.StreamResponse) -> None:
+    """On every response, errors included: no type sniffing, no address (with its token) sent on to
+    another site; pages and API answers (a link's token is in their address, a seat's hand in their
+    body) are never stored by a browser or proxy."""
+    resp.headers.setdefault("X-Content-Type-Options", "nosniff")
+    resp.headers.setdefault("Referrer-Policy", "no-referrer")
+    if not request.path.startswith("/static/"):
+        resp.headers["Cache-Control"] = "no-store"
+    if request.path.startswith("/api/") or request.path.startswith("/static/"):
+        resp.headers.setdefault("Content-Security-Policy", "frame-ancestors 'none'")
 
 
 async def _follow(feed: ChangeFeed, hub: Hub) -> None:
@@ -306,11 +389,16 @@ def create_app(service: TableService, store: Store, config: WebConfig, clock: Cl
                feed: ChangeFeed | None = None) -> web.Application:
     """`feed` tells of commits made by other processes on the same store (by default the store's own
     feed, storage/feed.py); this process's commits reach the pages through the service at once."""
-    app = web.Application(client_max_size=64 * 1024, middlewares=[store_unavailable(config.default_lang)])
+    app = web.Application(client_max_size=MAX_BODY, middlewares=[hung_up, store_unavailable(config.default_lang)])
     hub = Hub()
     app[HUB], app[SERVICE], app[STORE], app[CONFIG] = hub, service, store, config
     app[CLOCK] = clock or service.clock or SystemClock()
     app[PRESENTER] = Presenter(HandUIs(store))
+    app[FRAMES] = Frames(store, app[PRESENTER], app[CLOCK], hub)
+    hub.prepare = app[FRAMES].prepare
+    app[STREAMS] = Streams(config.limits)
+    app[MOVE_RATE] = MoveRate(config.limits, app[CLOCK])
+    app.on_response_prepare.append(secure_headers)
     app[REPLAYS] = Replays(store)
     service.commit_listeners.append(hub.changed)
 

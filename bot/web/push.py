@@ -2,14 +2,23 @@
 this process's commits through the service's listener, other processes' through the store's change
 feed (storage/feed.py) — and the table an ended one's pages move on to.
 
-The hub only says "table t changed"; each page's stream then builds its own seat's view, so no page
-is ever sent a view built for another seat. Wake-ups coalesce: a page that is still sending the
-previous change gets one more wake-up, not a queue of every intermediate commit."""
+The hub only says "table t changed" and counts the table's changes (its generation); each page's
+stream then sends its own seat's view (shared by the pages of the same seat: bot/web/frames.py), so
+no page is ever sent a view built for another seat. Wake-ups coalesce: a page that is still sending
+the previous change gets one more wake-up, not a queue of every intermediate commit.
+
+A table watched by thousands must not hold the loop for all of them at once: the hub first lets
+`prepare` do the shared work of the change (read the table once, build one event per seat and
+language watching: bot/web/frames.py), and only then wakes the pages, WAKE_BATCH per turn of the
+event loop — each finds its event ready and only writes it. (Waking them first would have them all
+wait on the one read, then all resume in the same turn of the loop.)"""
 
 from __future__ import annotations
 
 import asyncio
-from collections.abc import Collection, Iterator
+import contextlib
+from collections import Counter
+from collections.abc import Awaitable, Callable, Collection, Hashable, Iterator
 from contextlib import contextmanager
 from dataclasses import dataclass, field
 
@@ -18,16 +27,25 @@ from bot.core.service import TableService
 from storage import Store, TableRecord
 
 ENDED = ("finished", "abandoned")
+WAKE_BATCH = 50
+
+
+Prepare = Callable[[str, int, set[Hashable]], Awaitable[None]]
 
 
 @dataclass
 class Hub:
-    _watchers: dict[str, set[asyncio.Event]] = field(default_factory=dict)
+    prepare: Prepare | None = None  # (table, generation, the watchers' keys): the shared work of a change
+    _watchers: dict[str, dict[asyncio.Event, Hashable]] = field(default_factory=dict)
+    _generations: Counter[str] = field(default_factory=Counter)
+    _preparing: set[asyncio.Task[None]] = field(default_factory=set)
     closed: bool = False
 
     def close(self) -> None:
         """The server is stopping: every stream ends now instead of waiting for its next heartbeat."""
         self.closed = True
+        for task in self._preparing:
+            task.cancel()
         for watchers in self._watchers.values():
             for wake in watchers:
                 wake.set()
@@ -41,24 +59,51 @@ class Hub:
 
     def wake(self, table_id: str) -> None:
         """The change feed's callback: a commit of the table, made by any process."""
-        for wake in self._watchers.get(table_id, ()):
+        watchers = self._watchers.get(table_id)
+        if not watchers:
+            return
+        self._generations[table_id] += 1
+        if self.prepare is None:
+            self._wake_batches(list(watchers))
+            return
+        task = asyncio.create_task(self._prepare_then_wake(table_id, self._generations[table_id]))
+        self._preparing.add(task)
+        task.add_done_callback(self._preparing.discard)
+
+    async def _prepare_then_wake(self, table_id: str, generation: int) -> None:
+        assert self.prepare is not None
+        # A failure here is not lost: each page then does the work itself and meets the error there.
+        with contextlib.suppress(Exception):
+            await self.prepare(table_id, generation, set(self._watchers.get(table_id, {}).values()))
+        self._wake_batches(list(self._watchers.get(table_id, ())))
+
+    def _wake_batches(self, events: list[asyncio.Event]) -> None:
+        for wake in events[:WAKE_BATCH]:
             wake.set()
+        if len(events) > WAKE_BATCH:
+            asyncio.get_running_loop().call_soon(self._wake_batches, events[WAKE_BATCH:])
+
+    def generation(self, table_id: str) -> int:
+        """How many times the table's pages were woken: a read made after a wake-up is fresh for it."""
+        return self._generations[table_id]
 
     def tables(self) -> Collection[str]:
         """The tables with an open page: what the change feed watches."""
         return self._watchers.keys()
 
     @contextmanager
-    def watch(self, table_id: str) -> Iterator[asyncio.Event]:
+    def watch(self, table_id: str, key: Hashable = None) -> Iterator[asyncio.Event]:
+        """A page of the table; `key` names what it is sent (its seat and language), for `prepare`."""
         wake = asyncio.Event()
-        self._watchers.setdefault(table_id, set()).add(wake)
+        self._watchers.setdefault(table_id, {})[wake] = key
         try:
             yield wake
         finally:
-            watchers = self._watchers.get(table_id, set())
-            watchers.discard(wake)
+            watchers = self._watchers.get(table_id, {})
+            watchers.pop(wake, None)
             if not watchers:
                 self._watchers.pop(table_id, None)
+                self._generations.pop(table_id, None)
 
     def watching(self, table_id: str) -> int:
         return len(self._watchers.get(table_id, ()))

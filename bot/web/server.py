@@ -4,7 +4,11 @@ seat's link once per table (the terminal prints it)."""
 
 from __future__ import annotations
 
+import errno
+import gc
+import logging
 import secrets
+import socket
 from collections.abc import AsyncIterator, Callable
 from contextlib import asynccontextmanager
 from dataclasses import dataclass, field
@@ -16,8 +20,11 @@ from bot.core.clock import Clock
 from bot.core.models import Player
 from bot.core.service import TableService
 from bot.settings import Settings
+from bot.startup import StartupError
 from bot.web.app import WebConfig, create_app
 from bot.web.auth import SeatLinks
+from bot.web.guard import GuardedRunner
+from bot.web.limits import BACKLOG, WebLimits
 from storage import Store, TableRecord
 
 
@@ -27,6 +34,7 @@ class WebServer:
     links: SeatLinks
     link_ttl_s: float
     clock: Clock
+    app: web.Application | None = None  # the running application (benches read its counters)
     _told: set[tuple[str, int]] = field(default_factory=set)
 
     def url(self, table_id: str, seat: int | None, lang: str | None = None) -> str:
@@ -76,21 +84,80 @@ def web_config(settings: Settings) -> WebConfig:
     # safe; a deployment that wants links to survive restarts sets the secret.
     secret = settings.web_secret.get_secret_value().encode() if settings.web_secret else secrets.token_bytes(32)
     token = settings.telegram_token.get_secret_value() if settings.telegram_token else None
-    return WebConfig(SeatLinks(secret), token, settings.web_init_max_age_s, settings.default_lang)
+    return WebConfig(SeatLinks(secret), token, settings.web_init_max_age_s, settings.default_lang, web_limits(settings))
+
+
+def web_limits(settings: Settings) -> WebLimits:
+    return WebLimits(
+        header_timeout_s=settings.web_header_timeout_s, body_timeout_s=settings.web_body_timeout_s,
+        max_connections=settings.web_max_connections,
+        max_connections_per_address=settings.web_max_connections_per_address,
+        max_streams=settings.web_max_streams, max_streams_per_address=settings.web_max_streams_per_address,
+        max_streams_per_link=settings.web_max_streams_per_link, moves_per_s=settings.web_moves_per_s,
+        move_burst=settings.web_move_burst)
+
+
+class QuietBadRequests(logging.Filter):
+    """aiohttp logs every malformed request with a traceback at ERROR ("Error handling request"):
+    anyone can send garbage to a public port, so a flood of them would flood the log. They are
+    answered with 400 all the same; the line goes to DEBUG (its traceback quotes the request line,
+    a link's token and all: bot/logs.py blanks that)."""
+
+    def filter(self, record: logging.LogRecord) -> bool:
+        if record.getMessage().startswith("Error handling request") and record.levelno > logging.DEBUG:
+            if not logging.getLogger(record.name).isEnabledFor(logging.DEBUG):
+                return False
+            record.levelno, record.levelname = logging.DEBUG, "DEBUG"
+        return True
+
+
+def _quiet_bad_requests() -> None:
+    server_log = logging.getLogger("aiohttp.server")
+    if not any(isinstance(f, QuietBadRequests) for f in server_log.filters):
+        server_log.addFilter(QuietBadRequests())
+
+
+def _freeze_startup_objects() -> None:
+    """Everything loaded so far (modules, the chat clients, the engines: ~60 000 objects) lives as
+    long as the process. Left to the cyclic collector, each of its full passes walks them all again
+    with the loop held — 20–30 ms on a loaded machine, in the middle of whatever request is being
+    answered. Frozen, those passes walk only what came after (gc.freeze, once)."""
+    gc.collect()
+    gc.freeze()
+
+
+def _unbound(settings: Settings, err: OSError) -> StartupError:
+    where = f"{settings.web_listen}:{settings.web_port or 0}"
+    if err.errno == errno.EADDRINUSE:
+        return StartupError(f"WEB_PORT: port {settings.web_port} on {settings.web_listen} is already in use — stop "
+                            "what holds it or set WEB_PORT to a free port")
+    if err.errno in (errno.EADDRNOTAVAIL, errno.EAFNOSUPPORT) or isinstance(err, socket.gaierror):
+        return StartupError(f"WEB_LISTEN: {settings.web_listen} is not an address of this machine — set WEB_LISTEN "
+                            "to one of its addresses (127.0.0.1 for this machine only, 0.0.0.0 for all)")
+    if err.errno == errno.EACCES:
+        return StartupError(f"WEB_PORT: no permission to listen on {where} — use a port above 1023")
+    return StartupError(f"WEB_LISTEN, WEB_PORT: cannot listen on {where} ({err.strerror or err}) — check both")
 
 
 @asynccontextmanager
 async def serve(service: TableService, store: Store, settings: Settings) -> AsyncIterator[WebServer]:
     config = web_config(settings)
+    _quiet_bad_requests()
     # No access log: the links' tokens are in the query strings it would write.
-    runner = web.AppRunner(create_app(service, store, config), access_log=None, shutdown_timeout=1.0)
+    app = create_app(service, store, config)
+    runner = GuardedRunner(app, config.limits, access_log=None, shutdown_timeout=1.0)
     await runner.setup()
-    site = web.TCPSite(runner, settings.web_listen, settings.web_port or 0)
-    await site.start()
+    site = web.TCPSite(runner, settings.web_listen, settings.web_port or 0, backlog=BACKLOG)
+    try:
+        await site.start()
+    except OSError as err:  # socket.gaierror (a name that does not resolve) included
+        await runner.cleanup()
+        raise _unbound(settings, err) from err
+    _freeze_startup_objects()
     try:
         port = runner.addresses[0][1]
         base = settings.web_url or f"http://{settings.web_listen}:{port}"
-        yield WebServer(base, config.links, settings.web_link_ttl_s, service.clock)
+        yield WebServer(base, config.links, settings.web_link_ttl_s, service.clock, app)
     finally:
         await runner.cleanup()
 

@@ -113,6 +113,18 @@ def test_short_values_are_not_blanked() -> None:
     assert Redactor(["a", "xyz12345"])("a cat xyz12345") == "a cat ***"
 
 
+def test_the_web_secret_and_any_seat_link_are_blanked(clean_env: pytest.MonkeyPatch) -> None:
+    clean_env.setenv("WEB_SECRET", "web-signing-key-42")
+    redact = Redactor(secrets_of(Settings()))
+    token = "t1a2b3.0.1800003600.0123456789abcdef0123456789abcdef"  # signed by any key: not a setting
+    line = (f"key web-signing-key-42; b'GET /api/table/t1a2b3?lang=ru&k={token}&x=1'; "
+            f"X-Rummy-Link: {token}; tma=query_id%3DAAH%26hash%3Dab12; cut b'{token[:-20]}...'")
+    out = redact(line)
+    assert "web-signing-key-42" not in out and token not in out and token[:-20] not in out and "AAH" not in out
+    assert "lang=ru&k=***&x=1" in out, "the rest of the line stays readable"
+    assert redact("version 3.14.5 at 1.2.3.4") == "version 3.14.5 at 1.2.3.4"
+
+
 # ---- real processes ----------------------------------------------------------------------------
 
 @contextlib.asynccontextmanager

@@ -3,7 +3,8 @@ browser fixtures (tests/web/browser.py) for the Chromium tests."""
 
 from __future__ import annotations
 
-from collections.abc import AsyncIterator
+import gc
+from collections.abc import AsyncIterator, Iterator
 from dataclasses import dataclass
 
 import pytest
@@ -28,6 +29,14 @@ class Web:
 
     def link(self, table: str, seat: int | None, ttl: float = 3600.0) -> str:
         return self.links.token(table, seat, self.clock.now() + ttl)
+
+
+@pytest.fixture(autouse=True)
+def unfrozen() -> Iterator[None]:
+    """bot/web/server.serve freezes what is alive out of the garbage collector's passes, once per
+    process in production; here each test's leftovers are handed back to it."""
+    yield
+    gc.unfreeze()
 
 
 @pytest.fixture

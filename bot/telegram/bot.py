@@ -15,11 +15,13 @@ import asyncio
 import html
 import logging
 import threading
+from collections import deque
 from collections.abc import Awaitable, Callable
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any
 
 from telegram import BotCommand, InlineKeyboardMarkup, Update, User
+from telegram.constants import ChatType
 from telegram.error import TelegramError
 from telegram.ext import (
     Application,
@@ -60,6 +62,7 @@ if TYPE_CHECKING:
 log = logging.getLogger(__name__)
 
 UPDATE_MEMORY_S = 7 * 24 * 3600.0
+STOOD_IN = "stood_in"  # a user's setting: the tables whose seat went away because the bot could not reach them
 COMMANDS = ("new", "help", "rules", "lang", "look", "away", "back", "end", "hand", "hint")
 STATS_COMMANDS = ("leaderboard", "stats", "teams", "team", "history", "rematch")  # texts: stats.cmd.*
 
@@ -91,7 +94,8 @@ class TelegramBot(Commands, Standings, Buttons, Lobby, Hints, WebLinks, Pictures
         self._outbox: Outbox | None = None
         self.uis = HandUIs(store)
         self.presenter = Presenter(self.uis)
-        self.scheduler = Scheduler(service, self.config.tick_interval_s, self.render_outcomes)
+        self.scheduler = Scheduler(service, self.config.tick_interval_s, self.render_outcomes,
+                                   platforms=(PLATFORM,))
         self.restored = RestoredRender()  # the tables a start resumed, shown again beside new updates
         self.bot_username = "rummyclub_bot"  # replaced by the real one at startup (getMe)
         self.web: WebServer | None = None  # the web table (WEB_PORT), set by app.py while it runs
@@ -103,7 +107,7 @@ class TelegramBot(Commands, Standings, Buttons, Lobby, Hints, WebLinks, Pictures
         self._hand_lines: dict[tuple[str, int], tuple[str, tuple[str, ...]]] = {}  # delivery._event_lines
         self._held_lines: dict[str, tuple[str, ...]] = {}  # table -> event lines of steps not shown yet
         self._round_results: dict[str, str | None] = {}  # table -> the last round's result (delivery)
-        self.processed: list[int] = []
+        self.processed: deque[int] = deque(maxlen=4096)  # recent updates handled to the end (tests wait on them)
         self._processed_cond = asyncio.Condition()
 
     @property
@@ -118,6 +122,7 @@ class TelegramBot(Commands, Standings, Buttons, Lobby, Hints, WebLinks, Pictures
         self._outbox = Outbox(app.bot, self.store, self.sleep, group_limit=self.config.group_limit,
                               group_period=self.config.group_period_s, clock=self.service.clock.now)
         self.outbox.on_unreachable = self._unreachable
+        app.add_handler(TypeHandler(Update, self._come_back), group=-2)
         app.add_handler(TypeHandler(Update, self._dedupe), group=-1)
         app.add_handler(CommandHandler("start", self.cmd_start))
         app.add_handler(CommandHandler("new", self.cmd_new))
@@ -269,12 +274,45 @@ class TelegramBot(Commands, Standings, Buttons, Lobby, Hints, WebLinks, Pictures
         before = (rec.log_seq, turn_of(rec))
         name = rec.seats[seat].name
         rec = await self.service.set_away(rec.id, Player(PLATFORM, str(user_id), name), True)
+        await self.forget_stood_in(user_id, rec.id, add=True)
         lang = await self.chat_lang(rec.chat_id)
         link = html.escape(kb.deep_link(self.bot_username, f"h{rec.id}"))
         self.outbox.post_temporary(int(rec.chat_id), rec.id,
                                    t("tg.dm_blocked", lang, name=mention(str(user_id), name), link=link),
                                    thread_id=await self._thread(rec))
         await self.render_change(rec, before)
+
+    async def forget_stood_in(self, user_id: int, table_id: str, add: bool = False) -> None:
+        """The table leaves (or joins) the user's list of seats taken over because they were unreachable;
+        a /away or /back of their own takes it off, so a later message does not undo their choice."""
+        listed = (await self._chat_settings(user_id)).get(STOOD_IN) or []
+        if add or table_id in listed:
+            kept = [t for t in listed if t != table_id]
+            await self._update_settings(user_id, **{STOOD_IN: [*kept, table_id] if add else kept})
+
+    async def _come_back(self, update: Update, context: ContextTypes.DEFAULT_TYPE) -> None:
+        """Anything the user sends the bot in private after it could not reach them (the notice's
+        link, a message, a press) says they can be reached again: every seat the AI took over for
+        that reason is theirs again, as with /back, before the update itself is handled (so the
+        link shows a hand they can play)."""
+        chat, user = update.effective_chat, update.effective_user
+        if chat is None or user is None or chat.type != ChatType.PRIVATE:
+            return
+        tables = (await self._chat_settings(user.id)).get(STOOD_IN)
+        if not tables:
+            return
+        await self._update_settings(user.id, dm=True)
+        me = player_of(user)
+        for table_id in tables:
+            rec = await self.store.get_table(table_id)
+            seat = self.service.seat_of(rec, me) if rec is not None and rec.status == "playing" else None
+            if rec is None or seat is None or not rec.seats[seat].away:
+                continue  # over, or already back (/back, a move)
+            before = (rec.log_seq, turn_of(rec))
+            rec = await self.service.set_away(rec.id, me, False)
+            self.outbox.post(user.id, html.escape(t("tg.away_off", await self.chat_lang(user.id, user))))
+            await self.render_change(rec, before)
+        await self._update_settings(user.id, **{STOOD_IN: []})
 
     # ---- replies --------------------------------------------------------------------------------
 

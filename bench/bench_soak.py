@@ -8,7 +8,8 @@ a simulated day), and the scheduler ticks as it would (it forgets old idempotenc
 ids once an hour of that clock). Nothing sleeps on the wall clock.
 
 Printed at the end of every simulated day: tables played so far, the process's RSS, the bytes
-tracemalloc sees allocated (and still held) by bot/ and storage/ code, what the adapter keeps per
+objects the garbage collector tracks (and with `--tracemalloc` the bytes bot/ and storage/ code
+allocated and still hold), what the adapter keeps per
 table (Telegram: the outbox's tables, the delivery's caches, what messages show, chat queues;
 Discord: the delivery's tables, hand screens, links), the service's per-table gates, and the row
 counts of action_keys and processed_updates. They should level off — the maps at the tables in
@@ -16,7 +17,7 @@ play, the key tables at a week's worth (KEY_MEMORY_S) — instead of growing wit
 played. The fakes' own records (every call, every message) are trimmed after each table: they are
 the test servers' memory, not the bot's.
 
-`python -m bench.bench_soak [--days 14] [--tables-per-day 8] [--platforms telegram,discord]`
+`python -m bench.bench_soak [--days 14] [--tables-per-day 8] [--platforms telegram,discord] [--tracemalloc]`
 """
 
 from __future__ import annotations
@@ -47,8 +48,17 @@ def rss_mb() -> float:
     return float("nan")
 
 
+def objects() -> int:
+    """Objects the garbage collector tracks, after a full collection: a leak of per-table state
+    shows here as a count growing with the tables played."""
+    gc.collect()
+    return len(gc.get_objects())
+
+
 def own_kb() -> float:
     """What bot/ and storage/ code allocated and still holds (the fakes and libraries left out)."""
+    if not tracemalloc.is_tracing():
+        return float("nan")
     gc.collect()
     return sum(s.size for s in tracemalloc.take_snapshot().filter_traces(OWN_CODE).statistics("filename")) / 1024
 
@@ -61,7 +71,7 @@ def rows(db_path: str) -> tuple[int, int]:
 
 
 def header(kept: list[str]) -> str:
-    return f"{'day':>4} {'tables':>6} {'RSS MB':>7} {'own KB':>8} " + " ".join(f"{k:>8}" for k in kept) + \
+    return f"{'day':>4} {'tables':>6} {'RSS MB':>7} {'objects':>8} {'own KB':>7} " + " ".join(f"{k:>8}" for k in kept) + \
         f" {'gates':>6} {'keys':>6} {'updates':>7}"
 
 
@@ -84,7 +94,7 @@ async def soak(name: str, days: int, per_day: int, setup: Callable[[Any, FakeClo
                     trim(h)
                 sizes = kept(h)
                 keys, updates = rows(h.db_path)
-                print(f"{day:>4} {played:>6} {rss_mb():>7.1f} {own_kb():>8.0f} "
+                print(f"{day:>4} {played:>6} {rss_mb():>7.1f} {objects():>8} {own_kb():>7.0f} "
                       + " ".join(f"{v:>8}" for v in sizes.values())
                       + f" {len(h.service._locks):>6} {keys:>6} {updates:>7}", flush=True)
         finally:
@@ -194,9 +204,12 @@ def main(argv: list[str] | None = None) -> None:
     parser.add_argument("--days", type=int, default=14, help="simulated days (the keys are kept 7)")
     parser.add_argument("--tables-per-day", type=int, default=8)
     parser.add_argument("--platforms", default="telegram,discord")
+    parser.add_argument("--tracemalloc", action="store_true",
+                        help="also the bytes bot/ and storage/ hold (about ten times slower)")
     args = parser.parse_args(argv)
-    logging.basicConfig(level=logging.WARNING)
-    tracemalloc.start()
+    logging.basicConfig(level=logging.ERROR)  # discord.py's voice warnings are not the bench's
+    if args.tracemalloc:
+        tracemalloc.start()
     for name in args.platforms.split(","):
         asyncio.run(soak(name, args.days, args.tables_per_day, *PLATFORMS[name]))
 

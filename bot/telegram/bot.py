@@ -62,6 +62,11 @@ if TYPE_CHECKING:
 log = logging.getLogger(__name__)
 
 UPDATE_MEMORY_S = 7 * 24 * 3600.0
+# An update being handled is claimed under this name first, so that two processes given the same
+# update at once (webhook workers behind one URL) answer it once; the claim of one that died half way
+# is taken over after RUNNING_LEASE_S, or at once by the next start.
+RUNNING = f"{PLATFORM}:running"
+RUNNING_LEASE_S = 120.0
 STOOD_IN = "stood_in"  # a user's setting: the tables whose seat went away because the bot could not reach them
 COMMANDS = ("new", "help", "rules", "lang", "look", "away", "back", "end", "hand", "hint")
 STATS_COMMANDS = ("leaderboard", "stats", "teams", "team", "history", "rematch")  # texts: stats.cmd.*
@@ -95,7 +100,7 @@ class TelegramBot(Commands, Standings, Buttons, Lobby, Hints, WebLinks, Pictures
         self.uis = HandUIs(store)
         self.presenter = Presenter(self.uis)
         self.scheduler = Scheduler(service, self.config.tick_interval_s, self.render_outcomes,
-                                   platforms=(PLATFORM,))
+                                   platforms=(PLATFORM, RUNNING))
         self.restored = RestoredRender()  # the tables a start resumed, shown again beside new updates
         self.bot_username = "rummyclub_bot"  # replaced by the real one at startup (getMe)
         self.web: WebServer | None = None  # the web table (WEB_PORT), set by app.py while it runs
@@ -122,8 +127,8 @@ class TelegramBot(Commands, Standings, Buttons, Lobby, Hints, WebLinks, Pictures
         self._outbox = Outbox(app.bot, self.store, self.sleep, group_limit=self.config.group_limit,
                               group_period=self.config.group_period_s, clock=self.service.clock.now)
         self.outbox.on_unreachable = self._unreachable
-        app.add_handler(TypeHandler(Update, self._come_back), group=-2)
-        app.add_handler(TypeHandler(Update, self._dedupe), group=-1)
+        app.add_handler(TypeHandler(Update, self._dedupe), group=-2)
+        app.add_handler(TypeHandler(Update, self._come_back), group=-1)  # after: a repeat stops at _dedupe
         app.add_handler(CommandHandler("start", self.cmd_start))
         app.add_handler(CommandHandler("new", self.cmd_new))
         app.add_handler(CommandHandler("help", self.cmd_help))
@@ -161,6 +166,9 @@ class TelegramBot(Commands, Standings, Buttons, Lobby, Hints, WebLinks, Pictures
         restored = [o for o in await self.service.resume_all() if o.table.platform == PLATFORM]
         self.restored.start(restored, lambda outcome: self.render_outcome(outcome, restored=True))
         await self.store.prune_updates(PLATFORM, self.service.clock.now() - UPDATE_MEMORY_S)
+        # Whatever was being handled before this start (this second included: a clock that has not
+        # moved) was a dead process's: Telegram sends it again.
+        await self.store.prune_updates(RUNNING, self.service.clock.now() + 1.0)
         if self.config.run_scheduler:
             self.scheduler.start()
 
@@ -188,17 +196,26 @@ class TelegramBot(Commands, Standings, Buttons, Lobby, Hints, WebLinks, Pictures
             self._processed_cond.notify_all()
 
     async def _dedupe(self, update: Update, context: ContextTypes.DEFAULT_TYPE) -> None:
-        """Drop an update handled to the end before (Telegram redelivers what it was not told of).
+        """Drop an update handled to the end before (Telegram redelivers what it was not told of),
+        or being handled right now by another process (given the same update at the same moment).
 
-        The update id is claimed only once its handling is over (`_done`): a process killed half
-        way leaves it unclaimed, and the redelivery runs again. What that cannot protect — a change
-        made just before the kill — is protected by the idempotency key each change carries
-        (`_msg_key`, `_press_key`), written in the change's own transaction: the repeat is answered
-        with the first outcome and applies nothing. Nothing is answered here: the first delivery
-        answered its button already."""
-        if not await self.store.update_claimed(PLATFORM, str(update.update_id)):
+        The update id is claimed as done only once its handling is over (`_done`): a process killed
+        half way leaves it undone, and the redelivery runs again. Before handling it is claimed as
+        running (atomically: one process wins), a claim the next start or RUNNING_LEASE_S clears
+        when its process died. What that cannot protect — a change made just before the kill — is
+        protected by the idempotency key each change carries (`_msg_key`, `_press_key`), written in
+        the change's own transaction: the repeat is answered with the first outcome and applies
+        nothing. Nothing is answered here: the first delivery answers (or answered) its button."""
+        update_id, now = str(update.update_id), self.service.clock.now()
+        if await self.store.update_claimed(PLATFORM, update_id):
+            log.info("update %s was handled before: ignored", update.update_id)
+        elif await self.store.claim_update(RUNNING, update_id, now):
             return
-        log.info("update %s was handled before: ignored", update.update_id)
+        else:
+            await self.store.prune_updates(RUNNING, now - RUNNING_LEASE_S)  # a claim that old is a dead process's
+            if await self.store.claim_update(RUNNING, update_id, now):
+                return
+            log.info("update %s is being handled by another process: ignored", update.update_id)
         await self._mark_processed(update)
         raise ApplicationHandlerStop
 

@@ -163,14 +163,14 @@ class Outbox:
             if version < self._versions.get((table_id, key), version):
                 return
             self._versions[(table_id, key)] = version
-        queue = self._queues.setdefault(chat_id, [])
-        waiting = [op for op in queue if op.table_id == table_id and op.key == key and op.kind == "notice"]
-        queue[:] = [op for op in queue if op not in waiting]
+        queue = self._queues.get(chat_id, [])
+        queue[:] = [op for op in queue if not (op.table_id == table_id and op.key == key and op.kind == "notice")]
         # A notice being sent right now stores its ref once sent: the drop queued behind it sees it.
         shown = await self.ref(table_id, key) is not None  # read first: the same reads whatever the timing
         busy = self._workers.get(chat_id) is not None and not self._workers[chat_id].done()
         if busy or shown:
-            queue.append(_Op("drop", "", None, table_id, key))
+            # The chat's queue again: its worker may have finished (and let go of it) meanwhile.
+            self._queues.setdefault(chat_id, []).append(_Op("drop", "", None, table_id, key))
             self._wake(chat_id)
 
     async def refs(self, table_id: str) -> dict[str, int]:

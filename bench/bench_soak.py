@@ -3,12 +3,12 @@
 Per platform (Telegram: the real python-telegram-bot against the fake Bot API; Discord: the real
 discord.py against the fake Discord; both on 127.0.0.1), tables are opened one after another in a
 group / channel: Alice opens a Rummikub table, Bob joins, Alice starts it, both step away and the
-AI plays it to its end at once; the clock then moves on to the next table (`--tables-per-day`
+AI plays it to its end at once; the clock then moves on to the next table (`--soak-tables-per-day`
 a simulated day), and the scheduler ticks as it would (it forgets old idempotency keys and update
 ids once an hour of that clock). Nothing sleeps on the wall clock.
 
 Printed at the end of every simulated day: tables played so far, the process's RSS, the bytes
-objects the garbage collector tracks (and with `--tracemalloc` the bytes bot/ and storage/ code
+objects the garbage collector tracks (and with `--soak-tracemalloc` the bytes bot/ and storage/ code
 allocated and still hold), what the adapter keeps per
 table (Telegram: the outbox's tables, the delivery's caches, what messages show, chat queues;
 Discord: the delivery's tables, hand screens, links), the service's per-table gates, and the row
@@ -17,7 +17,8 @@ play, the key tables at a week's worth (KEY_MEMORY_S) — instead of growing wit
 played. The fakes' own records (every call, every message) are trimmed after each table: they are
 the test servers' memory, not the bot's.
 
-`python -m bench.bench_soak [--days 14] [--tables-per-day 8] [--platforms telegram,discord] [--tracemalloc]`
+`python -m bench.bench_soak [--soak-days 14] [--soak-tables-per-day 24] [--soak-platforms telegram,discord]
+[--soak-tracemalloc]`
 """
 
 from __future__ import annotations
@@ -27,6 +28,7 @@ import asyncio
 import gc
 import logging
 import sqlite3
+import sys
 import tempfile
 import time
 import tracemalloc
@@ -48,11 +50,13 @@ def rss_mb() -> float:
     return float("nan")
 
 
-def objects() -> int:
-    """Objects the garbage collector tracks, after a full collection: a leak of per-table state
-    shows here as a count growing with the tables played."""
+def objects() -> tuple[int, int]:
+    """Objects the garbage collector tracks, and the memory blocks Python's allocator holds (strings
+    and numbers too), after a full collection: a leak of per-table state shows here as a count
+    growing with the tables played. RSS also has what C code keeps (SQLite's page caches, the C
+    allocator's arenas), which grows with the database and the threads before it levels off."""
     gc.collect()
-    return len(gc.get_objects())
+    return len(gc.get_objects()), sys.getallocatedblocks()
 
 
 def own_kb() -> float:
@@ -71,7 +75,7 @@ def rows(db_path: str) -> tuple[int, int]:
 
 
 def header(kept: list[str]) -> str:
-    return f"{'day':>4} {'tables':>6} {'RSS MB':>7} {'objects':>8} {'own KB':>7} " + " ".join(f"{k:>8}" for k in kept) + \
+    return f"{'day':>4} {'tables':>6} {'RSS MB':>7} {'objects':>8} {'blocks':>8} {'own KB':>7} " + " ".join(f"{k:>8}" for k in kept) + \
         f" {'gates':>6} {'keys':>6} {'updates':>7}"
 
 
@@ -94,7 +98,8 @@ async def soak(name: str, days: int, per_day: int, setup: Callable[[Any, FakeClo
                     trim(h)
                 sizes = kept(h)
                 keys, updates = rows(h.db_path)
-                print(f"{day:>4} {played:>6} {rss_mb():>7.1f} {objects():>8} {own_kb():>7.0f} "
+                tracked, blocks = objects()
+                print(f"{day:>4} {played:>6} {rss_mb():>7.1f} {tracked:>8} {blocks:>8} {own_kb():>7.0f} "
                       + " ".join(f"{v:>8}" for v in sizes.values())
                       + f" {len(h.service._locks):>6} {keys:>6} {updates:>7}", flush=True)
         finally:
@@ -199,20 +204,20 @@ PLATFORMS = {
 }
 
 
-def main(argv: list[str] | None = None) -> None:
+def main(argv: list[str]) -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    parser.add_argument("--days", type=int, default=14, help="simulated days (the keys are kept 7)")
-    parser.add_argument("--tables-per-day", type=int, default=8)
-    parser.add_argument("--platforms", default="telegram,discord")
-    parser.add_argument("--tracemalloc", action="store_true",
+    parser.add_argument("--soak-days", type=int, default=14, help="simulated days (the keys are kept 7)")
+    parser.add_argument("--soak-tables-per-day", type=int, default=24)
+    parser.add_argument("--soak-platforms", default="telegram,discord")
+    parser.add_argument("--soak-tracemalloc", action="store_true",
                         help="also the bytes bot/ and storage/ hold (about ten times slower)")
-    args = parser.parse_args(argv)
+    args, _ = parser.parse_known_args(argv)
     logging.basicConfig(level=logging.ERROR)  # discord.py's voice warnings are not the bench's
-    if args.tracemalloc:
+    if args.soak_tracemalloc:
         tracemalloc.start()
-    for name in args.platforms.split(","):
-        asyncio.run(soak(name, args.days, args.tables_per_day, *PLATFORMS[name]))
+    for name in args.soak_platforms.split(","):
+        asyncio.run(soak(name, args.soak_days, args.soak_tables_per_day, *PLATFORMS[name]))
 
 
 if __name__ == "__main__":
-    main()
+    main(sys.argv[1:])

@@ -7,12 +7,13 @@ AI plays it to its end at once; the clock then moves on to the next table (`--so
 a simulated day), and the scheduler ticks as it would (it forgets old idempotency keys and update
 ids once an hour of that clock). Nothing sleeps on the wall clock.
 
-Printed at the end of every simulated day: tables played so far, the process's RSS, the bytes
-objects the garbage collector tracks (and with `--soak-tracemalloc` the bytes bot/ and storage/ code
-allocated and still hold), what the adapter keeps per
-table (Telegram: the outbox's tables, the delivery's caches, what messages show, chat queues;
-Discord: the delivery's tables, hand screens, links), the service's per-table gates, and the row
-counts of action_keys and processed_updates. They should level off — the maps at the tables in
+Printed at the end of every simulated day: tables played so far, the process's RSS, what SQLite
+holds (its page caches: they grow with the database up to their cap), the objects the garbage
+collector tracks and the blocks Python's allocator holds (with `--soak-tracemalloc` also the bytes
+bot/ and storage/ code allocated and still hold), what the adapter keeps per table (Telegram: the
+outbox's tables, the delivery's caches, what messages show, chat queues; Discord: the delivery's
+tables, hand screens, links), the service's per-table gates, and the row counts of action_keys and
+processed_updates. They should level off — the maps at the tables in
 play, the key tables at a week's worth (KEY_MEMORY_S) — instead of growing with the tables ever
 played. The fakes' own records (every call, every message) are trimmed after each table: they are
 the test servers' memory, not the bot's.
@@ -25,6 +26,8 @@ from __future__ import annotations
 
 import argparse
 import asyncio
+import ctypes
+import ctypes.util
 import gc
 import logging
 import sqlite3
@@ -67,6 +70,17 @@ def own_kb() -> float:
     return sum(s.size for s in tracemalloc.take_snapshot().filter_traces(OWN_CODE).statistics("filename")) / 1024
 
 
+def sqlite_kb() -> float:
+    """What SQLite itself holds in this process (page caches, statements): C memory, not Python's.
+    Through ctypes because the sqlite3 module does not expose sqlite3_memory_used."""
+    try:
+        lib = ctypes.CDLL(ctypes.util.find_library("sqlite3") or "libsqlite3.so.0")
+    except OSError:
+        return float("nan")
+    lib.sqlite3_memory_used.restype = ctypes.c_int64
+    return lib.sqlite3_memory_used() / 1024
+
+
 def rows(db_path: str) -> tuple[int, int]:
     with closing(sqlite3.connect(db_path)) as db:
         keys = db.execute("SELECT count(*) FROM action_keys").fetchone()[0]
@@ -75,7 +89,7 @@ def rows(db_path: str) -> tuple[int, int]:
 
 
 def header(kept: list[str]) -> str:
-    return f"{'day':>4} {'tables':>6} {'RSS MB':>7} {'objects':>8} {'blocks':>8} {'own KB':>7} " + " ".join(f"{k:>8}" for k in kept) + \
+    return f"{'day':>4} {'tables':>6} {'RSS MB':>7} {'SQLite KB':>9} {'objects':>8} {'blocks':>8} {'own KB':>7} " + " ".join(f"{k:>8}" for k in kept) + \
         f" {'gates':>6} {'keys':>6} {'updates':>7}"
 
 
@@ -99,7 +113,8 @@ async def soak(name: str, days: int, per_day: int, setup: Callable[[Any, FakeClo
                 sizes = kept(h)
                 keys, updates = rows(h.db_path)
                 tracked, blocks = objects()
-                print(f"{day:>4} {played:>6} {rss_mb():>7.1f} {tracked:>8} {blocks:>8} {own_kb():>7.0f} "
+                print(f"{day:>4} {played:>6} {rss_mb():>7.1f} {sqlite_kb():>9.0f} {tracked:>8} {blocks:>8} "
+                      f"{own_kb():>7.0f} "
                       + " ".join(f"{v:>8}" for v in sizes.values())
                       + f" {len(h.service._locks):>6} {keys:>6} {updates:>7}", flush=True)
         finally:

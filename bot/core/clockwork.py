@@ -18,7 +18,7 @@ from __future__ import annotations
 
 import asyncio
 import logging
-from collections.abc import Awaitable, Callable
+from collections.abc import Awaitable, Callable, Iterable
 from typing import TYPE_CHECKING
 
 from bot.core.autoplay import Autoplay
@@ -172,6 +172,15 @@ class Clockwork(Autoplay):
         # One read for all of them; the tables with automatic moves left over play them together
         # (their commits share group commits).
         return await _each(list(listed), lambda table_id: self._resume_listed(listed[table_id]))
+
+    async def forget_old(self, platforms: Iterable[str] = ()) -> None:
+        """Forget idempotency keys, and the platforms' update ids, old enough that nothing redelivers
+        them any more: the running scheduler calls this (hourly), so they stay bounded however long
+        the process runs."""
+        before = self.clock.now() - KEY_MEMORY_S
+        await self.store.prune_action_keys(before)
+        for platform in platforms:
+            await self.store.prune_updates(platform, before)
 
     async def _resume_listed(self, rec: TableRecord) -> Outcome:
         """`resume` of a record just read by resume_all: a table with a present human on turn (all

@@ -157,7 +157,7 @@ class Lobby:
         except SetupError as err:
             raise bad_option(err, engine) from None
         if await self.store.active_table_for_chat(platform, chat_id, topic_id) is not None:
-            raise ServiceError("E_TABLE_EXISTS")
+            return await self._opened_by(key)
         now = self.clock.now()
         await self.store.upsert_player(host.platform, host.user_id, host.name)
         seats = [SeatRecord(kind="human", platform=host.platform, user_id=host.user_id, name=host.name)]
@@ -175,8 +175,16 @@ class Lobby:
         except DuplicateAction as dup:  # another process took this very /new first
             return await self.get(dup.record.table_id)
         except TableExists:  # another process opened one in the same moment
-            raise ServiceError("E_TABLE_EXISTS") from None
+            return await self._opened_by(key)
         return rec
+
+    async def _opened_by(self, key: str | None) -> TableRecord:
+        """The chat has a table already: when this very /new opened it (the same update delivered
+        twice, the other delivery just ahead of this one), the answer is that table, as the first
+        delivery's was; otherwise the chat's table is in the way."""
+        if (done := await self._done(key)) is not None:
+            return await self.get(done.table_id)
+        raise ServiceError("E_TABLE_EXISTS")
 
     async def rematch(
         self, platform: str, chat_id: str, by: Player, *, topic_id: str | None = None,
@@ -187,7 +195,7 @@ class Lobby:
         if (done := await self._done(key)) is not None:
             return await self.get(done.table_id)
         if await self.store.active_table_for_chat(platform, chat_id, topic_id) is not None:
-            raise ServiceError("E_TABLE_EXISTS")
+            return await self._opened_by(key)
         old: TableRecord | None = None
         for res in await self.store.results(platform, chat_id, limit=20):
             found = await self.store.get_table(res.table_id)

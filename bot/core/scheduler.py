@@ -23,6 +23,9 @@ OnOutcomes = Callable[[list[Outcome]], Awaitable[None]]
 Sleep = Callable[[float], Awaitable[None]]
 
 
+FORGET_EVERY_S = 3600.0  # old idempotency keys and update ids go once an hour (by the service's clock)
+
+
 class Scheduler:
     def __init__(
         self,
@@ -30,20 +33,28 @@ class Scheduler:
         interval_s: float,
         on_outcomes: OnOutcomes,
         sleep: Sleep = asyncio.sleep,
+        platforms: tuple[str, ...] = (),
     ) -> None:
         self.service = service
         self.interval_s = interval_s
         self.on_outcomes = on_outcomes
         self._sleep = sleep
+        self.platforms = platforms  # whose old update ids this process forgets
         self._task: asyncio.Task[None] | None = None
+        self._forgot_at: float | None = None
         self.ticks = 0
 
     async def run_once(self) -> list[Outcome]:
-        """One tick: apply every passed deadline, then let the adapter render what happened."""
+        """One tick: apply every passed deadline, then let the adapter render what happened; once
+        an hour, forget what is too old to be redelivered."""
         outcomes = await self.service.tick()
         self.ticks += 1
         if outcomes:
             await self.on_outcomes(outcomes)
+        now = self.service.clock.now()
+        if self._forgot_at is None or now - self._forgot_at >= FORGET_EVERY_S:
+            self._forgot_at = now
+            await self.service.forget_old(self.platforms)
         return outcomes
 
     async def run(self) -> None:

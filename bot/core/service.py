@@ -60,6 +60,7 @@ DEFAULT_LOBBY_TTL_S = 3600.0
 # turn's work (an AI run renews it as it goes); a dead process's tables wait this long for a new
 # owner unless it is proven gone (bot/core/liveness.py).
 CLAIM_LEASE_S = 30.0
+GATES_SWEEP_MIN = 256  # table gates kept before the first sweep of idle ones
 
 
 def _new_table_id() -> str:
@@ -93,6 +94,7 @@ class TableService(Lobby, Clockwork):
         # The old way, kept for bench/bench_views.py to compare against: `engine.view` per seat.
         self._fresh_views = fresh_views
         self._locks: dict[str, TableGate] = {}
+        self._gates_swept_at = GATES_SWEEP_MIN
         self._engines: dict[str, Engine] = {}
         # Told of every committed move (the web pages' push); a listener must not block or raise.
         self.commit_listeners: list[Callable[[TableRecord], None]] = []
@@ -103,6 +105,11 @@ class TableService(Lobby, Clockwork):
     def _lock(self, table_id: str) -> TableGate:
         gate = self._locks.get(table_id)
         if gate is None:
+            if len(self._locks) >= self._gates_swept_at:
+                # Idle gates go (a new one is the same), a sweep each time the count doubles: the
+                # gates stay about the tables in play, not every table ever played, at O(1) a call.
+                self._locks = {t: g for t, g in self._locks.items() if not g.idle()}
+                self._gates_swept_at = max(GATES_SWEEP_MIN, 2 * len(self._locks))
             gate = self._locks[table_id] = TableGate()
         return gate
 

@@ -17,6 +17,12 @@ class TableGate:
     def __init__(self) -> None:
         self._lock = asyncio.Lock()
         self.settling: asyncio.Future[Any] | None = None  # set under the lock, by `settle_with`
+        self._users = 0  # tasks inside the gate or waiting at it
+
+    def idle(self) -> bool:
+        """Nobody is in, at, or settling through the gate: a new gate would do the same, so this one
+        can be dropped (the service does, so that a process keeps no gate per table ever played)."""
+        return self._users == 0 and self.settling is None
 
     @property
     def busy(self) -> bool:
@@ -35,14 +41,20 @@ class TableGate:
             self.settling = None
 
     async def __aenter__(self) -> TableGate:
-        while True:
-            await self._lock.acquire()
-            pending = self.settling
-            if pending is None or pending.done():
-                return self
-            self._lock.release()
-            await asyncio.wait([pending])  # its failure belongs to whoever awaits its outcome
+        self._users += 1
+        try:
+            while True:
+                await self._lock.acquire()
+                pending = self.settling
+                if pending is None or pending.done():
+                    return self
+                self._lock.release()
+                await asyncio.wait([pending])  # its failure belongs to whoever awaits its outcome
+        except BaseException:
+            self._users -= 1
+            raise
 
     async def __aexit__(self, kind: type[BaseException] | None, err: BaseException | None,
                         tb: TracebackType | None) -> None:
         self._lock.release()
+        self._users -= 1

@@ -226,6 +226,16 @@ class Delivery:
         for mid in ids:
             await self._delete(rec, mid)
 
+    def forget(self, table_id: str) -> None:
+        """The table ended and its last messages went out: nothing of it stays in memory (its ids
+        stay stored; a later press on an old message reads them again)."""
+        self._refs.pop(table_id, None)
+        self._tables.pop(table_id, None)
+
+    def tables_kept(self) -> int:
+        """How many tables this process keeps anything for (the soak bench and tests watch it)."""
+        return len(self._refs.keys() | self._tables.keys())
+
     async def _delete(self, rec: TableRecord, mid: str) -> None:
         try:
             await (await self._channel(rec)).get_partial_message(int(mid)).delete()

@@ -80,6 +80,7 @@ class Rendering(AdapterBase):
         body = "\n\n".join(x for x in (panel.body, t(key, lang)) if x)
         await self.delivery.table(rec, ui.embed(panel.title, body), None, interaction, files=())
         await self.delivery.finished(rec)
+        self._forget_table(rec.id)
 
     async def render_record(self, rec: TableRecord, prev_turn: int | None = None) -> None:
         """A change outside a move (away, back): the table again, and a ping if the turn moved."""
@@ -148,6 +149,14 @@ class Rendering(AdapterBase):
         files = ((ui.TABLE_PNG, picture),) if picture is not None else ()
         # Independent requests (another message, another route): neither waits for the other.
         await asyncio.gather(self.delivery.table(rec, embed, view, interaction, files), the_rest())
+        if updates.finished:
+            self._forget_table(rec.id)
+
+    def _forget_table(self, table_id: str) -> None:
+        """An ended table's state leaves memory once its last messages are out."""
+        self.delivery.forget(table_id)
+        self.uis.forget(table_id)
+        self.forget_links(table_id)
 
     # ---- hands by DM, and players the bot cannot reach ----------------------------------------------------
 

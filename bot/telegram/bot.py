@@ -15,11 +15,13 @@ import asyncio
 import html
 import logging
 import threading
+from collections import deque
 from collections.abc import Awaitable, Callable
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any
 
 from telegram import BotCommand, InlineKeyboardMarkup, Update, User
+from telegram.constants import ChatType
 from telegram.error import TelegramError
 from telegram.ext import (
     Application,
@@ -61,6 +63,12 @@ if TYPE_CHECKING:
 log = logging.getLogger(__name__)
 
 UPDATE_MEMORY_S = 7 * 24 * 3600.0
+# An update being handled is claimed under this name first, so that two processes given the same
+# update at once (webhook workers behind one URL) answer it once; the claim of one that died half way
+# is taken over after RUNNING_LEASE_S, or at once by the next start.
+RUNNING = f"{PLATFORM}:running"
+RUNNING_LEASE_S = 120.0
+STOOD_IN = "stood_in"  # a user's setting: the tables whose seat went away because the bot could not reach them
 COMMANDS = ("new", "help", "rules", "lang", "look", "away", "back", "end", "hand", "hint")
 STATS_COMMANDS = ("leaderboard", "stats", "teams", "team", "history", "rematch")  # texts: stats.cmd.*
 
@@ -92,7 +100,8 @@ class TelegramBot(Commands, Standings, Buttons, Lobby, Hints, WebLinks, Pictures
         self._outbox: Outbox | None = None
         self.uis = HandUIs(store)
         self.presenter = Presenter(self.uis)
-        self.scheduler = Scheduler(service, self.config.tick_interval_s, self.render_outcomes)
+        self.scheduler = Scheduler(service, self.config.tick_interval_s, self.render_outcomes,
+                                   platforms=(PLATFORM, RUNNING))
         self.restored = RestoredRender()  # the tables a start resumed, shown again beside new updates
         self.bot_username = "rummyclub_bot"  # replaced by the real one at startup (getMe)
         self.web: WebServer | None = None  # the web table (WEB_PORT), set by app.py while it runs
@@ -104,7 +113,7 @@ class TelegramBot(Commands, Standings, Buttons, Lobby, Hints, WebLinks, Pictures
         self._hand_lines: dict[tuple[str, int], tuple[str, tuple[str, ...]]] = {}  # delivery._event_lines
         self._held_lines: dict[str, tuple[str, ...]] = {}  # table -> event lines of steps not shown yet
         self._round_results: dict[str, str | None] = {}  # table -> the last round's result (delivery)
-        self.processed: list[int] = []
+        self.processed: deque[int] = deque(maxlen=4096)  # recent updates handled to the end (tests wait on them)
         self._processed_cond = asyncio.Condition()
 
     @property
@@ -119,7 +128,8 @@ class TelegramBot(Commands, Standings, Buttons, Lobby, Hints, WebLinks, Pictures
         self._outbox = Outbox(app.bot, self.store, self.sleep, group_limit=self.config.group_limit,
                               group_period=self.config.group_period_s, clock=self.service.clock.now)
         self.outbox.on_unreachable = self._unreachable
-        app.add_handler(TypeHandler(Update, self._dedupe), group=-1)
+        app.add_handler(TypeHandler(Update, self._dedupe), group=-2)
+        app.add_handler(TypeHandler(Update, self._come_back), group=-1)  # after: a repeat stops at _dedupe
         app.add_handler(CommandHandler("start", self.cmd_start))
         app.add_handler(CommandHandler("new", self.cmd_new))
         app.add_handler(CommandHandler("help", self.cmd_help))
@@ -157,6 +167,9 @@ class TelegramBot(Commands, Standings, Buttons, Lobby, Hints, WebLinks, Pictures
         restored = [o for o in await self.service.resume_all() if o.table.platform == PLATFORM]
         self.restored.start(restored, lambda outcome: self.render_outcome(outcome, restored=True))
         await self.store.prune_updates(PLATFORM, self.service.clock.now() - UPDATE_MEMORY_S)
+        # Whatever was being handled before this start (this second included: a clock that has not
+        # moved) was a dead process's: Telegram sends it again.
+        await self.store.prune_updates(RUNNING, self.service.clock.now() + 1.0)
         if self.config.run_scheduler:
             self.scheduler.start()
 
@@ -184,25 +197,33 @@ class TelegramBot(Commands, Standings, Buttons, Lobby, Hints, WebLinks, Pictures
             self._processed_cond.notify_all()
 
     async def _dedupe(self, update: Update, context: ContextTypes.DEFAULT_TYPE) -> None:
-        """Drop an update handled to the end before (Telegram redelivers what it was not told of).
+        """Drop an update handled to the end before (Telegram redelivers what it was not told of),
+        or being handled right now by another process (given the same update at the same moment).
 
-        The update id is claimed only once its handling is over (`_done`): a process killed half
-        way leaves it unclaimed, and the redelivery runs again. What that cannot protect — a change
-        made just before the kill — is protected by the idempotency key each change carries
-        (`_msg_key`, `_press_key`), written in the change's own transaction: the repeat is answered
-        with the first outcome and applies nothing. Nothing is answered here: the first delivery
-        answered its button already."""
+        The update id is claimed as done only once its handling is over (`_done`): a process killed
+        half way leaves it undone, and the redelivery runs again. Before handling it is claimed as
+        running (atomically: one process wins), a claim the next start or RUNNING_LEASE_S clears
+        when its process died. What that cannot protect — a change made just before the kill — is
+        protected by the idempotency key each change carries (`_msg_key`, `_press_key`), written in
+        the change's own transaction: the repeat is answered with the first outcome and applies
+        nothing. Nothing is answered here: the first delivery answers (or answered) its button."""
+        update_id, now = str(update.update_id), self.service.clock.now()
         try:
-            handled = await self.store.update_claimed(PLATFORM, str(update.update_id))
+            if await self.store.update_claimed(PLATFORM, update_id):
+                log.info("update %s was handled before: ignored", update.update_id)
+            elif await self.store.claim_update(RUNNING, update_id, now):
+                return
+            else:
+                await self.store.prune_updates(RUNNING, now - RUNNING_LEASE_S)  # a claim that old is a dead process's
+                if await self.store.claim_update(RUNNING, update_id, now):
+                    return
+                log.info("update %s is being handled by another process: ignored", update.update_id)
         except Exception as err:
             if not unavailable(err):
                 raise
             # Stopped here: the handlers would otherwise go on without the check.
             await self._store_lost(update, err)
             raise ApplicationHandlerStop from None
-        if not handled:
-            return
-        log.info("update %s was handled before: ignored", update.update_id)
         await self._mark_processed(update)
         raise ApplicationHandlerStop
 
@@ -302,12 +323,45 @@ class TelegramBot(Commands, Standings, Buttons, Lobby, Hints, WebLinks, Pictures
         before = (rec.log_seq, turn_of(rec))
         name = rec.seats[seat].name
         rec = await self.service.set_away(rec.id, Player(PLATFORM, str(user_id), name), True)
+        await self.forget_stood_in(user_id, rec.id, add=True)
         lang = await self.chat_lang(rec.chat_id)
         link = html.escape(kb.deep_link(self.bot_username, f"h{rec.id}"))
         self.outbox.post_temporary(int(rec.chat_id), rec.id,
                                    t("tg.dm_blocked", lang, name=mention(str(user_id), name), link=link),
                                    thread_id=await self._thread(rec))
         await self.render_change(rec, before)
+
+    async def forget_stood_in(self, user_id: int, table_id: str, add: bool = False) -> None:
+        """The table leaves (or joins) the user's list of seats taken over because they were unreachable;
+        a /away or /back of their own takes it off, so a later message does not undo their choice."""
+        listed = (await self._chat_settings(user_id)).get(STOOD_IN) or []
+        if add or table_id in listed:
+            kept = [t for t in listed if t != table_id]
+            await self._update_settings(user_id, **{STOOD_IN: [*kept, table_id] if add else kept})
+
+    async def _come_back(self, update: Update, context: ContextTypes.DEFAULT_TYPE) -> None:
+        """Anything the user sends the bot in private after it could not reach them (the notice's
+        link, a message, a press) says they can be reached again: every seat the AI took over for
+        that reason is theirs again, as with /back, before the update itself is handled (so the
+        link shows a hand they can play)."""
+        chat, user = update.effective_chat, update.effective_user
+        if chat is None or user is None or chat.type != ChatType.PRIVATE:
+            return
+        tables = (await self._chat_settings(user.id)).get(STOOD_IN)
+        if not tables:
+            return
+        await self._update_settings(user.id, dm=True)
+        me = player_of(user)
+        for table_id in tables:
+            rec = await self.store.get_table(table_id)
+            seat = self.service.seat_of(rec, me) if rec is not None and rec.status == "playing" else None
+            if rec is None or seat is None or not rec.seats[seat].away:
+                continue  # over, or already back (/back, a move)
+            before = (rec.log_seq, turn_of(rec))
+            rec = await self.service.set_away(rec.id, me, False)
+            self.outbox.post(user.id, html.escape(t("tg.away_off", await self.chat_lang(user.id, user))))
+            await self.render_change(rec, before)
+        await self._update_settings(user.id, **{STOOD_IN: []})
 
     # ---- replies --------------------------------------------------------------------------------
 

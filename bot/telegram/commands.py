@@ -192,6 +192,7 @@ class Commands(_Base):
         except ServiceError as err:
             await self._reply(update, html.escape(render_error(err, lang)))
             return
+        await self.forget_stood_in(user.id, rec.id)
         await self._reply(update, html.escape(t("tg.away_on" if away else "tg.away_off", lang)))
         await self.render_change(rec, before)
 

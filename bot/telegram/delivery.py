@@ -275,6 +275,26 @@ class Delivery(_Base):
         for s in rec.seats:  # notices still queued have no ref yet
             if s.user_id is not None:
                 await self.outbox.retract(int(s.user_id), rec.id, notice_key(s.user_id))
+        self._forget_table(rec)
+
+    def _forget_table(self, rec: TableRecord) -> None:
+        """Nothing of an ended table stays in memory: the outbox drops its part once its last
+        messages are out; what a later press on an old message needs is read from the store again."""
+        self._info.pop(rec.id, None)
+        self._held_lines.pop(rec.id, None)
+        self._round_results.pop(rec.id, None)
+        self._options_open.discard(rec.id)
+        for seat in range(len(rec.seats)):
+            self._hand_lines.pop((rec.id, seat), None)
+        self.uis.forget(rec.id)
+        humans = [int(s.user_id) for s in rec.seats if s.kind == "human" and s.user_id is not None]
+        self.outbox.end_table(rec.id, [int(rec.chat_id), *humans])
+
+    def tables_kept(self) -> dict[str, int]:
+        """The sizes of what is kept per table (the soak bench and tests watch them level off)."""
+        return {"outbox": self.outbox.tables_kept(), "info": len(self._info), "held": len(self._held_lines),
+                "round_results": len(self._round_results), "hand_lines": len(self._hand_lines),
+                "hand_uis": self.uis.tables_kept()}
 
     # ---- per-table facts -----------------------------------------------------------------------
 

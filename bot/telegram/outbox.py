@@ -27,7 +27,7 @@ import datetime as dtm
 import hashlib
 import logging
 import time
-from collections.abc import Awaitable, Callable
+from collections.abc import Awaitable, Callable, Iterable
 from dataclasses import dataclass
 from typing import Any, TypeVar
 
@@ -78,7 +78,7 @@ def digest(photo: bytes | None) -> str | None:
 
 @dataclass
 class _Op:
-    kind: str  # "slot" | "post" | "notice" | "temp" | "drop"
+    kind: str  # "slot" | "post" | "notice" | "temp" | "drop" | "end"
     text: str
     markup: InlineKeyboardMarkup | None
     table_id: str = ""
@@ -109,6 +109,8 @@ class Outbox:
         self._shown: dict[tuple[int, int], Shown] = {}  # (chat, message) -> what it shows
         self._refs: dict[tuple[str, str], int | None] = {}  # None: known to be gone (see forget)
         self._versions: dict[tuple[str, str], int] = {}  # (table, slot) -> newest table version put
+        self._messages: dict[str, set[tuple[int, int]]] = {}  # table -> (chat, message) of _shown kept for it
+        self._ending: dict[str, int] = {}  # ended table -> its chats whose queues have not reached its end yet
         self.sent = 0  # Bot API calls made by the outbox (for the bench)
         self.uploaded = 0  # bytes of pictures uploaded (for the bench)
         self.waited = 0.0  # seconds spent waiting for group windows (for the bench)
@@ -161,14 +163,14 @@ class Outbox:
             if version < self._versions.get((table_id, key), version):
                 return
             self._versions[(table_id, key)] = version
-        queue = self._queues.setdefault(chat_id, [])
-        waiting = [op for op in queue if op.table_id == table_id and op.key == key and op.kind == "notice"]
-        queue[:] = [op for op in queue if op not in waiting]
+        queue = self._queues.get(chat_id, [])
+        queue[:] = [op for op in queue if not (op.table_id == table_id and op.key == key and op.kind == "notice")]
         # A notice being sent right now stores its ref once sent: the drop queued behind it sees it.
         shown = await self.ref(table_id, key) is not None  # read first: the same reads whatever the timing
         busy = self._workers.get(chat_id) is not None and not self._workers[chat_id].done()
         if busy or shown:
-            queue.append(_Op("drop", "", None, table_id, key))
+            # The chat's queue again: its worker may have finished (and let go of it) meanwhile.
+            self._queues.setdefault(chat_id, []).append(_Op("drop", "", None, table_id, key))
             self._wake(chat_id)
 
     async def refs(self, table_id: str) -> dict[str, int]:
@@ -178,6 +180,31 @@ class Outbox:
                   if isinstance(v, int) and not isinstance(v, bool)}
         mine = {k: v for (t, k), v in self._refs.items() if t == table_id}
         return {k: v for k, v in {**stored, **mine}.items() if v is not None}
+
+    def end_table(self, table_id: str, chats: Iterable[int]) -> None:
+        """The table's match is over: once what is queued for it in each of its chats has gone out,
+        everything this process keeps for it (message ids, versions, what its messages show) is
+        dropped, so a process running for weeks keeps only its live tables. Its ids stay in the
+        store: a later press on an old message reads them again."""
+        chats = set(chats)
+        if not chats or table_id in self._ending:
+            return
+        self._ending[table_id] = len(chats)
+        for chat_id in chats:
+            self._queues.setdefault(chat_id, []).append(_Op("end", "", None, table_id))
+            self._wake(chat_id)
+
+    def _forget_table(self, table_id: str) -> None:
+        for key in [k for k in self._refs if k[0] == table_id]:
+            del self._refs[key]
+        for key in [k for k in self._versions if k[0] == table_id]:
+            del self._versions[key]
+        for shown in self._messages.pop(table_id, ()):
+            self._shown.pop(shown, None)
+
+    def tables_kept(self) -> int:
+        """How many tables this process keeps anything for (the soak bench and tests watch it)."""
+        return len({k[0] for k in self._refs} | {k[0] for k in self._versions} | set(self._messages))
 
     def _wake(self, chat_id: int) -> None:
         worker = self._workers.get(chat_id)
@@ -193,9 +220,10 @@ class Outbox:
             await asyncio.gather(*busy, return_exceptions=True)
 
     async def close(self) -> None:
-        for worker in self._workers.values():
+        workers = list(self._workers.values())
+        for worker in workers:
             worker.cancel()
-        for worker in self._workers.values():
+        for worker in workers:
             with contextlib.suppress(asyncio.CancelledError, Exception):
                 await worker
         self._workers.clear()
@@ -220,6 +248,9 @@ class Outbox:
             if queue[0].kind == "slot" and await self._unchanged(chat_id, queue[0]):
                 queue.pop(0)  # shows that already: no call, so no room in the window needed
                 continue
+            if queue[0].kind == "end":
+                self._ended(queue.pop(0).table_id)
+                continue
             if queue[0].kind != "drop":  # deleting does not count against the group's limit
                 await self._room(chat_id)  # before popping: what waits may still be replaced by newer
                 if not queue:
@@ -234,9 +265,10 @@ class Outbox:
                     await self._drop(chat_id, op.table_id, op.key)
                 elif op.kind == "temp":
                     msg = await self.send(chat_id, op.text, op.markup, op.thread_id)
-                    await self._keep(op.table_id, f"{TEMP_PREFIX}{msg.message_id}", msg.message_id)
-                else:
-                    await self.send(chat_id, op.text, op.markup, op.thread_id)
+                    await self._keep(chat_id, op.table_id, f"{TEMP_PREFIX}{msg.message_id}", msg.message_id)
+                else:  # a message never edited: nothing of it is kept
+                    msg = await self.send(chat_id, op.text, op.markup, op.thread_id)
+                    self._shown.pop((chat_id, msg.message_id), None)
             except Forbidden:
                 log.info("chat %s does not accept messages from the bot", chat_id)
                 if chat_id > 0 and op.kind in ("slot", "notice") and self.on_unreachable is not None:
@@ -246,6 +278,16 @@ class Outbox:
                         log.exception("handling the unreachable chat %s failed", chat_id)
             except TelegramError:
                 log.exception("sending to chat %s failed", chat_id)
+        # Done with this chat (no await since the queue was found empty, so nothing was queued in
+        # between): a chat written to once a month costs nothing meanwhile.
+        del self._queues[chat_id]
+        del self._workers[chat_id]
+
+    def _ended(self, table_id: str) -> None:
+        self._ending[table_id] -= 1
+        if not self._ending[table_id]:
+            del self._ending[table_id]
+            self._forget_table(table_id)
 
     async def call(self, fn: Callable[[], Awaitable[T]], chat_id: int | None = None) -> T:
         """One Bot API call; `chat_id` when it puts a message into that chat (a group's window applies)."""
@@ -289,14 +331,15 @@ class Outbox:
         self._refs[(table_id, key)] = None
         await self.store.set_table_ref(table_id, key, None)
 
-    async def _keep(self, table_id: str, key: str, message_id: int) -> None:
+    async def _keep(self, chat_id: int, table_id: str, key: str, message_id: int) -> None:
         self._refs[(table_id, key)] = message_id
+        self._messages.setdefault(table_id, set()).add((chat_id, message_id))
         await self.store.set_table_ref(table_id, key, message_id)
 
     async def _notice(self, chat_id: int, op: _Op) -> None:
         await self._drop(chat_id, op.table_id, op.key)
         msg = await self.send(chat_id, op.text, op.markup, op.thread_id)
-        await self._keep(op.table_id, op.key, msg.message_id)
+        await self._keep(chat_id, op.table_id, op.key, msg.message_id)
 
     async def _drop(self, chat_id: int, table_id: str, key: str) -> None:
         message_id = await self.ref(table_id, key)
@@ -344,7 +387,7 @@ class Outbox:
             msg = await self.send_photo(chat_id, op.photo, op.text, op.markup, op.thread_id)
         else:
             msg = await self.send(chat_id, op.text, op.markup, op.thread_id)
-        await self._keep(op.table_id, op.key, msg.message_id)
+        await self._keep(chat_id, op.table_id, op.key, msg.message_id)
 
     async def _edit(self, chat_id: int, message_id: int, op: _Op, before: Shown | None) -> None:
         """One call: the text; or the picture with its caption and keyboard (only the caption when the

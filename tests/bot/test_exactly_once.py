@@ -119,6 +119,24 @@ async def test_two_services_given_the_same_keyed_action_apply_it_once(tmp_path: 
             await s.close()
 
 
+async def test_a_new_delivered_to_two_services_at_once_is_answered_with_the_one_table(tmp_path: Path) -> None:
+    """Issue 24: the repeat of a /new that another process is just opening gets that table, as the
+    first delivery did, not "this chat has a table"; a /new of someone else still does."""
+    clock = FakeClock()
+    one, two, stores = await two_services(tmp_path / "shared.db", clock)
+    try:
+        for n in range(6):
+            tables = await asyncio.gather(one.open_table("rummikub", "test", f"chat{n}", ALICE, key=f"tg:new{n}"),
+                                          two.open_table("rummikub", "test", f"chat{n}", ALICE, key=f"tg:new{n}"))
+            assert tables[0].id == tables[1].id
+        with pytest.raises(ServiceError) as refused:
+            await two.open_table("rummikub", "test", "chat0", BOB, key="tg:other")
+        assert refused.value.code == "E_TABLE_EXISTS"
+    finally:
+        for s in stores:
+            await s.close()
+
+
 async def test_five_people_pressing_join_at_once_are_all_answered(tmp_path: Path) -> None:
     from bot.core.models import Player
 

@@ -23,6 +23,7 @@ async def test_closed_dms_put_the_seat_away_and_are_announced_once(h: Harness) -
         await h.slash("play", h.alice, text="draw")
     rec = await h.table()
     assert rec.seats[bob].away and len(notices(h)) == 1
+    assert "`/rummy back`" in notices(h)[0]  # the way back is named
     assert rec.state["turn"] != bob  # the AI played his turn: the table does not wait
     alice = h.user_of(rec, rec.state["turn"])
     for _ in range(2):

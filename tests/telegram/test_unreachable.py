@@ -3,6 +3,7 @@ with the one-tap way back, and the player takes the seat back by coming back and
 
 from __future__ import annotations
 
+from storage import TableRecord
 from tests.telegram.conftest import GROUP_ID, Harness
 from tests.telegram.test_safety import started
 
@@ -34,17 +35,45 @@ async def test_a_blocked_player_is_stood_in_for_and_announced_once(h: Harness) -
     assert len(notices(h)) == 1
     assert len([c for c in h.fake.calls if c.chat_id == other["id"]]) == refused_before
 
-    # Coming back: the link opens the chat and shows the hand; a move takes the seat back.
+    # Coming back as the notice says: the link opens the chat, takes the seat back and shows the hand.
+    assert "/back" in notice
     await h.dm(f"/start h{rec.id}", other)
     hand = await h.hand_message(other)
     assert "Your rack" in hand["text"]
-    rec = await h.table()
-    assert rec.seats[blocked_seat].away  # still played by the AI until they move
-    await h.dm("draw", other)  # not their turn (refused), but any move takes the seat back
     assert not (await h.table()).seats[blocked_seat].away
+    assert any("Welcome back" in c.params.get("text", "") for c in h.fake.calls_to("sendMessage")
+               if c.chat_id == other["id"])
     await h.dm("draw", on_turn)
     back = await h.table()
     assert back.state["turn"] == blocked_seat  # the AI no longer answers for them
     await h.dm("draw", other)
     assert [e for e in await h.store.log(rec.id) if e.seat == blocked_seat][-1].kind == "action"
     assert len(notices(h)) == 1
+
+
+async def blocked_and_stood_in(h: Harness) -> tuple[TableRecord, int, dict, dict]:
+    rec, on_turn, other = await started(h)
+    h.fake.block(other["id"])
+    await h.dm("draw", on_turn)  # their hand cannot be sent: the AI stands in
+    await h.tg.idle()
+    seat = h.service.seat_of(await h.table(), h.player(other))
+    assert (await h.table()).seats[seat].away and len(notices(h)) == 1
+    return rec, seat, on_turn, other
+
+
+async def test_any_message_in_private_takes_the_seat_back(h: Harness) -> None:
+    rec, seat, on_turn, other = await blocked_and_stood_in(h)
+    await h.dm("hello?", other)  # not a move, not a command: coming back is enough
+    assert not (await h.table()).seats[seat].away
+    await h.dm("draw", on_turn)
+    assert (await h.table()).state["turn"] == seat  # the AI no longer answers for them
+    assert (await h.hand_message(other))["text"]  # and the hand reaches them again
+
+
+async def test_back_in_the_group_works_too_and_a_later_away_of_their_own_stays(h: Harness) -> None:
+    rec, seat, on_turn, other = await blocked_and_stood_in(h)
+    await h.say("/back", other)  # as the notice says, in the group
+    assert not (await h.table()).seats[seat].away
+    await h.say("/away", other)  # their own choice now
+    await h.dm("hello?", other)
+    assert (await h.table()).seats[seat].away  # a message in private does not undo a /away

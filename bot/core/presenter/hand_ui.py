@@ -71,6 +71,9 @@ class HandUIs:
         await self.put(table_id, seat, ui)
         return ui
 
+    def tables_kept(self) -> int:
+        return len(self._loaded | {k[0] for k in self._cache})
+
     async def moved(self, table_id: str, seat: int) -> None:
         """The seat's move was applied: its picks no longer point at the same items."""
         await self.put(table_id, seat, (await self.get(table_id, seat)).after_move())

@@ -1,0 +1,238 @@
+"""Soak: weeks of play on the simulated clock, through the real adapters, service and SQLite.
+
+Per platform (Telegram: the real python-telegram-bot against the fake Bot API; Discord: the real
+discord.py against the fake Discord; both on 127.0.0.1), tables are opened one after another in a
+group / channel: Alice opens a Rummikub table, Bob joins, Alice starts it, both step away and the
+AI plays it to its end at once; the clock then moves on to the next table (`--soak-tables-per-day`
+a simulated day), and the scheduler ticks as it would (it forgets old idempotency keys and update
+ids once an hour of that clock). Nothing sleeps on the wall clock.
+
+Printed at the end of every simulated day: tables played so far, the process's RSS, what SQLite
+holds (its page caches: they grow with the database up to their cap), the objects the garbage
+collector tracks and the blocks Python's allocator holds (with `--soak-tracemalloc` also the bytes
+bot/ and storage/ code allocated and still hold), what the adapter keeps per table (Telegram: the
+outbox's tables, the delivery's caches, what messages show, chat queues; Discord: the delivery's
+tables, hand screens, links), the service's per-table gates, and the row counts of action_keys and
+processed_updates. They should level off — the maps at the tables in
+play, the key tables at a week's worth (KEY_MEMORY_S) — instead of growing with the tables ever
+played. The fakes' own records (every call, every message) are trimmed after each table: they are
+the test servers' memory, not the bot's.
+
+`python -m bench.bench_soak [--soak-days 14] [--soak-tables-per-day 24] [--soak-platforms telegram,discord]
+[--soak-tracemalloc]`
+"""
+
+from __future__ import annotations
+
+import argparse
+import asyncio
+import ctypes
+import ctypes.util
+import gc
+import logging
+import sqlite3
+import sys
+import tempfile
+import time
+import tracemalloc
+from collections.abc import Awaitable, Callable
+from contextlib import closing
+from pathlib import Path
+from typing import Any
+
+from bot.core.clock import FakeClock
+
+DAY_S = 24 * 3600.0
+OWN_CODE = [tracemalloc.Filter(True, "*/bot/*"), tracemalloc.Filter(True, "*/storage/*")]
+
+
+def rss_mb() -> float:
+    for line in Path("/proc/self/status").read_text().splitlines():
+        if line.startswith("VmRSS:"):
+            return int(line.split()[1]) / 1024
+    return float("nan")
+
+
+def objects() -> tuple[int, int]:
+    """Objects the garbage collector tracks, and the memory blocks Python's allocator holds (strings
+    and numbers too), after a full collection: a leak of per-table state shows here as a count
+    growing with the tables played. RSS also has what C code keeps (SQLite's page caches, the C
+    allocator's arenas), which grows with the database and the threads before it levels off."""
+    gc.collect()
+    return len(gc.get_objects()), sys.getallocatedblocks()
+
+
+def own_kb() -> float:
+    """What bot/ and storage/ code allocated and still holds (the fakes and libraries left out)."""
+    if not tracemalloc.is_tracing():
+        return float("nan")
+    gc.collect()
+    return sum(s.size for s in tracemalloc.take_snapshot().filter_traces(OWN_CODE).statistics("filename")) / 1024
+
+
+def sqlite_kb() -> float:
+    """What SQLite itself holds in this process (page caches, statements): C memory, not Python's.
+    Through ctypes because the sqlite3 module does not expose sqlite3_memory_used."""
+    try:
+        lib = ctypes.CDLL(ctypes.util.find_library("sqlite3") or "libsqlite3.so.0")
+    except OSError:
+        return float("nan")
+    lib.sqlite3_memory_used.restype = ctypes.c_int64
+    return lib.sqlite3_memory_used() / 1024
+
+
+def rows(db_path: str) -> tuple[int, int]:
+    with closing(sqlite3.connect(db_path)) as db:
+        keys = db.execute("SELECT count(*) FROM action_keys").fetchone()[0]
+        updates = db.execute("SELECT count(*) FROM processed_updates").fetchone()[0]
+    return keys, updates
+
+
+def header(kept: list[str]) -> str:
+    return f"{'day':>4} {'tables':>6} {'RSS MB':>7} {'SQLite KB':>9} {'objects':>8} {'blocks':>8} {'own KB':>7} " + " ".join(f"{k:>8}" for k in kept) + \
+        f" {'gates':>6} {'keys':>6} {'updates':>7}"
+
+
+async def soak(name: str, days: int, per_day: int, setup: Callable[[Any, FakeClock], Awaitable[Any]],
+               play: Callable[[Any], Awaitable[None]], kept: Callable[[Any], dict[str, int]],
+               trim: Callable[[Any], None], stop: Callable[[Any], Awaitable[None]]) -> None:
+    with tempfile.TemporaryDirectory() as tmp:
+        clock = FakeClock()
+        h = await setup(str(Path(tmp) / "soak.db"), clock)
+        started, played = time.perf_counter(), 0
+        try:
+            print(f"\n{name}: {per_day} tables a simulated day")
+            print(header(list(kept(h))))
+            for day in range(1, days + 1):
+                for _ in range(per_day):
+                    clock.advance(DAY_S / per_day)
+                    await h.scheduler.run_once()
+                    await play(h)
+                    played += 1
+                    trim(h)
+                sizes = kept(h)
+                keys, updates = rows(h.db_path)
+                tracked, blocks = objects()
+                print(f"{day:>4} {played:>6} {rss_mb():>7.1f} {sqlite_kb():>9.0f} {tracked:>8} {blocks:>8} "
+                      f"{own_kb():>7.0f} "
+                      + " ".join(f"{v:>8}" for v in sizes.values())
+                      + f" {len(h.service._locks):>6} {keys:>6} {updates:>7}", flush=True)
+        finally:
+            await stop(h)
+        print(f"{name}: {played} tables in {time.perf_counter() - started:.0f} s of real time")
+
+
+# ---- Telegram ------------------------------------------------------------------------------------
+
+
+async def telegram_setup(db_path: str, clock: FakeClock) -> Any:
+    from tests.telegram.conftest import TOKEN, Harness
+    from tests.telegram.fake_bot_api import FakeTelegramBotAPI
+
+    fake = await FakeTelegramBotAPI(TOKEN).start()
+    h = Harness(fake, db_path, clock)
+    await h.start()
+    h.scheduler = h.tg.scheduler
+    return h
+
+
+async def telegram_play(h: Any) -> None:
+    await h.open_lobby(users=(h.bob,))
+    await h.press_verb(await h.table_message(), "start", h.alice)
+    await h.say("/away", h.alice)
+    await h.say("/away", h.bob)
+    assert (await h.table()).status == "finished"
+    await h.tg.idle()
+
+
+def telegram_kept(h: Any) -> dict[str, int]:
+    outbox = h.tg.outbox
+    return {**h.tg.tables_kept(), "shown": len(outbox._shown), "chats": len(outbox._queues)}
+
+
+def telegram_trim(h: Any) -> None:
+    fake = h.fake
+    fake.calls.clear()
+    fake.pushed.clear()
+    fake.messages.clear()  # the next table is a new message; the ended one is not looked at again
+    fake.photos.clear()
+    for sent in fake.group_sent.values():
+        now = fake.clock()
+        sent[:] = [at for at in sent if now - at < 60.0]  # the flood rule looks back 60 s
+
+
+async def telegram_stop(h: Any) -> None:
+    await h.stop()
+    await h.fake.stop()
+
+
+# ---- Discord -------------------------------------------------------------------------------------
+
+
+async def discord_setup(db_path: str, clock: FakeClock) -> Any:
+    from bot.discord.app import point_at
+    from tests.discord.conftest import TOKEN, Harness
+    from tests.discord.fake_discord import FakeDiscord
+
+    fake = await FakeDiscord(TOKEN).start()
+    point_at(fake.api_base, fake.gateway_url)
+    h = Harness(fake, db_path, clock)
+    await h.start()
+    h.scheduler = h.bot.scheduler
+    h.fake_server = fake
+    return h
+
+
+async def discord_play(h: Any) -> None:
+    h.clock.advance(1)  # the harness finds the newest table by its opening time
+    await h.open_lobby("rummikub", users=(h.bob,))
+    await h.press(await h.table_message(), h.alice, "start")
+    await h.slash("away", h.alice)
+    await h.slash("away", h.bob)
+    assert (await h.table()).status == "finished"
+
+
+def discord_kept(h: Any) -> dict[str, int]:
+    return {"delivery": h.bot.delivery.tables_kept(), "hand_uis": h.bot.uis.tables_kept(),
+            "links": len({k[0] for k in h.bot._links})}
+
+
+def discord_trim(h: Any) -> None:
+    fake = h.fake
+    fake.requests.clear()
+    fake.messages.clear()
+    fake.interactions.clear()
+    fake.original.clear()
+    fake.created_at.clear()
+    fake.deferred.clear()
+    fake.files.clear()
+
+
+async def discord_stop(h: Any) -> None:
+    await h.stop()
+    await h.fake_server.stop()
+
+
+PLATFORMS = {
+    "telegram": (telegram_setup, telegram_play, telegram_kept, telegram_trim, telegram_stop),
+    "discord": (discord_setup, discord_play, discord_kept, discord_trim, discord_stop),
+}
+
+
+def main(argv: list[str]) -> None:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--soak-days", type=int, default=14, help="simulated days (the keys are kept 7)")
+    parser.add_argument("--soak-tables-per-day", type=int, default=24)
+    parser.add_argument("--soak-platforms", default="telegram,discord")
+    parser.add_argument("--soak-tracemalloc", action="store_true",
+                        help="also the bytes bot/ and storage/ hold (about ten times slower)")
+    args, _ = parser.parse_known_args(argv)
+    logging.basicConfig(level=logging.ERROR)  # discord.py's voice warnings are not the bench's
+    if args.soak_tracemalloc:
+        tracemalloc.start()
+    for name in args.soak_platforms.split(","):
+        asyncio.run(soak(name, args.soak_days, args.soak_tables_per_day, *PLATFORMS[name]))
+
+
+if __name__ == "__main__":
+    main(sys.argv[1:])

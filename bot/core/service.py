@@ -29,6 +29,7 @@ import logging
 import os
 import secrets
 import socket
+import time
 import uuid
 from collections.abc import Callable
 from typing import Any
@@ -109,12 +110,22 @@ class TableService(Lobby, Clockwork):
             gate = self._locks[table_id] = TableGate()
         return gate
 
-    async def close(self) -> None:
+    async def close(self, grace_s: float | None = None) -> None:
         """Let the automatic moves in flight be stored, then stop the AI workers. Call before the
-        store closes (an adapter's shutdown)."""
+        store closes (an adapter's shutdown). With `grace_s`, what is not stored by then is handed
+        back: its task is cancelled, which releases the table's claim (bot/core/autoplay.py), and
+        the next start (or another process's tick) plays those moves again from the stored table."""
+        until = None if grace_s is None else time.monotonic() + grace_s
         if self._settling:
-            await asyncio.wait(set(self._settling))
-        self.ai.close()
+            await asyncio.wait(set(self._settling), timeout=grace_s)
+        left = set(self._settling)
+        for task in left:
+            task.cancel()
+        if left:
+            log.info("%d table(s) with automatic moves in flight handed back: they continue at the next start",
+                     len(left))
+            await asyncio.wait(left)
+        self.ai.close(10.0 if until is None else max(until - time.monotonic(), 0.0))
 
     async def get(self, table_id: str) -> TableRecord:
         rec = await self.store.get_table(table_id)

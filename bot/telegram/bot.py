@@ -159,12 +159,14 @@ class TelegramBot(Commands, Standings, Buttons, Lobby, Hints, WebLinks, Pictures
         if self.config.run_scheduler:
             self.scheduler.start()
 
-    async def shutdown(self) -> None:
-        await self.scheduler.stop()
+    async def shutdown(self, grace_s: float | None = None) -> None:
+        """The clock stopped (a tick under way may finish), then the queued messages sent: all of
+        them, or with `grace_s` what goes out by then (a group's window is not waited out: the
+        restored render shows its tables again at the next start)."""
+        await self.scheduler.stop(grace_s or 0.0)
         await self.restored.stop()
         if self._outbox is not None:
-            await self._outbox.idle()
-            await self._outbox.close()
+            await self._outbox.close(grace_s)
 
     async def idle(self) -> None:
         await self.restored.wait()

@@ -192,7 +192,12 @@ class Outbox:
                 return
             await asyncio.gather(*busy, return_exceptions=True)
 
-    async def close(self) -> None:
+    async def close(self, grace_s: float | None = None) -> None:
+        """Send what is queued (within `grace_s` when given), then stop every chat's worker."""
+        if grace_s is None:
+            await self.idle()
+        elif grace_s > 0 and (busy := [w for w in self._workers.values() if not w.done()]):
+            await asyncio.wait(busy, timeout=grace_s)
         for worker in self._workers.values():
             worker.cancel()
         for worker in self._workers.values():

@@ -65,27 +65,47 @@ class Grace:
 
 
 class StopSignal:
-    """An event set by the first stop signal: a bot mode runs until `wait()` returns (or its own
-    work ends), then shuts down. A second signal while shutting down is logged and changes nothing:
-    the grace already bounds the wait."""
+    """What a bot mode runs under: `with StopSignal() as stop:` installs the handlers of
+    STOP_SIGNALS for the task inside; the mode starts, then `await stop.until_stopped()`, then goes
+    down. The first signal sets `event`; one that comes while the mode is still starting (a start
+    that waits on the network, or on the AI's moves a crash left) cancels the starting task instead,
+    so the way down (the `finally`s) runs at once, and the cancellation ends at the `with`. A
+    second signal while going down changes nothing: the grace already bounds the wait."""
 
     def __init__(self) -> None:
         self.event = asyncio.Event()
         self.received: signal.Signals | None = None
+        self._task: asyncio.Task[object] | None = None
+        self._started = False  # `until_stopped` was reached: a signal only sets the event
+        self._cancelled = False
+        self._handlers = contextlib.ExitStack()
+
+    def __enter__(self) -> StopSignal:
+        self._task = asyncio.current_task()
+        self._handlers.enter_context(on_stop_signals(self))
+        return self
+
+    def __exit__(self, kind: type[BaseException] | None, err: BaseException | None, tb: object) -> bool:
+        self._handlers.close()
+        if kind is asyncio.CancelledError and self._cancelled and self._task is not None:
+            self._task.uncancel()
+            return True  # our own cancellation of a start: the way down has run, leave normally
+        return False
 
     def __call__(self, sig: signal.Signals) -> None:
-        if self.received is None:
-            self.received = sig
-            log.info("%s received: stopping", sig.name)
-        else:
+        if self.received is not None:
             log.info("%s received: already stopping", sig.name)
+            return
+        self.received = sig
+        log.info("%s received: stopping", sig.name)
         self.event.set()
+        if not self._started and self._task is not None and not self._task.done():
+            self._cancelled = True
+            self._task.cancel()
 
-    async def wait(self) -> None:
-        await self.event.wait()
-
-    async def until_stopped(self, work: asyncio.Future[object] | None = None) -> None:
+    async def until_stopped(self, work: asyncio.Future[None] | None = None) -> None:
         """Until a stop signal, or until `work` (a running client) ends by itself; its failure is raised."""
+        self._started = True
         stopped = asyncio.ensure_future(self.event.wait())
         waiting: set[asyncio.Future[object]] = {stopped}
         if work is not None:

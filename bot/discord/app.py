@@ -15,7 +15,7 @@ from bot.discord.bot import DiscordBot, DiscordConfig, build_client
 from bot.running import close_service, web_table
 from bot.settings import Settings
 from bot.startup import PLATFORM, StartupError
-from bot.stopping import Grace, StopSignal, on_stop_signals
+from bot.stopping import Grace, StopSignal
 from storage import Store
 
 log = logging.getLogger(__name__)
@@ -82,9 +82,8 @@ async def run(settings: Settings, store: Store) -> int:
     """`rummyclub run` with only DISCORD_TOKEN: the client runs until a stop signal (bot/stopping.py)."""
     assert settings.discord_token is not None
     await check_gateway(settings.discord_gateway_url)
-    stop = StopSignal()
     grace = Grace(settings.shutdown_grace_s)
-    with on_stop_signals(stop):
+    with StopSignal() as stop:
         await store.open()
         service = TableService(store, lobby_ttl_s=settings.lobby_ttl_s, ai=AiPool(settings.ai_workers))
         client, adapter = build(settings, service, store)
@@ -107,9 +106,8 @@ async def run_with_telegram(settings: Settings, store: Store) -> int:
     # A rejected token or an unreachable Bot API surfaces here, before anything needs closing.
     await check_bot_api(settings.telegram_token.get_secret_value(), settings.telegram_api_url)
     await check_gateway(settings.discord_gateway_url)
-    stop = StopSignal()
     grace = Grace(settings.shutdown_grace_s)
-    with on_stop_signals(stop):
+    with StopSignal() as stop:
         await store.open()
         service = TableService(store, lobby_ttl_s=settings.lobby_ttl_s, ai=AiPool(settings.ai_workers))
         client, dc = build(settings, service, store, run_scheduler=False)

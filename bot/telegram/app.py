@@ -21,7 +21,7 @@ from bot.core.service import TableService
 from bot.running import close_service, web_table
 from bot.settings import Settings
 from bot.startup import StartupError
-from bot.stopping import Grace, StopSignal, on_stop_signals
+from bot.stopping import Grace, StopSignal
 from bot.telegram.bot import TelegramBot, TelegramConfig
 from bot.telegram.processing import PerChatUpdateProcessor
 from storage import Store
@@ -219,9 +219,8 @@ async def serve(settings: Settings, store: Store) -> int:
                           settings.telegram_webhook_port, secret)
     else:
         updates = polling()
-    stop = StopSignal()
     grace = Grace(settings.shutdown_grace_s)
-    with on_stop_signals(stop):
+    with StopSignal() as stop:
         await store.open()
         service = TableService(store, lobby_ttl_s=settings.lobby_ttl_s, ai=AiPool(settings.ai_workers))
         app, tg = build_application(

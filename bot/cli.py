@@ -132,7 +132,10 @@ async def _check_store(url: str) -> None:
 
 
 def _write(text: str) -> None:
-    print(text, flush=True)
+    # A terminal closed under a session (SIGHUP) fails every write with EIO: the session still has
+    # its store to close, so what cannot be shown any more is dropped.
+    with contextlib.suppress(OSError):
+        print(text, flush=True)
 
 
 async def _session(db: str, lang: str, request: Request | None, web: Settings | None = None,

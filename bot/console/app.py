@@ -228,8 +228,8 @@ class ConsoleTable:
             updates = await self._show_events(outcome, user)
             if rec.status == "playing":
                 await self._show(rec, user, outcome=outcome, panel=updates.table)
-                if self._prompt is not None:
-                    self._prompt(clean(self.moves_line(rec, user)))
+            if self._prompt is not None:
+                self._prompt(clean(self.moves_line(rec, user)))  # "" once the match is over
 
     async def _act(self, rec: TableRecord, user: Player, command: str) -> TableRecord:
         try:

@@ -70,14 +70,12 @@ class TerminalInput:
         """Something is about to be written while a prompt waits (the table's clock moved): it starts
         on a line of its own."""
         if self._waiting:
-            self.stdout.write("\n")
-            self.stdout.flush()
+            self._show("\n")
 
     def repeat_prompt(self) -> None:
         """The prompt again, under what was written meanwhile (with the moves you can type now)."""
         if self._waiting:
-            self.stdout.write(self._prompt_text())
-            self.stdout.flush()
+            self._show(self._prompt_text())
 
     def close(self) -> None:
         """The session is closing the store: signals from now on change nothing (`detach` ends that)."""
@@ -87,6 +85,12 @@ class TerminalInput:
         """The stop signals go back to the interpreter's handling (the store is closed)."""
         self._closed = True
         self._signals.close()
+
+    def _show(self, text: str) -> None:
+        # After SIGHUP the terminal is gone (writes fail with EIO): the session still leaves cleanly.
+        with contextlib.suppress(OSError):
+            self.stdout.write(text)
+            self.stdout.flush()
 
     def _prompt_text(self) -> str:
         return f"{self.moves} {self.prompt}" if self.moves else self.prompt
@@ -126,8 +130,7 @@ class TerminalInput:
         assert self._lines is not None
         if self.interrupted:
             return None
-        self.stdout.write(self._prompt_text())
-        self.stdout.flush()
+        self._show(self._prompt_text())
         if self._fd is None and self._lines.empty():
             line = self.stdin.readline()
             self._ended = not line
@@ -141,5 +144,5 @@ class TerminalInput:
             self._ended = True
             self._lines.put_nowait(None)  # end of input stays the end for every later prompt
             if self.interrupted:
-                self.stdout.write("\n")  # the terminal echoed ^C on the prompt line
+                self._show("\n")  # the terminal echoed ^C on the prompt line
         return line

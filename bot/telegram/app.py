@@ -121,12 +121,13 @@ async def running(app: Application, tg: TelegramBot, grace: Grace,
     render shows the tables again at the next start)."""
     await app.initialize()
     try:
-        await app.start()
         try:
+            # In run_polling's order: a webhook Telegram refuses fails before the application starts.
             await tg.startup(app)
             if start_updates is not None:
                 assert app.updater is not None
                 await start_updates(app.updater)
+            await app.start()
             yield
         finally:
             if app.updater is not None and app.updater.running:

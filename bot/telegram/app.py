@@ -132,6 +132,7 @@ async def running(app: Application, tg: TelegramBot, grace: Grace,
         finally:
             if app.updater is not None and app.updater.running:
                 await app.updater.stop()
+            tg.leaving()  # the updates fetched are handled now, without waiting out a group's window
             if app.running:
                 await app.stop()
             await tg.shutdown(grace.left())

@@ -48,7 +48,7 @@ from bot.telegram.delivery import Delivery
 from bot.telegram.hints import Hints
 from bot.telegram.limits import fit_html
 from bot.telegram.lobby import Lobby
-from bot.telegram.outbox import Outbox, obey_retry_after
+from bot.telegram.outbox import Leaving, Outbox, obey_retry_after
 from bot.telegram.pictures import Pictures
 from bot.telegram.standings import Standings
 from bot.telegram.web_links import WebLinks
@@ -159,6 +159,12 @@ class TelegramBot(Commands, Standings, Buttons, Lobby, Hints, WebLinks, Pictures
         if self.config.run_scheduler:
             self.scheduler.start()
 
+    def leaving(self) -> None:
+        """Shutting down: no group window or RetryAfter is waited out any more (a command's reply
+        that would have to wait is given up; the restored render shows the tables at the next start)."""
+        if self._outbox is not None:
+            self._outbox.stop_waiting()
+
     async def shutdown(self, grace_s: float | None = None) -> None:
         """The clock stopped (a tick under way may finish), then the queued messages sent: all of
         them, or with `grace_s` what goes out by then (a group's window is not waited out: the
@@ -205,6 +211,9 @@ class TelegramBot(Commands, Standings, Buttons, Lobby, Hints, WebLinks, Pictures
             await self._mark_processed(update)
 
     async def on_error(self, update: object, context: ContextTypes.DEFAULT_TYPE) -> None:
+        if isinstance(context.error, Leaving):  # shutting down: its reply would wait for a group's window
+            log.info("shutting down: a reply that had to wait was not sent")
+            return
         log.error("update failed: %s", context.error, exc_info=context.error)
         if isinstance(update, Update):
             if update.callback_query is not None:

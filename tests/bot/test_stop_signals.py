@@ -215,3 +215,30 @@ async def test_an_ai_worker_whose_bot_is_killed_exits_without_a_traceback(tmp_pa
         assert err.decode() == "", err.decode()
     finally:
         await telegram.stop()
+
+
+async def test_sigterm_does_not_wait_out_a_busy_groups_window(tmp_path: Path) -> None:
+    """A group past Telegram's 20 messages a minute: its next replies wait up to a minute for the
+    window. SIGTERM does not wait them out (before: 60 s to exit); they are given up."""
+    telegram = await FakeTelegramBotAPI(TELEGRAM_TOKEN).start()
+    try:
+        mode = Mode("telegram", telegram, None)
+        db = tmp_path / "run.db"
+        proc = await spawn("bot.cli", mode.env(db), tmp_path)
+        await mode.serving()
+        group = telegram.group()
+        after = len(telegram.calls)
+        for _ in range(25):
+            telegram.push_text("/help", user=telegram.user(7, "Zoe"), chat=group)
+        # The window's 20 replies went out; the 21st waits for the oldest to leave the window.
+        replies = lambda call: call.params.get("chat_id") in (group["id"], str(group["id"]))  # noqa: E731
+        for _ in range(20):
+            call = await telegram.wait_for_call("sendMessage", replies, timeout=START_LIMIT_S, after=after)
+            after = telegram.calls.index(call) + 1
+        code, err = await terminate(proc)
+        assert code == 0 and "Traceback" not in err, err
+        assert not Path(f"{db}-wal").exists()
+        sent = [c for c in telegram.calls_to("sendMessage") if replies(c)]
+        assert len(sent) == 20  # nothing past the window: the limit held to the end
+    finally:
+        await telegram.stop()

@@ -113,10 +113,17 @@ class TableService(Lobby, Clockwork):
     async def close(self, grace_s: float | None = None) -> None:
         """Let the automatic moves in flight be stored, then stop the AI workers. Call before the
         store closes (an adapter's shutdown). With `grace_s`, what is not stored by then is handed
-        back: its task is cancelled, which releases the table's claim (bot/core/autoplay.py), and
-        the next start (or another process's tick) plays those moves again from the stored table."""
+        back (`hand_back`)."""
         until = None if grace_s is None else time.monotonic() + grace_s
-        if self._settling:
+        await self.hand_back(grace_s)
+        self.ai.close(10.0 if until is None else max(until - time.monotonic(), 0.0))
+
+    async def hand_back(self, grace_s: float | None = None) -> None:
+        """Wait for the automatic moves in flight, for at most `grace_s`; then hand back the rest:
+        each task is cancelled, which releases its table's claim (bot/core/autoplay.py), so the next
+        start (or another process's tick) plays those moves from the stored table. Whoever awaited
+        them gets the outcome stored so far (`Outcome.settled`)."""
+        if self._settling and grace_s != 0:
             await asyncio.wait(set(self._settling), timeout=grace_s)
         left = set(self._settling)
         for task in left:
@@ -125,7 +132,6 @@ class TableService(Lobby, Clockwork):
             log.info("%d table(s) with automatic moves in flight handed back: they continue at the next start",
                      len(left))
             await asyncio.wait(left)
-        self.ai.close(10.0 if until is None else max(until - time.monotonic(), 0.0))
 
     async def get(self, table_id: str) -> TableRecord:
         rec = await self.store.get_table(table_id)

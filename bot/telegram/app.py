@@ -134,7 +134,12 @@ async def running(app: Application, tg: TelegramBot, grace: Grace,
                 await app.updater.stop()
             tg.leaving()  # the updates fetched are handled now, without waiting out a group's window
             if app.running:
-                await app.stop()
+                # Handled within the grace; past it the AI moves they wait for are handed back.
+                stopping = asyncio.ensure_future(app.stop())
+                await asyncio.wait({stopping}, timeout=grace.left())
+                if not stopping.done():
+                    await tg.service.hand_back(0)
+                await stopping
             await tg.shutdown(grace.left())
     finally:
         await app.shutdown()

@@ -20,11 +20,13 @@ from pathlib import Path
 import pytest
 
 from bot.core.ai_pool import AiPool
+from bot.core.models import Player
 from bot.core.service import TableService
 from storage import SqliteStore
 from tests.bot.conftest import ALICE
 from tests.bot.test_claims import moves
 from tests.bot.test_exactly_once import ai_table
+from tests.bot.test_service import ALICE_RACK, BOB_RACK
 from tests.discord.conftest import TOKEN as DISCORD_TOKEN
 from tests.discord.fake_discord import FakeDiscord
 from tests.telegram.fake_bot_api import FakeTelegramBotAPI
@@ -116,8 +118,10 @@ async def mode(request: pytest.FixtureRequest) -> AsyncIterator[Mode]:
 
 
 async def spawn(module: str, env: dict[str, str], cwd: Path) -> asyncio.subprocess.Process:
+    # A session of its own: a failed test ends the bot and its AI workers together (killpg).
     return await asyncio.create_subprocess_exec(sys.executable, "-m", module, "run", cwd=str(cwd), env=env,
-                                                stdout=asyncio.subprocess.PIPE, stderr=asyncio.subprocess.PIPE)
+                                                stdout=asyncio.subprocess.PIPE, stderr=asyncio.subprocess.PIPE,
+                                                start_new_session=True)
 
 
 async def terminate(proc: asyncio.subprocess.Process) -> tuple[int, str]:
@@ -129,7 +133,8 @@ async def terminate(proc: asyncio.subprocess.Process) -> tuple[int, str]:
         assert proc.stdout is not None and proc.stderr is not None
         _, err = await asyncio.wait_for(asyncio.gather(proc.stdout.read(), proc.stderr.read()), EXIT_LIMIT_S)
     except TimeoutError:
-        proc.kill()
+        with contextlib.suppress(ProcessLookupError):
+            os.killpg(proc.pid, signal.SIGKILL)
         await proc.wait()
         raise AssertionError(f"no clean exit within {EXIT_LIMIT_S} s of SIGTERM") from None
     return code, err.decode()
@@ -240,5 +245,47 @@ async def test_sigterm_does_not_wait_out_a_busy_groups_window(tmp_path: Path) ->
         assert not Path(f"{db}-wal").exists()
         sent = [c for c in telegram.calls_to("sendMessage") if replies(c)]
         assert len(sent) == 20  # nothing past the window: the limit held to the end
+    finally:
+        await telegram.stop()
+
+
+async def test_sigterm_while_the_ai_answers_a_move_hands_the_answer_back_to_the_next_start(tmp_path: Path) -> None:
+    """Zoe's move is stored and the AI is still thinking when SIGTERM comes: the bot waits the grace,
+    then hands the answer back (no claim left) and exits 0; the next start plays it."""
+    telegram = await FakeTelegramBotAPI(TELEGRAM_TOKEN).start()
+    try:
+        mode = Mode("telegram", telegram, None)
+        db = tmp_path / "run.db"
+        store = SqliteStore(str(db))
+        await store.open()
+        zoe = Player("telegram", "7", "Zoe")
+        service = TableService(store, ai=AiPool(0))
+        rec = await service.open_table("rummikub", "telegram", str(telegram.group()["id"]), zoe,
+                                       deck=ALICE_RACK + BOB_RACK)
+        await service.add_ai(rec.id, zoe)
+        await service.start(rec.id, zoe)
+        before = moves(await store.log(rec.id))
+        await store.close()
+        telegram.dm_open.add(7)  # her hand goes to her DM
+
+        proc = await spawn("tests.stop_child", mode.env(db), tmp_path)
+        assert proc.stdout is not None
+        await mode.serving()
+        telegram.push_text("draw", user=telegram.user(7, "Zoe"))
+        line = await asyncio.wait_for(proc.stdout.readline(), START_LIMIT_S)
+        assert line.strip() == b"thinking", line  # her draw is stored, the AI answers it
+        code, err = await terminate(proc)
+        assert code == 0 and "Traceback" not in err, err
+        assert not Path(f"{db}-wal").exists() and claims(db) == 0
+        log, turn, consistent = await stored(db, rec.id)
+        assert log[:len(before)] == before and log[len(before):] == [("action", 0, "draw")]
+        assert turn == 1 and consistent
+
+        again = await spawn("bot.cli", mode.env(db), tmp_path)
+        await mode.serving()
+        code, err = await terminate(again)
+        assert code == 0 and "Traceback" not in err, err
+        log, turn, consistent = await stored(db, rec.id)
+        assert log[len(before) + 1][0] == "ai" and turn == 0 and consistent
     finally:
         await telegram.stop()

@@ -4,12 +4,13 @@ like `quit` (exit 0, the store closed); the table's clock ticks in the terminal 
 
 from __future__ import annotations
 
+import contextlib
 import os
 import signal
 import sqlite3
 import subprocess
 import sys
-from collections.abc import Iterable
+from collections.abc import Iterable, Iterator
 from contextlib import closing
 from pathlib import Path
 
@@ -47,28 +48,42 @@ def _thinking_terminal(db: Path) -> subprocess.Popen[str]:
                             stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True, cwd=ROOT, env=env)
 
 
+@contextlib.contextmanager
+def ended(*procs: subprocess.Popen[str]) -> Iterator[None]:
+    """Whatever the test asserts, no child outlives it."""
+    try:
+        yield
+    finally:
+        for proc in procs:
+            if proc.poll() is None:
+                proc.kill()
+                proc.communicate()
+
+
 def test_killed_while_the_ai_answers_the_next_start_plays_its_move_at_once_and_takes_yours(tmp_path: Path) -> None:
     db = tmp_path / "wedge.db"
     first = _thinking_terminal(db)
-    _read_until(first, "thinking")  # the deal is stored, and the AI (first on turn at this seed) answers it
-    first.kill()
-    first.wait()
+    with ended(first):
+        _read_until(first, "thinking")  # the deal is stored, and the AI (first on turn at this seed) answers it
+        first.kill()
+        first.wait()
     at_kill = _log(db)
     assert at_kill and all(kind != "ai" for kind, _, _ in at_kill)
     assert len(_claims(db)) == 1  # left behind by the killed terminal, its lease still running
 
     again = _spawn(db, *PLAY)
-    out = _until_prompt(again)
-    assert "Game restored." in out
-    after_start = _log(db)
-    assert after_start[:len(at_kill)] == at_kill and after_start[len(at_kill)][0] == "ai"  # played at once
-    _type(again, "draw")
-    out = _until_prompt(again)
-    assert NOT_YOUR_TURN not in out, out
-    log = _log(db)
-    assert log[len(after_start)][:2] == ("action", 0)  # your move taken
-    again.send_signal(signal.SIGTERM)
-    rest, _ = again.communicate(timeout=EXIT_LIMIT_S)
+    with ended(again):
+        out = _until_prompt(again)
+        assert "Game restored." in out
+        after_start = _log(db)
+        assert after_start[:len(at_kill)] == at_kill and after_start[len(at_kill)][0] == "ai"  # played at once
+        _type(again, "draw")
+        out = _until_prompt(again)
+        assert NOT_YOUR_TURN not in out, out
+        log = _log(db)
+        assert log[len(after_start)][:2] == ("action", 0)  # your move taken
+        again.send_signal(signal.SIGTERM)
+        rest, _ = again.communicate(timeout=EXIT_LIMIT_S)
     assert again.returncode == 0, rest
     assert "Saved. Run the same command again to continue." in rest and "Traceback" not in rest
     assert not Path(f"{db}-wal").exists() and _claims(db) == []
@@ -80,11 +95,12 @@ def test_sigterm_and_sighup_end_the_terminal_like_quit(tmp_path: Path, sig: sign
                                                        argv: tuple[str, ...]) -> None:
     db = tmp_path / "stop.db"
     proc = _spawn(db, *argv)
-    out = _until_prompt(proc)
-    if "--web" in argv:
-        assert "Your seat in a browser: http://" in out
-    proc.send_signal(sig)
-    rest, _ = proc.communicate(timeout=EXIT_LIMIT_S)
+    with ended(proc):
+        out = _until_prompt(proc)
+        if "--web" in argv:
+            assert "Your seat in a browser: http://" in out
+        proc.send_signal(sig)
+        rest, _ = proc.communicate(timeout=EXIT_LIMIT_S)
     assert proc.returncode == 0, rest
     assert "Saved. Run the same command again to continue." in rest and "Traceback" not in rest
     assert db.exists() and not Path(f"{db}-wal").exists() and not Path(f"{db}-shm").exists()

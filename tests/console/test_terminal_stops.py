@@ -6,6 +6,8 @@ from __future__ import annotations
 
 import contextlib
 import os
+import pty
+import select
 import signal
 import sqlite3
 import subprocess
@@ -139,3 +141,32 @@ async def test_the_table_clock_ticks_in_the_terminal_and_shows_what_it_did(tmp_p
         assert [e.kind for e in await store.log(rec.id)][-2:] == ["action", "ai"]
     finally:
         await store.close()
+
+
+def test_closing_the_terminal_window_saves_and_leaves(tmp_path: Path) -> None:
+    """A real terminal closed under the session (its pty's master end): the kernel sends SIGHUP and
+    every write fails from then on; the session still closes the store and exits 0."""
+    db = tmp_path / "hup.db"
+    env = {**os.environ, "PYTHONUNBUFFERED": "1", "TELEGRAM_TOKEN": "", "DISCORD_TOKEN": "", "DEFAULT_LANG": "en"}
+    pid, master = pty.fork()
+    if pid == 0:  # the child: the pty is its controlling terminal
+        os.chdir(ROOT)
+        os.execve(sys.executable, [sys.executable, "-m", "bot.cli", *PLAY, "--db", str(db)], env)
+    dead = os.pidfd_open(pid)
+    try:
+        seen = b""
+        while b"> " not in seen:  # the first prompt: the session is up and waits for you
+            ready, _, _ = select.select([master], [], [], 60)
+            assert ready, seen
+            seen += os.read(master, 65536)
+        os.close(master)  # the window closes
+        ended, _, _ = select.select([dead], [], [], EXIT_LIMIT_S)
+        assert ended, "still running after its terminal closed"
+        _, status = os.waitpid(pid, 0)
+        assert os.waitstatus_to_exitcode(status) == 0
+        assert not Path(f"{db}-wal").exists() and not Path(f"{db}-shm").exists()
+    finally:
+        os.close(dead)
+        with contextlib.suppress(ProcessLookupError, ChildProcessError):
+            os.kill(pid, signal.SIGKILL)
+            os.waitpid(pid, 0)

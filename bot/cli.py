@@ -15,21 +15,24 @@ import traceback
 from pathlib import Path
 from typing import Any
 
-from bot.console.app import YOU, ConsoleTable
+from bot.console.app import TERMINAL_OWNER, YOU, ConsoleTable
 from bot.console.colour import colour_wanted, coloured
 from bot.console.seats import default_opponents, levels_error, seats_error
 from bot.console.session import Request, Session
 from bot.console.terminal import TerminalInput
 from bot.core.ai_seats import ai_level
 from bot.core.i18n import t
-from bot.core.models import ServiceError
+from bot.core.models import Outcome, ServiceError
 from bot.core.options_text import parse_option
 from bot.core.render import render_error
+from bot.core.scheduler import Scheduler
 from bot.core.service import TableService
 from bot.logs import Redactor, database_password, secrets_of, setup_logging
+from bot.running import close_service
 from bot.settings import Settings
 from bot.simulate import simulate
 from bot.startup import Context, StartupError, check_tokens, explain, load_settings
+from bot.stopping import DEFAULT_GRACE_S, Grace
 from rules import engine_names, get_engine
 from storage import DatabaseUnusable, MemoryStore, PostgresStore, SqliteStore, Store, display_url, open_store
 from storage import schema_version as read_schema_version
@@ -129,19 +132,26 @@ async def _check_store(url: str) -> None:
 
 
 def _write(text: str) -> None:
-    print(text, flush=True)
+    # A terminal closed under a session (SIGHUP) fails every write with EIO: the session still has
+    # its store to close, so what cannot be shown any more is dropped.
+    with contextlib.suppress(OSError):
+        print(text, flush=True)
 
 
-async def _session(db: str, lang: str, request: Request | None, web: Settings | None = None) -> int:
-    """A terminal session on the database at `db`: Ctrl-C at any moment ends it like `quit` (every
-    accepted move is already committed), and the store is closed on every way out. With `web`, the
-    table is served in a browser too and the player's seat link is printed."""
+async def _session(db: str, lang: str, request: Request | None, web: Settings | None = None,
+                   tick_s: float = 1.0, grace_s: float = DEFAULT_GRACE_S) -> int:
+    """A terminal session on the database at `db`: Ctrl-C, SIGTERM or SIGHUP at any moment ends it
+    like `quit` (every accepted move is already committed), and the store is closed on every way
+    out. The table's clock ticks every `tick_s` as in the bots (a turn timer, the moves a killed
+    terminal left). With `web`, the table is served in a browser too and the player's seat link is
+    printed."""
     store = await _open(db)
     reader = TerminalInput(t("console.prompt", lang))
     served = contextlib.AsyncExitStack()
+    service = TableService(store, owner=TERMINAL_OWNER)
+    clock: Scheduler | None = None
     try:
         reader.start()
-        service = TableService(store)
         replay_url = None
         if web is not None:
             from bot.web.server import serve_terminal  # aiohttp's server loads only when asked for
@@ -151,26 +161,44 @@ async def _session(db: str, lang: str, request: Request | None, web: Settings | 
             replay_url = functools.partial(server.replay_url, lang=lang)  # `history` links each replay
         # Colour goes on after ConsoleTable's clean(): only our own escapes reach the terminal.
         colour = colour_wanted()
-        session = Session(service, ConsoleTable(service, reader, coloured(_write, colour), lang,
-                                                prompt=coloured(reader.show_moves, colour), replay_url=replay_url))
+        table = ConsoleTable(service, reader, coloured(_write, colour), lang, prompt=coloured(reader.show_moves, colour),
+                             replay_url=replay_url)
+
+        async def show_clock(outcomes: list[Outcome]) -> None:
+            if any(table.is_mine(o.table) for o in outcomes):
+                reader.leave_prompt()
+                await table.show_clock(outcomes)
+                reader.repeat_prompt()
+
+        clock = Scheduler(service, tick_s, show_clock)
+        session = Session(service, table, clock=clock)
         try:
             return await session.run(request)
         except asyncio.CancelledError:
             task = asyncio.current_task()
             if not reader.interrupted or task is None:
                 raise
-            task.uncancel()  # our own Ctrl-C, not a shutdown: leave cleanly
+            task.uncancel()  # our own Ctrl-C or stop signal, not a shutdown: leave cleanly
             _write("")
             _write(t("console.bye", lang))
             return 0
     finally:
+        # The way down of every mode (bot/stopping.py): no more input or web moves, the clock
+        # stopped, the moves in flight stored within the grace (or handed back), the store closed.
         reader.close()
-        await served.aclose()
-        await store.close()
+        grace = Grace(grace_s)
+        try:
+            await served.aclose()
+            if clock is not None:
+                await clock.stop(grace.left())
+        finally:
+            await close_service(service, store, grace)
+            reader.detach()
 
 
 async def _play(game: str, ai: int | None, options: dict[str, Any], seed: int | None, new: bool, db: str,
-                lang: str, levels: list[str] | None = None, web: Settings | None = None) -> int:
+                lang: str, levels: list[str] | None = None, web: Settings | None = None,
+                tick_s: float = 1.0, grace_s: float = DEFAULT_GRACE_S) -> int:
     if ai is not None and (problem := seats_error(game, ai, lang)) is not None:
         _write(problem)
         return 2
@@ -178,12 +206,13 @@ async def _play(game: str, ai: int | None, options: dict[str, Any], seed: int | 
     if (problem := levels_error(default_opponents(game) if ai is None else ai, levels, lang)) is not None:
         _write(problem)
         return 2
-    return await _session(db, lang, Request(game, ai, options, seed, new, levels), web)
+    return await _session(db, lang, Request(game, ai, options, seed, new, levels), web, tick_s, grace_s)
 
 
-async def _pick_game(db: str, lang: str, web: Settings | None = None) -> int:
+async def _pick_game(db: str, lang: str, web: Settings | None = None, tick_s: float = 1.0,
+                     grace_s: float = DEFAULT_GRACE_S) -> int:
     """`rummyclub run` with no chat token: the unfinished terminal game, or the game picker."""
-    return await _session(db, lang, None, web)
+    return await _session(db, lang, None, web, tick_s, grace_s)
 
 
 def _run_discord(settings: Settings, db: str) -> int:
@@ -203,7 +232,8 @@ def _run_telegram(settings: Settings, db: str) -> int:
 
 
 async def _run(settings: Settings, db: str) -> int:
-    return await _pick_game(db, settings.default_lang, settings if settings.web_port else None)
+    return await _pick_game(db, settings.default_lang, settings if settings.web_port else None,
+                            settings.tick_interval_s, settings.shutdown_grace_s)
 
 
 async def _simulate(args: argparse.Namespace) -> int:
@@ -297,7 +327,8 @@ def _dispatch(args: argparse.Namespace, settings: Settings, db: str, ctx: Contex
     if args.command == "play":
         return asyncio.run(_play(args.game, args.ai, dict(args.option), args.seed, args.new, db,
                                  settings.default_lang, args.ai_level,
-                                 settings if args.web or settings.web_port else None))
+                                 settings if args.web or settings.web_port else None,
+                                 settings.tick_interval_s, settings.shutdown_grace_s))
     if args.command == "backup":
         return asyncio.run(_backup(db, Path(args.path), args.force, ctx.db_setting))
     if args.command == "migrate":

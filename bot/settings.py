@@ -30,6 +30,8 @@ class Settings(BaseSettings):
                                  description="a table's clock work is this process's for this many seconds at a "
                                              "time; a process that dies holding it is replaced after this")
     ai_workers: int = Field(1, ge=0, le=64, description="processes that compute the AI's moves; 0: on the event loop")
+    shutdown_grace_s: float = Field(5.0, ge=0, le=60, allow_inf_nan=False,
+                                    description="on SIGTERM, SIGINT or SIGHUP: how long the work in flight may finish")
     log_level: str = Field("INFO", description="logging level: " + ", ".join(LOG_LEVELS))
     telegram_mode: Literal["polling", "webhook"] = Field("polling", description="how Telegram updates arrive")
     telegram_webhook_url: str | None = Field(None, description="public HTTPS URL Telegram posts updates to")

@@ -28,6 +28,12 @@ from storage import TableRecord
 PLATFORM = "console"
 CHAT_ID = "terminal"
 YOU = Player(PLATFORM, "you", "You")
+# The claim owner (bot/core/clockwork.py) of every terminal process. The terminal's table is one
+# person's, played by one terminal at a time, so a claim a terminal left behind (killed while the
+# AI answered) belongs to the next one started: it plays those moves at once instead of waiting out
+# the lease of a process that is gone. Two terminals on one database at once would share the
+# claim; the stored version still applies every move once.
+TERMINAL_OWNER = "console:terminal"
 
 Reader = Callable[[], Awaitable[str | None]]
 Writer = Callable[[str], None]
@@ -64,6 +70,7 @@ class ConsoleTable:
         self._drawn_shown: str | None = None  # the drawn card the hand has already named this turn
         # (table, version, your view, its legal moves) last shown: the prompt's moves come from them.
         self._view: tuple[str, int, dict[str, Any], list[MoveTemplate]] | None = None
+        self._clocked: TableRecord | None = None  # the table as the clock last moved it (show_clock)
 
     async def read(self) -> str | None:
         """One line at a question (the picker, the menu): the prompt shows no moves there."""
@@ -174,6 +181,9 @@ class ConsoleTable:
             if line is None or word in QUIT_WORDS and len(command.split()) == 1:
                 self.write(t("console.bye", self.lang))
                 return None
+            rec = self._latest(rec)
+            if rec.status != "playing":
+                return rec  # the clock ended the match while you typed
             if not command:
                 continue
             if (guide := guide_reply(command, rec.game, self.lang)) is not None:
@@ -198,6 +208,28 @@ class ConsoleTable:
             else:
                 rec = await self._act(rec, user, command)
         return rec
+
+    def _latest(self, rec: TableRecord) -> TableRecord:
+        clocked = self._clocked
+        return clocked if clocked is not None and clocked.id == rec.id and clocked.version > rec.version else rec
+
+    @staticmethod
+    def is_mine(rec: TableRecord) -> bool:
+        return rec.platform == PLATFORM and rec.chat_id == CHAT_ID
+
+    async def show_clock(self, outcomes: Sequence[Outcome], user: Player = YOU) -> None:
+        """What the table's clock (bot/core/scheduler.py) did at the terminal's table — a turn timer's
+        timeout and the AI's answers, or the moves a killed terminal left — shown as a move is."""
+        for outcome in outcomes:
+            rec = outcome.table
+            if not self.is_mine(rec):
+                continue
+            self._clocked = rec
+            updates = await self._show_events(outcome, user)
+            if rec.status == "playing":
+                await self._show(rec, user, outcome=outcome, panel=updates.table)
+            if self._prompt is not None:
+                self._prompt(clean(self.moves_line(rec, user)))  # "" once the match is over
 
     async def _act(self, rec: TableRecord, user: Player, command: str) -> TableRecord:
         try:

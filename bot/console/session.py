@@ -19,6 +19,7 @@ from bot.core.models import Player, ServiceError
 from bot.core.presenter.games import games as game_names
 from bot.core.presenter.games import read_options
 from bot.core.render import render_error
+from bot.core.scheduler import Scheduler
 from bot.core.service import TableService
 from storage import TableRecord
 
@@ -42,11 +43,14 @@ class Request:
 
 
 class Session:
-    def __init__(self, service: TableService, table: ConsoleTable, user: Player = YOU) -> None:
+    def __init__(self, service: TableService, table: ConsoleTable, user: Player = YOU,
+                 clock: Scheduler | None = None) -> None:
         self.service = service
         self.table = table
         self.user = user
         self.lang = table.lang
+        # The table's clock, started once a table is open or resumed (its renders follow the table's).
+        self.clock = clock
 
     def write(self, text: str) -> None:
         self.table.write(text)
@@ -94,6 +98,8 @@ class Session:
                 self.write(render_error(err, self.lang))
                 return 2
         while rec is not None:
+            if self.clock is not None:
+                self.clock.start()
             finished = await self.table.play(rec, self.user)
             if finished is None:
                 return 0  # the table said goodbye

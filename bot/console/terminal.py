@@ -1,11 +1,12 @@
-"""Reading the terminal: lines from stdin without blocking the event loop, and Ctrl-C as "quit now".
+"""Reading the terminal: lines from stdin without blocking the event loop, and Ctrl-C (or SIGTERM,
+SIGHUP) as "quit now".
 
 `sys.stdin.readline` in `asyncio.to_thread` cannot be interrupted: Ctrl-C cancelled the task, but
 `asyncio.run` then waited for the executor thread, still blocked in `readline`, so `^C` sat on the
 screen until Enter. Here a daemon thread of our own reads the raw file descriptor (`os.read`, which
 takes none of the buffered stream's locks, so interpreter exit never waits on it) and hands lines to
-the loop; SIGINT is handled by the loop itself. Ctrl-C while a prompt waits answers that prompt with
-"end of input" (every prompt reads that as quit); Ctrl-C while the table is busy (an AI turn)
+the loop; SIGINT is handled by the loop itself, and SIGTERM and SIGHUP the same way. Ctrl-C while a
+prompt waits answers that prompt with "end of input" (every prompt reads that as quit); Ctrl-C while the table is busy (an AI turn)
 cancels the session task, which the caller turns into the same clean exit. Every accepted action is
 already committed, so quitting at once loses nothing.
 """
@@ -17,10 +18,11 @@ import codecs
 import contextlib
 import io
 import os
-import signal
 import sys
 import threading
 from typing import IO
+
+from bot.stopping import on_stop_signals
 
 CHUNK = 4096
 
@@ -40,6 +42,7 @@ class TerminalInput:
         self._waiting = False
         self._task: asyncio.Task[object] | None = None
         self._loop: asyncio.AbstractEventLoop | None = None
+        self._signals = contextlib.ExitStack()
         self._fd = self._file_descriptor()
 
     def _file_descriptor(self) -> int | None:
@@ -55,19 +58,42 @@ class TerminalInput:
         self._lines = asyncio.Queue()
         if self._fd is not None:
             threading.Thread(target=self._pump, name="stdin", daemon=True).start()
-        # On Windows, or off the main thread, Ctrl-C stays a KeyboardInterrupt, which main() handles.
-        with contextlib.suppress(NotImplementedError, RuntimeError, ValueError):
-            self._loop.add_signal_handler(signal.SIGINT, self.interrupt)
+        # Ctrl-C, SIGTERM and SIGHUP (a closed terminal) all leave like `quit` (bot/stopping.py). On
+        # Windows, or off the main thread, Ctrl-C stays a KeyboardInterrupt, which main() handles.
+        self._signals.enter_context(on_stop_signals(lambda sig: self.interrupt()))
 
     def show_moves(self, moves: str) -> None:
         """The next prompts read `<moves> > ` (ConsoleTable sets them at the table, clears them after)."""
         self.moves = moves
 
+    def leave_prompt(self) -> None:
+        """Something is about to be written while a prompt waits (the table's clock moved): it starts
+        on a line of its own."""
+        if self._waiting:
+            self._show("\n")
+
+    def repeat_prompt(self) -> None:
+        """The prompt again, under what was written meanwhile (with the moves you can type now)."""
+        if self._waiting:
+            self._show(self._prompt_text())
+
     def close(self) -> None:
+        """The session is closing the store: signals from now on change nothing (`detach` ends that)."""
         self._closed = True
-        if self._loop is not None:
-            with contextlib.suppress(NotImplementedError, RuntimeError, ValueError):
-                self._loop.remove_signal_handler(signal.SIGINT)
+
+    def detach(self) -> None:
+        """The stop signals go back to the interpreter's handling (the store is closed)."""
+        self._closed = True
+        self._signals.close()
+
+    def _show(self, text: str) -> None:
+        # After SIGHUP the terminal is gone (writes fail with EIO): the session still leaves cleanly.
+        with contextlib.suppress(OSError):
+            self.stdout.write(text)
+            self.stdout.flush()
+
+    def _prompt_text(self) -> str:
+        return f"{self.moves} {self.prompt}" if self.moves else self.prompt
 
     def interrupt(self) -> None:
         """Ctrl-C: end the prompt that waits, or the busy session task."""
@@ -104,8 +130,7 @@ class TerminalInput:
         assert self._lines is not None
         if self.interrupted:
             return None
-        self.stdout.write(f"{self.moves} {self.prompt}" if self.moves else self.prompt)
-        self.stdout.flush()
+        self._show(self._prompt_text())
         if self._fd is None and self._lines.empty():
             line = self.stdin.readline()
             self._ended = not line
@@ -119,5 +144,5 @@ class TerminalInput:
             self._ended = True
             self._lines.put_nowait(None)  # end of input stays the end for every later prompt
             if self.interrupted:
-                self.stdout.write("\n")  # the terminal echoed ^C on the prompt line
+                self._show("\n")  # the terminal echoed ^C on the prompt line
         return line

@@ -30,7 +30,9 @@ import logging
 import multiprocessing
 import os
 import pickle
+import signal
 import struct
+import time
 from collections import deque
 from collections.abc import Callable
 from dataclasses import dataclass, field
@@ -77,14 +79,23 @@ def _answer(answer: Answer) -> bytes:
 
 def serve(jobs: Connection, answers: Connection) -> None:
     """A worker process's life: read a job, send its answer, until the bot process closes its end
-    of the pipe (or dies)."""
+    of the pipe (or dies). Then it exits quietly, whatever it was doing: a job cut short (the bot
+    died while writing it) or an answer nobody reads any more is the end of its work, not an error
+    to print. Ctrl-C and a closed terminal reach every process of the terminal's group; the worker
+    leaves those to the bot process, which closes the pipes (SIGTERM still ends it at once)."""
+    signal.signal(signal.SIGINT, signal.SIG_IGN)
+    signal.signal(signal.SIGHUP, signal.SIG_IGN)
     inbox = os.fdopen(os.dup(jobs.fileno()), "rb")
     outbox = os.fdopen(os.dup(answers.fileno()), "wb")
     jobs.close()
     answers.close()
-    with inbox, outbox, contextlib.suppress(BrokenPipeError):  # the bot closed first: nobody to answer
+    # Outermost: closing `outbox` flushes it, which fails too when the bot is gone.
+    with contextlib.suppress(BrokenPipeError, ConnectionError), inbox, outbox:
         while len(head := inbox.read(_HEADER.size)) == _HEADER.size:
-            outbox.write(_answer(run_call(pickle.loads(inbox.read(_HEADER.unpack(head)[0])))))
+            body = inbox.read(_HEADER.unpack(head)[0])
+            if len(body) < _HEADER.unpack(head)[0]:
+                return  # the bot died while writing the job
+            outbox.write(_answer(run_call(pickle.loads(body))))
             outbox.flush()
 
 
@@ -267,13 +278,20 @@ class AiPool:
                 self._answered(job, run_call(job.call))
         self._dispatch()
 
-    def close(self) -> None:
-        """Stop the workers (their jobs' tables are claimed: another run continues them)."""
+    def close(self, grace_s: float = 10.0) -> None:
+        """Stop the workers (their jobs' tables are claimed: another run continues them). A worker
+        with nothing to do reads the end of its pipe and exits; one still computing a job nobody
+        will read is stopped after `grace_s` (SIGTERM, then SIGKILL)."""
         live, self._live = self._live, []
         for worker in live:
             worker.stop()
+        until = time.monotonic() + grace_s
         for worker in live:
-            worker.process.join(timeout=10)
+            worker.process.join(timeout=max(until - time.monotonic(), 0.0))
+        for worker in live:
+            if worker.process.is_alive():
+                worker.process.terminate()
+                worker.process.join(timeout=1.0)
             if worker.process.is_alive():
                 worker.process.kill()
                 worker.process.join()

@@ -97,8 +97,17 @@ class Outcome:
         return self
 
     async def settled(self) -> Outcome:
-        """The outcome once the automatic moves after it are stored (itself when none follow)."""
-        return self if self.pending is None else await self.pending
+        """The outcome once the automatic moves after it are stored (itself when none follow, or
+        when a shutdown handed them back: `TableService.hand_back`)."""
+        if self.pending is None:
+            return self
+        try:
+            return await self.pending
+        except asyncio.CancelledError:
+            me = asyncio.current_task()
+            if self.pending.cancelled() and me is not None and not me.cancelling():
+                return self  # the moves were handed back, not the caller cancelled: this much stands
+            raise
 
     @property
     def version(self) -> int:

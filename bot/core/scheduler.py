@@ -42,6 +42,8 @@ class Scheduler:
         self.platforms = platforms  # whose old update ids this process forgets
         self._task: asyncio.Task[None] | None = None
         self._forgot_at: float | None = None
+        self._stopping = False
+        self._ticking = False
         self.ticks = 0
 
     async def run_once(self) -> list[Outcome]:
@@ -58,7 +60,8 @@ class Scheduler:
         return outcomes
 
     async def run(self) -> None:
-        while True:
+        while not self._stopping:
+            self._ticking = True
             try:
                 await self.run_once()
             except asyncio.CancelledError:
@@ -67,16 +70,25 @@ class Scheduler:
                 log.warning("tick skipped, the store is unreachable: %s", err.params.get("detail", ""))
             except Exception:  # one bad table must not stop the clock for every other table
                 log.exception("scheduler tick failed")
-            await self._sleep(self.interval_s)
+            finally:
+                self._ticking = False
+            if not self._stopping:
+                await self._sleep(self.interval_s)
 
     def start(self) -> asyncio.Task[None]:
         if self._task is None or self._task.done():
             freeze_startup_heap()
+            self._stopping = False
             self._task = asyncio.create_task(self.run(), name="rummyclub-scheduler")
         return self._task
 
-    async def stop(self) -> None:
+    async def stop(self, grace_s: float = 0.0) -> None:
+        """Stop ticking. A tick under way may finish within `grace_s`; past that it is cancelled,
+        which hands its tables back (their claims released, their turns played at the next start)."""
         if self._task is not None:
+            self._stopping = True
+            if self._ticking and grace_s > 0:
+                await asyncio.wait({self._task}, timeout=grace_s)
             self._task.cancel()
             with contextlib.suppress(asyncio.CancelledError):
                 await self._task

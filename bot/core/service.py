@@ -27,6 +27,7 @@ from __future__ import annotations
 import asyncio
 import logging
 import secrets
+import time
 import uuid
 from collections.abc import Callable
 from typing import Any
@@ -113,12 +114,28 @@ class TableService(Lobby, Clockwork):
             gate = self._locks[table_id] = TableGate()
         return gate
 
-    async def close(self) -> None:
+    async def close(self, grace_s: float | None = None) -> None:
         """Let the automatic moves in flight be stored, then stop the AI workers. Call before the
-        store closes (an adapter's shutdown)."""
-        if self._settling:
-            await asyncio.wait(set(self._settling))
-        self.ai.close()
+        store closes (an adapter's shutdown). With `grace_s`, what is not stored by then is handed
+        back (`hand_back`)."""
+        until = None if grace_s is None else time.monotonic() + grace_s
+        await self.hand_back(grace_s)
+        self.ai.close(10.0 if until is None else max(until - time.monotonic(), 0.0))
+
+    async def hand_back(self, grace_s: float | None = None) -> None:
+        """Wait for the automatic moves in flight, for at most `grace_s`; then hand back the rest:
+        each task is cancelled, which releases its table's claim (bot/core/autoplay.py), so the next
+        start (or another process's tick) plays those moves from the stored table. Whoever awaited
+        them gets the outcome stored so far (`Outcome.settled`)."""
+        if self._settling and grace_s != 0:
+            await asyncio.wait(set(self._settling), timeout=grace_s)
+        left = set(self._settling)
+        for task in left:
+            task.cancel()
+        if left:
+            log.info("%d table(s) with automatic moves in flight handed back: they continue at the next start",
+                     len(left))
+            await asyncio.wait(left)
 
     async def get(self, table_id: str) -> TableRecord:
         rec = await self.store.get_table(table_id)

@@ -3,10 +3,8 @@
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import logging
-from collections.abc import AsyncIterator
-from contextlib import asynccontextmanager
-from typing import TYPE_CHECKING
 
 import discord
 import yarl
@@ -14,12 +12,11 @@ import yarl
 from bot.core.ai_pool import AiPool
 from bot.core.service import TableService
 from bot.discord.bot import DiscordBot, DiscordConfig, build_client
+from bot.running import close_service, web_table
 from bot.settings import Settings
 from bot.startup import PLATFORM, StartupError
+from bot.stopping import Grace, StopSignal
 from storage import Store
-
-if TYPE_CHECKING:
-    from bot.telegram.bot import TelegramBot
 
 log = logging.getLogger(__name__)
 
@@ -64,41 +61,38 @@ def build(settings: Settings, service: TableService, store: Store,
     return build_client(adapter), adapter
 
 
-@asynccontextmanager
-async def web_table(settings: Settings, service: TableService, store: Store,
-                    *adapters: DiscordBot | TelegramBot) -> AsyncIterator[None]:
-    """With WEB_PORT, one web table in this process, on the same service, given to every adapter
-    (issue 18): Discord's hands carry the seat's private link and its table message the spectator's,
-    Telegram's hands an "Open table" Mini App button and its group message the Mini App link."""
-    if not settings.web_port:
-        yield
-        return
-    from bot.web.server import serve  # aiohttp's server loads only when asked for
-
-    async with serve(service, store, settings) as server:
-        for adapter in adapters:
-            adapter.web = server
+async def _until_stopped(client: discord.Client, adapter: DiscordBot, token: str, stop: StopSignal,
+                         grace: Grace) -> None:
+    """The client connected until a stop signal (or until it fails: its error is raised); then its
+    clock stopped within the grace and the gateway closed — no interaction taken after that."""
+    async with client:
+        connected = asyncio.ensure_future(client.start(token))
         try:
-            yield
+            await stop.until_stopped(connected)
         finally:
-            for adapter in adapters:
-                adapter.web = None
+            await adapter.shutdown(grace.left())
+            await client.close()
+            if not connected.done():
+                connected.cancel()
+            with contextlib.suppress(asyncio.CancelledError, Exception):  # its failure was raised above
+                await connected
 
 
 async def run(settings: Settings, store: Store) -> int:
-    """`rummyclub run` with only DISCORD_TOKEN: the client runs until interrupted."""
+    """`rummyclub run` with only DISCORD_TOKEN: the client runs until a stop signal (bot/stopping.py)."""
     assert settings.discord_token is not None
     await check_gateway(settings.discord_gateway_url)
-    await store.open()
-    service = TableService(store, lobby_ttl_s=settings.lobby_ttl_s, ai=AiPool(settings.ai_workers),
-                           claim_lease_s=settings.claim_lease_s)
-    client, adapter = build(settings, service, store)
-    try:
-        async with web_table(settings, service, store, adapter), client:
-            await client.start(settings.discord_token.get_secret_value())
-    finally:
-        await service.close()
-        await store.close()
+    grace = Grace(settings.shutdown_grace_s)
+    with StopSignal() as stop:
+        await store.open()
+        service = TableService(store, lobby_ttl_s=settings.lobby_ttl_s, ai=AiPool(settings.ai_workers),
+                               claim_lease_s=settings.claim_lease_s)
+        client, adapter = build(settings, service, store)
+        try:
+            async with web_table(settings, service, store, adapter):
+                await _until_stopped(client, adapter, settings.discord_token.get_secret_value(), stop, grace)
+        finally:
+            await close_service(service, store, grace)
     return 0
 
 
@@ -106,48 +100,37 @@ async def run_with_telegram(settings: Settings, store: Store) -> int:
     """Both tokens: one process, one store and one table service, the Telegram updater polling
     next to the Discord gateway. One scheduler (Telegram's) ticks the clock and hands each
     adapter the outcomes of its own tables."""
-    from bot.telegram.app import ALLOWED_UPDATES, build_application, check_bot_api
+    from bot.telegram.app import build_application, check_bot_api, polling, running
     from bot.telegram.app import config_from as telegram_config
 
     assert settings.discord_token is not None and settings.telegram_token is not None
     # A rejected token or an unreachable Bot API surfaces here, before anything needs closing.
     await check_bot_api(settings.telegram_token.get_secret_value(), settings.telegram_api_url)
     await check_gateway(settings.discord_gateway_url)
-    await store.open()
-    service = TableService(store, lobby_ttl_s=settings.lobby_ttl_s, ai=AiPool(settings.ai_workers),
-                           claim_lease_s=settings.claim_lease_s)
-    client, dc = build(settings, service, store, run_scheduler=False)
-    app, tg = build_application(
-        settings.telegram_token.get_secret_value(), service, store,
-        config=telegram_config(settings),
-        base_url=settings.telegram_api_url, rate_limit=settings.telegram_rate_limit,
-        overall_max_rate=settings.telegram_overall_max_per_s, group_max_rate=settings.telegram_group_max_per_min)
-    telegram_outcomes = tg.scheduler.on_outcomes
+    grace = Grace(settings.shutdown_grace_s)
+    with StopSignal() as stop:
+        await store.open()
+        service = TableService(store, lobby_ttl_s=settings.lobby_ttl_s, ai=AiPool(settings.ai_workers),
+                               claim_lease_s=settings.claim_lease_s)
+        client, dc = build(settings, service, store, run_scheduler=False)
+        app, tg = build_application(
+            settings.telegram_token.get_secret_value(), service, store,
+            config=telegram_config(settings),
+            base_url=settings.telegram_api_url, rate_limit=settings.telegram_rate_limit,
+            overall_max_rate=settings.telegram_overall_max_per_s, group_max_rate=settings.telegram_group_max_per_min)
+        telegram_outcomes = tg.scheduler.on_outcomes
 
-    async def both(outcomes: list) -> None:  # type: ignore[type-arg]
-        await telegram_outcomes(outcomes)
-        await dc.render_outcomes(outcomes)
+        async def both(outcomes: list) -> None:  # type: ignore[type-arg]
+            await telegram_outcomes(outcomes)
+            await dc.render_outcomes(outcomes)
 
-    tg.scheduler.on_outcomes = both
-    try:
-        # Inside the try: whatever fails from here on, the store is closed (its thread would
-        # otherwise keep the process alive after the error is printed). The web table starts first,
-        # so the hands Telegram restores at start-up carry its button too.
-        async with web_table(settings, service, store, dc, tg):
-            await app.initialize()
-            await app.start()
-            await tg.startup(app)
-            assert app.updater is not None
-            await app.updater.start_polling(allowed_updates=ALLOWED_UPDATES)
-            async with client:
-                await client.start(settings.discord_token.get_secret_value())
-    finally:
-        if app.updater is not None and app.updater.running:
-            await app.updater.stop()
-        if app.running:
-            await app.stop()
-        await tg.shutdown()
-        await app.shutdown()
-        await service.close()
-        await store.close()
+        tg.scheduler.on_outcomes = both
+        try:
+            # Inside the try: whatever fails from here on, the store is closed (its thread would
+            # otherwise keep the process alive after the error is printed). The web table starts first,
+            # so the hands Telegram restores at start-up carry its button too.
+            async with web_table(settings, service, store, dc, tg), running(app, tg, grace, polling()):
+                await _until_stopped(client, dc, settings.discord_token.get_secret_value(), stop, grace)
+        finally:
+            await close_service(service, store, grace)
     return 0

@@ -60,8 +60,9 @@ class DiscordBot(Components):
         if self.config.run_scheduler:
             self.scheduler.start()
 
-    async def shutdown(self) -> None:
-        await self.scheduler.stop()
+    async def shutdown(self, grace_s: float = 0.0) -> None:
+        """The clock stopped (a tick under way may finish within `grace_s`), the restored render too."""
+        await self.scheduler.stop(grace_s)
         await self.restored.stop()
 
     async def _on_tree_error(self, interaction: discord.Interaction, error: app_commands.AppCommandError) -> None:

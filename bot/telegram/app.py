@@ -6,10 +6,9 @@ import asyncio
 import errno
 import logging
 import socket
-from collections.abc import Awaitable, Callable
-from contextlib import AbstractAsyncContextManager, AsyncExitStack
+from collections.abc import AsyncIterator, Awaitable, Callable
+from contextlib import asynccontextmanager
 from dataclasses import replace
-from functools import partial
 from typing import TYPE_CHECKING
 from urllib.parse import urlparse
 
@@ -19,14 +18,16 @@ from telegram.ext import AIORateLimiter, Application, ApplicationBuilder, Defaul
 
 from bot.core.ai_pool import AiPool
 from bot.core.service import TableService
+from bot.running import close_service, web_table
 from bot.settings import Settings
 from bot.startup import StartupError
+from bot.stopping import Grace, StopSignal
 from bot.telegram.bot import TelegramBot, TelegramConfig
 from bot.telegram.processing import PerChatUpdateProcessor
 from storage import Store
 
 if TYPE_CHECKING:
-    from bot.web.server import WebServer
+    from telegram.ext import Updater
 
 log = logging.getLogger(__name__)
 # Only what the handlers read: commands and DM text (message), buttons (callback_query).
@@ -69,7 +70,6 @@ def build_application(
     group_time_period: float = 60,
     sleep: Callable[[float], Awaitable[None]] = asyncio.sleep,
     concurrent: bool = True,
-    web: Callable[[], AbstractAsyncContextManager[WebServer]] | None = None,
 ) -> tuple[Application, TelegramBot]:
     """An Application with the adapter installed. `base_url` points it at another Bot API server
     (a local one, or the fake in tests).
@@ -86,8 +86,7 @@ def build_application(
     outbox obeys `RetryAfter` per chat instead (its retries run in the caller: that chat's worker or
     that chat's update).
 
-    `web` starts the web table (bot/web/server.serve) inside the application's event loop, before the
-    tables are restored (so their hands carry the "Open table" button), and stops it at shutdown."""
+    `running` starts and stops it."""
     config = replace(config or TelegramConfig(), group_limit=int(group_max_rate) if rate_limit else 0,
                      group_period_s=group_time_period)
     tg = TelegramBot(service, store, config, sleep)
@@ -102,44 +101,63 @@ def build_application(
         builder = builder.rate_limiter(AIORateLimiter(overall_max_rate=overall_max_rate, group_max_rate=0,
                                                       max_retries=0))
 
-    web_stack = AsyncExitStack()
-
-    async def post_init(app: Application) -> None:
-        await store.open()  # idempotent: run_polling/run_webhook own the event loop, so open it here
-        if web is not None:
-            tg.web = await web_stack.enter_async_context(web())
-        await tg.startup(app)
-
-    async def post_stop(app: Application) -> None:
-        await tg.shutdown()
-
-    async def post_shutdown(app: Application) -> None:
-        # Again (it is idempotent): post_stop runs only after a start, and when run_webhook fails
-        # before one (setWebhook refused) the scheduler post_init started would be left pending.
-        await tg.shutdown()
-        tg.web = None
-        await web_stack.aclose()
-        await service.close()  # the AI moves in flight stored, the AI workers stopped
-        await store.close()
-
-    app = builder.post_init(post_init).post_stop(post_stop).post_shutdown(post_shutdown).build()
+    app = builder.build()
     tg.install(app)
     return app, tg
 
 
-def run_polling(app: Application) -> None:
-    app.run_polling(allowed_updates=ALLOWED_UPDATES)
+StartUpdates = Callable[["Updater"], Awaitable[object]]
 
 
-def run_webhook(app: Application, url: str, listen: str, port: int, secret: str | None) -> None:
+@asynccontextmanager
+async def running(app: Application, tg: TelegramBot, grace: Grace,
+                  start_updates: StartUpdates | None = None) -> AsyncIterator[None]:
+    """The application started (tg.startup: command menus, the tables restored, the clock) and,
+    with `start_updates`, taking updates, for as long as the block runs. PTB's `run_polling` does the
+    same steps, but it owns the event loop and its signal handling, and Discord may run beside it:
+    here every mode goes up and down the same way (bot/stopping.py). On the way out: no more updates
+    fetched, the ones fetched already handled (`Application.stop`), the clock stopped and the queued
+    messages sent within what is left of `grace` (a group's window is not waited out: the restored
+    render shows the tables again at the next start)."""
+    await app.initialize()
+    try:
+        try:
+            # In run_polling's order: a webhook Telegram refuses fails before the application starts.
+            await tg.startup(app)
+            if start_updates is not None:
+                assert app.updater is not None
+                await start_updates(app.updater)
+            await app.start()
+            yield
+        finally:
+            if app.updater is not None and app.updater.running:
+                await app.updater.stop()
+            tg.leaving()  # the updates fetched are handled now, without waiting out a group's window
+            if app.running:
+                # Handled within the grace; past it the AI moves they wait for are handed back.
+                stopping = asyncio.ensure_future(app.stop())
+                await asyncio.wait({stopping}, timeout=grace.left())
+                if not stopping.done():
+                    await tg.service.hand_back(0)
+                await stopping
+            await tg.shutdown(grace.left())
+    finally:
+        await app.shutdown()
+
+
+def polling() -> StartUpdates:
+    return lambda updater: updater.start_polling(allowed_updates=ALLOWED_UPDATES)
+
+
+def webhook(url: str, listen: str, port: int, secret: str | None) -> StartUpdates:
     """Serve the webhook on the same path as the public URL (a proxy in front forwards to it)."""
     path = urlparse(url).path.strip("/")
-    app.run_webhook(listen=listen, port=port, url_path=path, webhook_url=url, secret_token=secret,
-                    allowed_updates=ALLOWED_UPDATES)
+    return lambda updater: updater.start_webhook(listen=listen, port=port, url_path=path, webhook_url=url,
+                                                 secret_token=secret, allowed_updates=ALLOWED_UPDATES)
 
 
 async def check_bot_api(token: str, base_url: str | None) -> None:
-    """getMe once, before the Application exists. Inside run_polling/run_webhook, PTB's bootstrap
+    """getMe once, before the Application exists. Inside `initialize`, PTB's bootstrap
     loop logs a rejected token or an unreachable server at ERROR with a traceback (the token in
     it) before re-raising; here the same InvalidToken / NetworkError comes out alone, for
     bot/startup.py to put into one line."""
@@ -150,7 +168,7 @@ async def check_bot_api(token: str, base_url: str | None) -> None:
 
 class BootstrapFailureFilter(logging.Filter):
     """PTB logs a failed start-up step (a setWebhook Telegram refuses, say) at ERROR with its
-    traceback, then raises the same exception out of run_polling/run_webhook, where bot/startup.py
+    traceback, then raises the same exception out of `start_webhook`, where bot/startup.py
     puts it into one line. Below DEBUG the record would only repeat that line with a traceback, so
     it is dropped. Only bootstrap steps: a failure of the running polling loop is logged as ever."""
 
@@ -160,8 +178,8 @@ class BootstrapFailureFilter(logging.Filter):
 
 
 def check_webhook_port(listen: str, port: int) -> None:
-    """Bind the webhook's address once before starting: failing inside run_webhook, after post_init
-    has started the scheduler, leaves a traceback and a pending task behind. SO_REUSEADDR as the
+    """Bind the webhook's address once before starting: failing inside `start_webhook`, after the
+    tables were restored and the scheduler started, leaves a traceback and a pending task behind. SO_REUSEADDR as the
     webhook server itself sets it, so a port in TIME_WAIT is not taken for one in use."""
     try:
         infos = socket.getaddrinfo(listen, port, type=socket.SOCK_STREAM)
@@ -195,24 +213,34 @@ def run_from_settings(settings: Settings, store: Store) -> int:
         check_webhook_port(settings.telegram_webhook_listen, settings.telegram_webhook_port)
     asyncio.run(check_bot_api(settings.telegram_token.get_secret_value(), settings.telegram_api_url))
     logging.getLogger("telegram.ext").addFilter(BootstrapFailureFilter())
-    service = TableService(store, lobby_ttl_s=settings.lobby_ttl_s, ai=AiPool(settings.ai_workers),
-                           claim_lease_s=settings.claim_lease_s)
-    web: Callable[[], AbstractAsyncContextManager[WebServer]] | None = None
-    if settings.web_port:  # the web table in this process, on the same service (issue 18)
-        from bot.web.server import serve  # aiohttp's server loads only when asked for
+    return asyncio.run(serve(settings, store))
 
-        web = partial(serve, service, store, settings)
 
-    app, _ = build_application(
-        settings.telegram_token.get_secret_value(), service, store, config=config_from(settings),
-        base_url=settings.telegram_api_url, rate_limit=settings.telegram_rate_limit,
-        overall_max_rate=settings.telegram_overall_max_per_s, group_max_rate=settings.telegram_group_max_per_min,
-        web=web)
+async def serve(settings: Settings, store: Store) -> int:
+    """The bot until a stop signal (bot/stopping.py), then down within SHUTDOWN_GRACE_S."""
+    assert settings.telegram_token is not None
     if settings.telegram_mode == "webhook":
         assert settings.telegram_webhook_url is not None
         secret = settings.telegram_webhook_secret.get_secret_value() if settings.telegram_webhook_secret else None
-        run_webhook(app, settings.telegram_webhook_url, settings.telegram_webhook_listen,
-                    settings.telegram_webhook_port, secret)
+        updates = webhook(settings.telegram_webhook_url, settings.telegram_webhook_listen,
+                          settings.telegram_webhook_port, secret)
     else:
-        run_polling(app)
+        updates = polling()
+    grace = Grace(settings.shutdown_grace_s)
+    with StopSignal() as stop:
+        await store.open()
+        service = TableService(store, lobby_ttl_s=settings.lobby_ttl_s, ai=AiPool(settings.ai_workers),
+                               claim_lease_s=settings.claim_lease_s)
+        app, tg = build_application(
+            settings.telegram_token.get_secret_value(), service, store, config=config_from(settings),
+            base_url=settings.telegram_api_url, rate_limit=settings.telegram_rate_limit,
+            overall_max_rate=settings.telegram_overall_max_per_s,
+            group_max_rate=settings.telegram_group_max_per_min)
+        try:
+            # The web table starts first, so the hands restored at start carry its button; it stops
+            # first too: no page takes a move while the rest goes down.
+            async with web_table(settings, service, store, tg), running(app, tg, grace, updates):
+                await stop.until_stopped()
+        finally:
+            await close_service(service, store, grace)
     return 0

@@ -50,7 +50,7 @@ from bot.telegram.delivery import Delivery
 from bot.telegram.hints import Hints
 from bot.telegram.limits import fit_html
 from bot.telegram.lobby import Lobby
-from bot.telegram.outbox import Outbox, obey_retry_after
+from bot.telegram.outbox import Leaving, Outbox, obey_retry_after
 from bot.telegram.pictures import Pictures
 from bot.telegram.standings import Standings
 from bot.telegram.web_links import WebLinks
@@ -173,12 +173,20 @@ class TelegramBot(Commands, Standings, Buttons, Lobby, Hints, WebLinks, Pictures
         if self.config.run_scheduler:
             self.scheduler.start()
 
-    async def shutdown(self) -> None:
-        await self.scheduler.stop()
+    def leaving(self) -> None:
+        """Shutting down: no group window or RetryAfter is waited out any more (a command's reply
+        that would have to wait is given up; the restored render shows the tables at the next start)."""
+        if self._outbox is not None:
+            self._outbox.stop_waiting()
+
+    async def shutdown(self, grace_s: float | None = None) -> None:
+        """The clock stopped (a tick under way may finish), then the queued messages sent: all of
+        them, or with `grace_s` what goes out by then (a group's window is not waited out: the
+        restored render shows its tables again at the next start)."""
+        await self.scheduler.stop(grace_s or 0.0)
         await self.restored.stop()
         if self._outbox is not None:
-            await self._outbox.idle()
-            await self._outbox.close()
+            await self._outbox.close(grace_s)
 
     async def idle(self) -> None:
         await self.restored.wait()
@@ -242,6 +250,9 @@ class TelegramBot(Commands, Standings, Buttons, Lobby, Hints, WebLinks, Pictures
 
     async def on_error(self, update: object, context: ContextTypes.DEFAULT_TYPE) -> None:
         err = context.error
+        if isinstance(err, Leaving):  # shutting down: its reply would wait for a group's window
+            log.info("shutting down: a reply that had to wait was not sent")
+            return
         if err is not None and isinstance(update, Update) and (isinstance(err, StoreUnavailable) or unavailable(err)):
             await self._store_lost(update, err)  # the store out of reach outside the service's own calls
             return

@@ -65,6 +65,12 @@ async def obey_retry_after(call: Callable[[], Awaitable[T]], sleep: Sleep, retri
     raise AssertionError("unreachable")
 
 
+class Leaving(Exception):
+    """The bot is shutting down (`Outbox.stop_waiting`): a message that would have to wait for its
+    group's window or a `RetryAfter` is not sent. The restored render shows the table again at the
+    next start; a command's reply is given up."""
+
+
 TEMP_PREFIX = "tmp:"
 # What a message shows: (text or caption, keyboard, digest of its picture or None for a text message).
 Shown = tuple[str, str, str | None]
@@ -115,6 +121,8 @@ class Outbox:
         self.uploaded = 0  # bytes of pictures uploaded (for the bench)
         self.waited = 0.0  # seconds spent waiting for group windows (for the bench)
         self.on_unreachable: Unreachable | None = None
+        self._leaving = False
+        self._sleepers: set[asyncio.Future[None]] = set()
 
     # ---- queueing -------------------------------------------------------------------------------
 
@@ -219,7 +227,12 @@ class Outbox:
                 return
             await asyncio.gather(*busy, return_exceptions=True)
 
-    async def close(self) -> None:
+    async def close(self, grace_s: float | None = None) -> None:
+        """Send what is queued (within `grace_s` when given), then stop every chat's worker."""
+        if grace_s is None:
+            await self.idle()
+        elif grace_s > 0 and (busy := [w for w in self._workers.values() if not w.done()]):
+            await asyncio.wait(busy, timeout=grace_s)
         workers = list(self._workers.values())
         for worker in workers:
             worker.cancel()
@@ -240,9 +253,40 @@ class Outbox:
     async def _room(self, chat_id: int) -> None:
         window = self._window(chat_id)
         if window is not None:
-            self.waited += await window.acquire(self.sleep)
+            self.waited += await window.acquire(self._sleep)
+
+    async def _sleep(self, seconds: float) -> None:
+        """The injected sleep, cut short by `stop_waiting` (then `Leaving`)."""
+        if self._leaving:
+            raise Leaving
+        sleeper = asyncio.ensure_future(self.sleep(seconds))
+        self._sleepers.add(sleeper)
+        try:
+            await sleeper
+        except asyncio.CancelledError:
+            task = asyncio.current_task()
+            if self._leaving and task is not None and not task.cancelling():
+                raise Leaving from None  # our own cancel of the sleep, not of the caller
+            raise
+        finally:
+            self._sleepers.discard(sleeper)
+
+    def stop_waiting(self) -> None:
+        """Shutting down: no group window or `RetryAfter` is waited out any more — what waits, and
+        what would have to, raises `Leaving`. What can go out at once still does."""
+        self._leaving = True
+        for sleeper in self._sleepers:
+            sleeper.cancel()
 
     async def _work(self, chat_id: int) -> None:
+        try:
+            await self._send_queued(chat_id)
+        except Leaving:
+            queue = self._queues[chat_id]
+            log.info("shutting down: %d message(s) for chat %s not sent", len(queue) + 1, chat_id)
+            queue.clear()
+
+    async def _send_queued(self, chat_id: int) -> None:
         queue = self._queues[chat_id]
         while queue:
             if queue[0].kind == "slot" and await self._unchanged(chat_id, queue[0]):
@@ -294,7 +338,7 @@ class Outbox:
         if chat_id is not None:
             await self._room(chat_id)
         self.sent += 1
-        return await obey_retry_after(fn, self.sleep, self.retries)
+        return await obey_retry_after(fn, self._sleep, self.retries)
 
     async def send(self, chat_id: int, text: str, markup: InlineKeyboardMarkup | None = None,
                    thread_id: int | None = None) -> Message:

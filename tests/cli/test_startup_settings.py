@@ -26,6 +26,8 @@ BAD_VALUES = [
     ("TICK_INTERVAL_S", "-1", "expected a number above 0, got '-1'"),
     ("TICK_INTERVAL_S", "inf", "expected a number above 0, got 'inf'"),
     ("CLAIM_LEASE_S", "0", "expected a number above 0, got '0'"),
+    ("SHUTDOWN_GRACE_S", "-1", "expected a number from 0 to 60, got '-1'"),
+    ("SHUTDOWN_GRACE_S", "a while", "expected a number from 0 to 60, got 'a while'"),
     ("TELEGRAM_OVERALL_MAX_PER_S", "lots", "expected a number above 0, got 'lots'"),
     ("TELEGRAM_OVERALL_MAX_PER_S", "0", "expected a number above 0, got '0'"),
     ("TELEGRAM_GROUP_MAX_PER_MIN", "x", "expected a number above 0, got 'x'"),

@@ -451,7 +451,7 @@ def _row(name: str, r: dict[str, Any]) -> str:
             f"{fails:>10}  {answers}")
 
 
-async def main(only: list[str], seconds: float) -> None:
+async def _run(only: list[str], seconds: float) -> None:
     print(f"# bench_hostile — {machine()}")
     print(f"# load: {os.getloadavg()[0]:.2f} {os.getloadavg()[1]:.2f} {os.getloadavg()[2]:.2f} (1/5/15 min)")
     print(f"{'attack':<24} {'busy ms':>8} {'wall ms':>8} {'gc ms':>6} {'page p50':>8} {'page max':>8} {'ok':>5} {'page fail':>10}  attacker's answers")
@@ -476,14 +476,14 @@ def _raise_nofile(soft: int | None = None) -> None:
     resource.setrlimit(resource.RLIMIT_NOFILE, (min(soft or hard, hard), hard))
 
 
-if __name__ == "__main__":
-    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+def main(argv: list[str]) -> None:
+    parser = argparse.ArgumentParser(prog="python -m bench.bench_hostile", description=__doc__.splitlines()[0])
     parser.add_argument("--only", nargs="*", default=[], choices=sorted(ATTACKERS))
     parser.add_argument("--seconds", type=float, default=3.0)
     parser.add_argument("--serve", help=argparse.SUPPRESS)
     parser.add_argument("--nofile", type=int, help=argparse.SUPPRESS)
     parser.add_argument("--attack", nargs=2, help=argparse.SUPPRESS)
-    args = parser.parse_args()
+    args, _ = parser.parse_known_args(argv)  # `python -m bench` gives every bench the same arguments
     if args.serve is not None:
         _raise_nofile(args.nofile)
         asyncio.run(_serve(json.loads(args.serve)))
@@ -492,4 +492,8 @@ if __name__ == "__main__":
         name, info = args.attack
         print(json.dumps(asyncio.run(ATTACKERS[name](json.loads(info), args.seconds))), flush=True)
     else:
-        asyncio.run(main(args.only, args.seconds))
+        asyncio.run(_run(args.only, args.seconds))
+
+
+if __name__ == "__main__":
+    main(sys.argv[1:])

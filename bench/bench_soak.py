@@ -7,7 +7,9 @@ AI plays it to its end at once; the clock then moves on to the next table (`--so
 a simulated day), and the scheduler ticks as it would (it forgets old idempotency keys and update
 ids once an hour of that clock). Nothing sleeps on the wall clock.
 
-Printed at the end of every simulated day: tables played so far, the process's RSS, what SQLite
+Printed at the end of every simulated day: tables played so far, the process's RSS, the RSS again
+once glibc has given back the free pages it can (`malloc_trim`: fragmentation alone then shows as
+RSS given back) and the bytes malloc's callers hold, what SQLite
 holds (its page caches: they grow with the database up to their cap), the objects the garbage
 collector tracks and the blocks Python's allocator holds (with `--soak-tracemalloc` also the bytes
 bot/ and storage/ code allocated and still hold), what the adapter keeps per table (Telegram: the
@@ -81,6 +83,27 @@ def sqlite_kb() -> float:
     return lib.sqlite3_memory_used() / 1024
 
 
+class _MallInfo2(ctypes.Structure):
+    _fields_ = [(name, ctypes.c_size_t) for name in
+                ("arena", "ordblks", "smblks", "hblks", "hblkhd", "usmblks", "fsmblks", "uordblks", "fordblks",
+                 "keepcost")]
+
+
+def c_heap_kb() -> tuple[float, float]:
+    """glibc's heap as it stands, then RSS once glibc has given back every free page it can
+    (`malloc_trim(0)`): (bytes in use by malloc's callers, KB; RSS after the trim, MB). Memory that is
+    only fragmented shows as RSS that a trim gives back while the bytes in use stay flat; memory held
+    shows in the bytes in use. Through ctypes: Python exposes neither."""
+    try:
+        libc = ctypes.CDLL("libc.so.6")
+        libc.mallinfo2.restype = _MallInfo2
+    except (OSError, AttributeError):
+        return float("nan"), float("nan")
+    info = libc.mallinfo2()
+    libc.malloc_trim(0)
+    return (info.uordblks + info.hblkhd) / 1024, rss_mb()
+
+
 def rows(db_path: str) -> tuple[int, int]:
     with closing(sqlite3.connect(db_path)) as db:
         keys = db.execute("SELECT count(*) FROM action_keys").fetchone()[0]
@@ -89,7 +112,7 @@ def rows(db_path: str) -> tuple[int, int]:
 
 
 def header(kept: list[str]) -> str:
-    return f"{'day':>4} {'tables':>6} {'RSS MB':>7} {'SQLite KB':>9} {'objects':>8} {'blocks':>8} {'own KB':>7} " + " ".join(f"{k:>8}" for k in kept) + \
+    return f"{'day':>4} {'tables':>6} {'RSS MB':>7} {'trimmed':>7} {'malloc KB':>9} {'SQLite KB':>9} {'objects':>8} {'blocks':>8} {'own KB':>7} " + " ".join(f"{k:>8}" for k in kept) + \
         f" {'gates':>6} {'keys':>6} {'updates':>7}"
 
 
@@ -113,7 +136,9 @@ async def soak(name: str, days: int, per_day: int, setup: Callable[[Any, FakeClo
                 sizes = kept(h)
                 keys, updates = rows(h.db_path)
                 tracked, blocks = objects()
-                print(f"{day:>4} {played:>6} {rss_mb():>7.1f} {sqlite_kb():>9.0f} {tracked:>8} {blocks:>8} "
+                rss = rss_mb()
+                in_use, trimmed = c_heap_kb()
+                print(f"{day:>4} {played:>6} {rss:>7.1f} {trimmed:>7.1f} {in_use:>9.0f} {sqlite_kb():>9.0f} {tracked:>8} {blocks:>8} "
                       f"{own_kb():>7.0f} "
                       + " ".join(f"{v:>8}" for v in sizes.values())
                       + f" {len(h.service._locks):>6} {keys:>6} {updates:>7}", flush=True)

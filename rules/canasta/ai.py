@@ -141,8 +141,9 @@ def _wants_out(view: View) -> bool:
 
 def choose_action(view: View, rng: Random) -> Action:
     """A good partner: takes the pile when it can, opens as soon as the threshold allows, builds on
-    the team's melds (the partner's included), uses wilds to finish canastas, blocks with b3/k3, and
-    goes out when the team is ahead."""
+    the team's melds (the partner's included), uses wilds to finish canastas (never on a clean one),
+    blocks with b3/k3 without hoarding them, and goes out when the team is ahead or the opponents
+    could end the round themselves."""
     if view["phase"] == "draw":
         take = _take_or_draw(view)
         if take is not None:

@@ -5,10 +5,12 @@ The AI:
 - DRAW: takes the discard when it pays at once: a joker swap (wins a joker), an addition to a table
   meld (the hand shrinks instead of growing), a new meld worth more with the tile, or — before
   opening — an opening that only the tile makes possible. Else the Joker button (once), else the stock.
-- Before opening: the highest-value series opening (exact meld search, `search.best_melds`), else a
-  pairs opening when the pairs reach their threshold.
-- After opening: swaps jokers back, lays melds (jokers only where they pay), adds tiles to any
-  player's runs and sets, and plans the finish so the last tile is a joker when it can (×2).
+- Before opening: the highest-value series opening (exact meld search, `search.best_melds`), without
+  a joker it does not need; else a pairs opening, only when the series opening is out of reach or
+  the round nearly over (`_pairs_pay`), with joker pairs only as the threshold needs them.
+- After opening: swaps jokers back, lays melds (jokers only where they pay; near the end one is kept
+  out of them), adds tiles to any player's runs and sets, and plans the finish so the last tile is
+  a joker when it can (×2).
 - Discard: an isolated tile, high when opened (smaller penalty), low before opening (high tiles
   build the 101), never a tile the next player could add to the table once they have opened.
 
@@ -37,7 +39,10 @@ JOKER_USE_COST = 8  # a laid joker must bring this many points more than keeping
 # threshold without a joker pair, or when the seat has at most LATE_TURNS turns left (`_pairs_pay`).
 PAIR_GAP = 80
 LATE_TURNS = 3
-JOKER_KEEP_HAND = 8  # from this hand size down, an opened series player keeps a joker for the finish
+# From this hand size down, an opened series player keeps a joker out of new melds for the finish.
+# Within noise on the bench (0, 8 and 99 alike, 600 matches); a laid joker's price JOKER_USE_COST 25
+# tripled the joker finishes but lost 40 points a match, so the price stays at 8.
+JOKER_KEEP_HAND = 8
 
 
 def _opened_score(used: Sequence[int], jokers: int, value: int) -> float:

@@ -8,9 +8,10 @@ from random import Random
 
 import pytest
 
-from rules.canasta.actions import Add, Discard, Draw, JokerButton, Open, TakePile
+from rules.canasta.actions import Add, Discard, Draw, JokerButton, Meld, Open, TakePile
 from rules.canasta.ai import best_opening, choose_action, choose_greedy_action, plan_opening
 from rules.canasta.ai_feeding import feed_risk, holds_two
+from rules.canasta.hints import hint
 from tests.rules.canasta_scenario import ENG, act, scenario, tiles
 
 A, B = 0, 1
@@ -118,10 +119,51 @@ def test_goes_out_when_the_team_is_ahead() -> None:
 
 
 def test_keeps_a_tile_when_the_team_is_behind() -> None:
+    # Team A leads on the table but holds no canasta, so only Team B can end the round: P2 keeps building.
+    state = scenario(hands={P2: "r9 b9 k9 y4", P1: "y7"}, melds={B: ["r8 b8 k8 y8 r8 b8 j"],
+                     A: ["1x6", "13x6", "12x6", "11x6", "10x6", "6x6", "4x6", "5x6", "7x5"]}, turn=P2)
+    state["stock"] = state["stock"][:30]
+    assert isinstance(decide(state, P2), Discard)  # melding r9 b9 k9 would leave one tile: going out
+
+
+def test_goes_out_behind_when_the_opponents_could_end_the_round() -> None:
+    # Team B is behind, but Team A holds two canastas and P1 one tile: A may go out on its next turn (CAN-50),
+    # so B takes the 100 and makes A pay its hands now instead of waiting (issue 28: it went out too rarely).
     state = scenario(hands={P2: "r9 b9 k9 y4", P1: "r5"}, melds={B: ["r8 b8 k8 y8 r8 b8 j"], A: ["1x7", "13x7"]},
                      turn=P2)
     state["stock"] = state["stock"][:30]
-    assert isinstance(decide(state, P2), Discard)  # melding r9 b9 k9 would leave one tile: going out
+    assert decide(state, P2) == Meld(melds=(("r9", "b9", "k9"),))
+    state, _ = act(state, P2, Meld(melds=(("r9", "b9", "k9"),)))
+    state, _ = act(state, P2, decide(state, P2))
+    assert state["round_over"] is not None and state["round_over"]["out"] == P2
+
+
+def test_a_wild_never_spoils_a_clean_canasta() -> None:
+    # Issue 28: going out with a joker, it added it to the clean 5s canasta (500 -> 300, CAN-31) where the 4s or
+    # the 8s (six naturals each) become a new canasta with it (+300).
+    state = scenario(hands={P1: "y13 k9 y12 r11 j"}, melds={A: ["5x7", "4x6", "8x6"]}, turn=P1)
+    assert decide(state, P1) in (Add(number=4, tiles=("j",)), Add(number=8, tiles=("j",)))
+    # Nothing to finish: the joker stays in hand (or goes as the last discard) rather than onto the clean canasta.
+    state = scenario(hands={P1: "y13 k9 y12 r11 j"}, melds={A: ["5x7", "4x4", "8x4"]}, turn=P1)
+    action = decide(state, P1)
+    assert not (isinstance(action, Add) and action.number == 5)
+    # A dirty canasta may take it when going out: it adds the joker's 50 and costs no bonus.
+    state = scenario(hands={P1: "y13 j"}, melds={A: ["5x6 r2", "4x4"]}, turn=P1)
+    assert decide(state, P1) == Add(number=5, tiles=("j",))
+
+
+def test_block_threes_are_not_hoarded() -> None:
+    # Issue 28: with two pairs in hand and every number it holds well covered by the opponents' melds, the
+    # feeding risk made it break a pair (r11) and keep all four block threes, which then cost 400 (CAN-46).
+    state = scenario(hands={P1: "b3 b3 k3 k3 k5 k7 r11 r12 y11 y12 y8", P2: "r9 b9 r10 b6 b7"},
+                     melds={B: ["11x4", "5x4", "7x4", "8x4", "12x4"]}, turn=P1)
+    state["stock"] = state["stock"][:23]
+    assert decide(state, P1) == Discard(tile="b3")
+    # A lone block three late in the round goes too, before a useful tile.
+    state = scenario(hands={P1: "k3 k5 k7 r11 r12 y11 y12 y8", P2: "r9 b9 r10 b6 b7"},
+                     melds={B: ["11x4", "5x4", "7x4", "8x4", "12x4"]}, turn=P1)
+    state["stock"] = state["stock"][:23]
+    assert decide(state, P1) == Discard(tile="k3")
 
 
 def test_presses_the_joker_button_once_opened() -> None:
@@ -179,3 +221,14 @@ def test_holds_two_matches_counting() -> None:
     # 6 unseen tiles, 3 of them copies; a hand of 3: P(>=2 copies) = (3*3 + 1) / C(6, 3) = 10 / 20.
     assert holds_two(3, 6, 3) == pytest.approx(0.5)
     assert holds_two(1, 60, 14) == 0.0 and holds_two(5, 60, 1) == 0.0
+
+
+def test_the_hint_follows_the_fixed_judgement() -> None:
+    # Issue 28: the hint is the AI's move (rules/canasta/hints.py), so it repeated the AI's blunders.
+    state = scenario(hands={P1: "y13 k9 y12 r11 j"}, melds={A: ["5x7", "4x6", "8x6"]}, turn=P1)
+    shown = hint(ENG.view(state, P1))
+    assert shown.action in (Add(number=4, tiles=("j",)), Add(number=8, tiles=("j",))) and shown.reason == "add"
+    state = scenario(hands={P1: "b3 b3 k3 k3 k5 k7 r11 r12 y11 y12 y8", P2: "r9 b9 r10 b6 b7"},
+                     melds={B: ["11x4", "5x4", "7x4", "8x4", "12x4"]}, turn=P1)
+    state["stock"] = state["stock"][:23]
+    assert hint(ENG.view(state, P1)).action == Discard(tile="b3")

@@ -9,7 +9,7 @@ import pytest
 
 from rules.rummy101.actions import Add, Discard, Draw, JokerButton, Meld, Open, Swap, Take
 from rules.rummy101.ai import choose_action, choose_greedy_action, greedy_melds
-from rules.rummy101.search import best_melds, best_opening, meld_value, pairs_in
+from rules.rummy101.search import best_melds, best_opening, meld_value, pairs_in, physical
 from tests.rules.rummy101_scenario import ENG, act, scenario
 
 P1, P2, P3, P4 = 0, 1, 2, 3
@@ -119,3 +119,47 @@ def test_policies_play_legal_whole_matches(policy: object) -> None:
                 continue
             state, _ = act(state, seat, policy(ENG.view(state, seat), Random(step)))  # type: ignore[operator]
         assert state["match_over"]
+
+
+def test_ai_does_not_spend_a_joker_on_pairs_near_the_series_threshold() -> None:
+    # Issue 28, a two-player round with 57 tiles in the stock: four pairs, a joker and 97 series points
+    # ([j=r11 r12 r13] [r13 b13 k13] [b4 b5 b6 b7]); it opened `r13 r13 | y10 y10 | y4 y4 | r2 r2 | r12 j=r12`,
+    # doubling its penalties and losing the joker, four points short of a series opening.
+    state = scenario(players=2, hands={P1: "r13 r13 y10 y10 y4 y4 r2 r2 r12 j b13 k13 b4 b5 b6 b7 k8 y7 r9 b11 k6"},
+                     stock_size=57)
+    assert best_opening(state["hands"][P1]) == {"series": 97, "pairs": 5}
+    assert isinstance(ai(state, P1), Discard)
+
+
+def test_ai_weighs_a_pairs_opening_against_its_series_points() -> None:
+    # Five natural pairs and 57 series points ([r8 r9 r10] [b9 b10 b11]): mid-round the series opening is near, so it waits; with its last turns coming, the pairs open.
+    hand = "r5 r5 b7 b7 k9 k9 y1 y1 y13 y13 r8 r9 r10 b9 b10 b11 k11 k12 y3 b2 k4"
+    state = scenario(players=2, hands={P1: hand}, stock_size=40)
+    assert best_opening(state["hands"][P1])["series"] >= 101 - 80 and best_opening(state["hands"][P1])["pairs"] >= 5
+    assert isinstance(ai(state, P1), Discard)
+    late = scenario(players=2, hands={P1: hand}, stock_size=5)
+    action = ai(late, P1)
+    assert isinstance(action, Open) and all(len(m.tiles) == 2 for m in action.melds)
+    act(late, P1, action)
+
+
+def test_ai_opens_without_a_joker_it_does_not_need() -> None:
+    # 115 points without the joker; with it ([j=r9 r10 r11 r12 r13]) 124. The joker stays in hand for a joker
+    # finish (R101-52) rather than adding 9 points to an opening that already stands.
+    state = scenario(hands={P1: "r10 r11 r12 r13 b13 k13 y13 b9 b10 b11 j y1 k5 r3"})
+    action = ai(state, P1)
+    assert isinstance(action, Open) and all("j" not in physical(m.tiles) for m in action.melds)
+    state, _ = act(state, P1, action)
+    assert "j" in state["hands"][P1]
+
+
+def test_ai_keeps_a_joker_for_a_joker_finish() -> None:
+    # Not [k5 k6 k7 j=k8] then y1 as the last discard (+101): the run without the joker, y1 onto [y2 y3 y4],
+    # and the joker as the last discard, a joker finish that doubles the round (R101-52).
+    state = scenario(hands={P1: "k5 k6 k7 y1 j"}, table=[("y2 y3 y4", P2)], status={P1: "series", P2: "series"})
+    for _ in range(4):
+        state, _ = act(state, P1, ai(state, P1))
+        if state["round_over"]:
+            break
+    details = ENG.result(state).details
+    assert details["joker_finish"] and details["multiplier"] == 2

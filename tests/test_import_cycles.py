@@ -1,11 +1,13 @@
-"""No import cycle in bot/, and no class whose base classes' modules import the class's module back.
+"""No import cycle in bot/ (nor rules/, storage/ or between them), and no class whose base classes'
+modules import the class's module back.
 
 Read from the source (the AST), not by importing: every module-level import counts, those under
 `if TYPE_CHECKING:` too (a cycle the type checker needs is the same knot in the design). Imports inside
 functions do not: they run later, when both modules are loaded.
 
-Two cycles exist today, listed below. The lists may only shrink: a new cycle fails, and so does a listed
-one that is gone (delete it from the list, so it cannot come back unnoticed).
+Today's knot is listed below: one cycle (TelegramBot and its 8 parts) and the 8 bases that make it. The
+lists may only shrink: a new cycle fails, and so does a listed one that is gone or changed (delete or
+narrow it in the list, so it cannot come back unnoticed).
 """
 
 from __future__ import annotations
@@ -134,8 +136,12 @@ def bases_importing_back(known: dict[str, Path]) -> set[tuple[str, str]]:
     return out
 
 
+def _ours() -> dict[str, Path]:
+    return {**modules(ROOT, "bot"), **modules(ROOT, "rules"), **modules(ROOT, "storage")}
+
+
 def test_no_new_import_cycle_in_bot() -> None:
-    found = cycles(import_graph(modules(ROOT, "bot")))
+    found = cycles(import_graph(_ours()))
     new = [sorted(c) for c in found - KNOWN_CYCLES]
     gone = [sorted(c) for c in KNOWN_CYCLES - found]
     assert not new, f"new import cycles in bot/ (break them; a listed one that shrank: list what is left): {new}"
@@ -143,7 +149,7 @@ def test_no_new_import_cycle_in_bot() -> None:
 
 
 def test_no_new_class_whose_bases_import_it_back() -> None:
-    found = bases_importing_back(modules(ROOT, "bot"))
+    found = bases_importing_back(_ours())
     new = sorted(found - KNOWN_BASES_IMPORTING_BACK)
     gone = sorted(KNOWN_BASES_IMPORTING_BACK - found)
     assert not new, f"classes whose base's module imports the class's module: {new}"

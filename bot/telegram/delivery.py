@@ -27,7 +27,7 @@ from bot.core.i18n import t
 from bot.core.models import Outcome
 from bot.core.presenter import HandPanel, TablePanel, TurnNotice, Updates, turn_notice
 from bot.core.presenter.games import max_seats, turn_of
-from bot.core.presenter.panels import TABLE_LINES
+from bot.core.presenter.panels import TABLE_LINES, LangOf
 from bot.core.render import render_lobby
 from bot.core.text import excerpt
 from bot.telegram import keyboards as kb
@@ -296,7 +296,7 @@ class Delivery(_Base):
 
     # ---- per-table facts -----------------------------------------------------------------------
 
-    def _lang_of(self, rec: TableRecord):  # noqa: ANN202 - the presenter's LangOf
+    def _lang_of(self, rec: TableRecord) -> LangOf:
         async def lang_of(seat: int | None) -> str:
             if seat is None:
                 return await self.chat_lang(rec.chat_id)

@@ -24,10 +24,13 @@ PYTEST_ARGS ?= -n auto
 
 test: $(STAMP)
 	$(BIN)/ruff check bot rules storage tests bench
+	$(BIN)/mypy
 	$(BIN)/python -m pytest $(PYTEST_ARGS)
 
+# mypy checks rules/, storage/ and bot/ as pyproject.toml [tool.mypy] says.
 lint: $(STAMP)
 	$(BIN)/ruff check bot rules storage tests bench
+	$(BIN)/mypy
 
 bench: $(STAMP)
 	$(BIN)/python -m pip install --quiet -e '.[dev,bench]'
@@ -43,4 +46,4 @@ guides:
 	cp docs/ru/*.md bot/core/guides/ru/
 
 clean:
-	rm -rf $(VENV) .pytest_cache .ruff_cache .hypothesis
+	rm -rf $(VENV) .pytest_cache .ruff_cache .mypy_cache .hypothesis

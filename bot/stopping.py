@@ -21,6 +21,7 @@ import logging
 import signal
 import time
 from collections.abc import Callable, Iterator
+from typing import Any
 
 log = logging.getLogger(__name__)
 
@@ -107,7 +108,7 @@ class StopSignal:
         """Until a stop signal, or until `work` (a running client) ends by itself; its failure is raised."""
         self._started = True
         stopped = asyncio.ensure_future(self.event.wait())
-        waiting: set[asyncio.Future[object]] = {stopped}
+        waiting: set[asyncio.Future[Any]] = {stopped}
         if work is not None:
             waiting.add(work)
         try:

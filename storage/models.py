@@ -61,6 +61,14 @@ class LogEntry(BaseModel):
     text: str  # the action in the game's text grammar
     at: float
 
+    def mover(self) -> int:
+        """The seat that made this move. Only a move's entry has one (`start` and `next_round` have none),
+        so a move stored without a seat is a damaged log: replaying it must stop, naming the entry."""
+        if self.seat is None:
+            raise ValueError(f"table {self.table_id!r}: log entry {self.seq} ({self.kind} {self.text!r}) "
+                             "is a move without a seat; the log is damaged and cannot be replayed")
+        return self.seat
+
 
 class PlayerRecord(BaseModel):
     platform: str

@@ -6,7 +6,7 @@ quit). `quit`, `help` and the standings commands answer at every prompt; end of 
 
 from __future__ import annotations
 
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -158,7 +158,7 @@ class Session:
             return None
         return t("console.resume_changed", self.lang, game=new_name, changes="; ".join(changes))
 
-    def _levels_text(self, levels: list[str]) -> str:
+    def _levels_text(self, levels: Sequence[str]) -> str:
         return ", ".join(t(f"level.{level}", self.lang) for level in levels)
 
     # ---- picking a game --------------------------------------------------------------------------

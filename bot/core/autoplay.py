@@ -65,17 +65,18 @@ class Autoplay:
     _settling: set[asyncio.Task[Outcome]]
     _fresh_views: bool
 
-    def engine_for(self, rec: TableRecord) -> Engine: ...  # noqa: D102 - provided by TableService
-    def _lock(self, table_id: str) -> TableGate: ...  # noqa: D102
-    async def get(self, table_id: str) -> TableRecord: ...  # noqa: D102
-    async def _viewed(self, outcome: Outcome) -> Outcome: ...  # noqa: D102
-    def _entry(self, rec: TableRecord, kind: str, seat: int | None, text: str, offset: int) -> LogEntry: ...  # noqa: D102
+    if TYPE_CHECKING:  # provided by TableService; for the type checker only, so nothing here shadows them
+        def engine_for(self, rec: TableRecord) -> Engine: ...  # noqa: D102
+        def _lock(self, table_id: str) -> TableGate: ...  # noqa: D102
+        async def get(self, table_id: str) -> TableRecord: ...  # noqa: D102
+        async def _viewed(self, outcome: Outcome) -> Outcome: ...  # noqa: D102
+        def _entry(self, rec: TableRecord, kind: str, seat: int | None, text: str, offset: int) -> LogEntry: ...  # noqa: D102
 
-    async def _commit(  # noqa: D102
-        self, rec: TableRecord, state: State, entries: list[LogEntry], *, acted_seat: int | None,
-        prev_turn: int | None, force_new_deadline: bool = False, key: str | None = None,
-        reply: dict[str, Any] | None = None, claim: ClaimWrite | None = None,
-    ) -> TableRecord: ...
+        async def _commit(  # noqa: D102
+            self, rec: TableRecord, state: State, entries: list[LogEntry], *, acted_seat: int | None,
+            prev_turn: int | None, force_new_deadline: bool = False, key: str | None = None,
+            reply: dict[str, Any] | None = None, claim: ClaimWrite | None = None,
+        ) -> TableRecord: ...
 
     def _automatic_seat(self, rec: TableRecord, engine: Engine, state: State) -> int | None:
         if rec.status != "playing":

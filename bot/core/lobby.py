@@ -8,9 +8,8 @@ change, and a redelivery of the same press returns the table as it is instead of
 
 from __future__ import annotations
 
-import asyncio
 from collections.abc import Awaitable, Callable
-from typing import Any, TypeVar
+from typing import TYPE_CHECKING, Any, TypeVar
 
 from bot.core.ai_seats import ai_level, ai_name
 from bot.core.clock import Clock
@@ -29,6 +28,9 @@ from storage import (
     VersionConflict,
 )
 
+if TYPE_CHECKING:
+    from bot.core.table_gate import TableGate
+
 # A lost race costs one fresh read and another try; this many losses in a row is a table so busy
 # that the player is asked to try again (a sentence, E_CONFLICT).
 RETRIES = 8
@@ -46,9 +48,10 @@ class Lobby:
     _new_table_id: Callable[[], str]
     _new_seed: Callable[[], int]
 
-    def _lock(self, table_id: str) -> asyncio.Lock: ...  # noqa: D102 - provided by TableService
-    async def get(self, table_id: str) -> TableRecord: ...  # noqa: D102
-    def _result_record(self, rec: TableRecord, state: Any) -> MatchResultRecord: ...  # noqa: D102
+    if TYPE_CHECKING:  # provided by TableService; for the type checker only, so nothing here shadows them
+        def _lock(self, table_id: str) -> TableGate: ...  # noqa: D102
+        async def get(self, table_id: str) -> TableRecord: ...  # noqa: D102
+        def _result_record(self, rec: TableRecord, state: Any) -> MatchResultRecord: ...  # noqa: D102
 
     @staticmethod
     def seat_of(rec: TableRecord, user: Player) -> int | None:

@@ -100,7 +100,7 @@ class Rater:
         seats = result.seats
         team_of: dict[int, str | None] = {}
         for side in sides:
-            ids = [seats[s].user_id for s in side.seats if seats[s].kind == "human" and seats[s].user_id]
+            ids = [uid for s in side.seats if seats[s].kind == "human" and (uid := seats[s].user_id)]
             team = team_subject(ids) if len(side.seats) > 1 and len(ids) == len(side.seats) else None
             for s in side.seats:
                 team_of[s] = team
@@ -125,7 +125,7 @@ class Rater:
     def _record(self, result: MatchResultRecord, scope: str, subject: str, kind: str, name: str,
                 old: RatingRecord | None, new: PlackettLuceRating, side: Side) -> RatingRecord:
         return RatingRecord(
-            platform=result.platform, scope=scope, game=result.game, subject=subject, kind=kind,  # type: ignore[arg-type]
+            platform=result.platform, scope=scope, game=result.game, subject=subject, kind=kind,
             name=name, mu=new.mu, sigma=new.sigma, rating=_ordinal(new.mu, new.sigma),
             matches=(old.matches if old else 0) + 1, wins=(old.wins if old else 0) + int(side.won),
             points=(old.points if old else 0) + side.score, updated_at=result.finished_at)

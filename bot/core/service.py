@@ -402,5 +402,5 @@ class TableService(Lobby, Clockwork):
             if entry.kind == "next_round":
                 state = engine.next_round(state)
             elif entry.kind != "start":
-                state, _ = engine.apply(state, entry.seat, engine.parse(entry.text))
+                state, _ = engine.apply(state, entry.mover(), engine.parse(entry.text))
         return state

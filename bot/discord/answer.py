@@ -22,12 +22,12 @@ T = TypeVar("T")
 
 
 def _lock(interaction: discord.Interaction) -> asyncio.Lock:
-    return interaction.extras.setdefault("answer_lock", asyncio.Lock())  # type: ignore[no-any-return]
+    return interaction.extras.setdefault("answer_lock", asyncio.Lock())
 
 
 def arrived(interaction: discord.Interaction) -> float:
     """When the adapter first saw the interaction (loop time): the budget is counted from here."""
-    return interaction.extras.setdefault("arrived", asyncio.get_running_loop().time())  # type: ignore[no-any-return]
+    return interaction.extras.setdefault("arrived", asyncio.get_running_loop().time())
 
 
 async def _defer(interaction: discord.Interaction, update: bool, ephemeral: bool) -> None:

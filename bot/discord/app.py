@@ -10,6 +10,7 @@ import discord
 import yarl
 
 from bot.core.ai_pool import AiPool
+from bot.core.models import Outcome
 from bot.core.service import TableService
 from bot.discord.bot import DiscordBot, DiscordConfig, build_client
 from bot.running import close_service, web_table
@@ -120,7 +121,7 @@ async def run_with_telegram(settings: Settings, store: Store) -> int:
             overall_max_rate=settings.telegram_overall_max_per_s, group_max_rate=settings.telegram_group_max_per_min)
         telegram_outcomes = tg.scheduler.on_outcomes
 
-        async def both(outcomes: list) -> None:  # type: ignore[type-arg]
+        async def both(outcomes: list[Outcome]) -> None:
             await telegram_outcomes(outcomes)
             await dc.render_outcomes(outcomes)
 

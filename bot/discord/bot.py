@@ -46,7 +46,7 @@ class DiscordBot(Components):
         client.rummy = self  # type: ignore[attr-defined]  # dynamic items find the adapter through the client
         self.tree = app_commands.CommandTree(client)
         self.tree.add_command(self._group())
-        self.tree.on_error = self._on_tree_error  # type: ignore[method-assign]
+        self.tree.error(self._on_tree_error)  # discord.py's way to set the tree's on_error
         client.add_dynamic_items(ui.CodecItem)
 
     async def setup(self) -> None:
@@ -76,7 +76,7 @@ def build_client(adapter: DiscordBot, *, intents: discord.Intents | None = None)
     """A Client (or an AutoShardedClient) whose setup hook installs the adapter."""
     base: type[discord.Client] = discord.AutoShardedClient if adapter.config.sharded else discord.Client
 
-    class RummyClient(base):  # type: ignore[valid-type,misc]
+    class RummyClient(base):  # type: ignore[valid-type,misc]  # a base chosen at run time (sharded or not)
         def __init__(self) -> None:
             # Nobody is pinged unless a message names its one user (bot.discord.safe.only).
             super().__init__(intents=intents or discord.Intents.default(), allowed_mentions=NOBODY,

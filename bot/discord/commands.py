@@ -5,7 +5,7 @@ legal moves), end, away/back, help, rules, DMs, pictures or text (`look`), and t
 from __future__ import annotations
 
 import logging
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 import discord
 from discord import app_commands
@@ -28,10 +28,17 @@ from bot.discord.safe import NOBODY
 from bot.discord.translator import ls
 from storage import TableRecord
 
+if TYPE_CHECKING:
+    from bot.core.models import Player
+
 log = logging.getLogger(__name__)
 
 
 class Commands(Lobby):
+    if TYPE_CHECKING:  # defined by Components, the next class of the chain: a typed move goes as a pressed one
+        async def _act(self, interaction: discord.Interaction, rec: TableRecord, me: Player, seat: int,
+                       command: str, version: int | None, *, update: bool) -> None: ...
+
     # ---- slash commands -------------------------------------------------------------------------
 
     def _group(self) -> app_commands.Group:

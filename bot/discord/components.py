@@ -9,6 +9,7 @@ acknowledged at entry."""
 from __future__ import annotations
 
 import logging
+from collections.abc import Sequence
 
 import discord
 
@@ -50,7 +51,7 @@ def _inert(text: str) -> str:
     return text.replace("`", "'")
 
 
-def _ints(args: list[str], count: int) -> list[int]:
+def _ints(args: Sequence[str], count: int) -> list[int]:
     if len(args) != count or not all(a.isdigit() for a in args):
         raise CodecError("bad arguments")
     return [int(a) for a in args]

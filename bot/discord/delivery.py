@@ -138,7 +138,8 @@ class Delivery:
             except discord.NotFound:
                 pass  # deleted by someone: post it again
         kwargs: dict[str, Any] = {"files": [ui.png(name, data) for name, data in files]} if files else {}
-        msg = await channel.send(embed=embed, view=view, **kwargs)
+        kwargs["view"] = view  # None: no buttons (send takes it at run time; its annotation says View)
+        msg = await channel.send(embed=embed, **kwargs)
         await self.set_ref(rec.id, "message", str(msg.id))
 
     # ---- new messages -------------------------------------------------------------------------------

@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import asyncio
 import logging
+from typing import TypedDict
 
 import discord
 
@@ -24,6 +25,12 @@ from storage import TableRecord
 log = logging.getLogger(__name__)
 
 CANNOT_DM = 50007  # Discord's "Cannot send messages to this user": DMs closed, or the bot blocked
+
+
+class Attached(TypedDict, total=False):
+    """A new message's picture as `send`'s keyword: `file`, or nothing."""
+
+    file: discord.File
 
 
 def mention(rec: TableRecord, seat: int) -> str:
@@ -58,7 +65,7 @@ class Rendering(AdapterBase):
         return [ui.png(ui.HAND_PNG, data)] if data is not None else []
 
     @staticmethod
-    def attached(data: bytes | None) -> dict[str, discord.File]:
+    def attached(data: bytes | None) -> Attached:
         """A new message's `file=`, when there is a picture."""
         return {"file": ui.png(ui.HAND_PNG, data)} if data is not None else {}
 

@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import io
 import re
+from collections.abc import Sequence
 from typing import Any
 
 import discord
@@ -52,11 +53,12 @@ class CodecItem(discord.ui.DynamicItem[discord.ui.Item[Any]], template=CUSTOM_ID
 
     async def interaction_check(self, interaction: discord.Interaction) -> bool:
         # Seat ownership: a hand's buttons act only for the seat they were made for.
-        return await interaction.client.rummy.owns(interaction, self.custom_id)  # type: ignore[attr-defined,no-any-return]
+        # `rummy` is the adapter, set on the client by DiscordBot.attach: discord.Client does not declare it.
+        return await interaction.client.rummy.owns(interaction, self.custom_id)  # type: ignore[attr-defined]
 
     async def callback(self, interaction: discord.Interaction) -> None:
         values = list(getattr(self.item, "values", []) or [])
-        await interaction.client.rummy.on_component(interaction, self.custom_id, values)  # type: ignore[attr-defined]
+        await interaction.client.rummy.on_component(interaction, self.custom_id, values)  # type: ignore[attr-defined]  # as above
 
 
 def cid(table_id: str, version: int, verb: str, *args: str | int) -> str:
@@ -73,7 +75,7 @@ def link(label: str, url: str, row: int | None = None) -> discord.ui.Button[Any]
     return discord.ui.Button(label=label[:80], url=url, style=discord.ButtonStyle.link, row=row)
 
 
-def new_view(items: list[CodecItem] | list[discord.ui.Item[Any]]) -> discord.ui.View:
+def new_view(items: Sequence[discord.ui.Item[Any]]) -> discord.ui.View:
     """Only a layout: stopped at once, so discord.py never keeps it in its view store (nor runs the
     15-minute timeout of ephemeral views, whose removal could drop the dynamic item). Presses reach
     the adapter through the `CodecItem` registered on the client."""

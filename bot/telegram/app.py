@@ -9,7 +9,7 @@ import socket
 from collections.abc import AsyncIterator, Awaitable, Callable
 from contextlib import asynccontextmanager
 from dataclasses import replace
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Any
 from urllib.parse import urlparse
 
 from telegram import Bot, LinkPreviewOptions, Update
@@ -92,7 +92,9 @@ def build_application(
     tg = TelegramBot(service, store, config, sleep)
     defaults = Defaults(parse_mode=ParseMode.HTML, link_preview_options=LinkPreviewOptions(is_disabled=True))
     # Pool: the connections running updates and outbox workers share (getUpdates has its own).
-    builder = ApplicationBuilder().token(token).defaults(defaults).connection_pool_size(64)
+    # Any: the bot's type parameter differs with and without the rate limiter, and this builder is either.
+    builder: ApplicationBuilder[Any, Any, Any, Any, Any, Any] = \
+        ApplicationBuilder().token(token).defaults(defaults).connection_pool_size(64)
     builder = builder.concurrent_updates(PerChatUpdateProcessor() if concurrent else False)
     if base_url:
         builder = builder.base_url(base_url)

@@ -18,6 +18,7 @@ import threading
 from collections import deque
 from collections.abc import Awaitable, Callable
 from dataclasses import dataclass
+from functools import partial
 from typing import TYPE_CHECKING, Any
 
 from telegram import BotCommand, InlineKeyboardMarkup, Update, User
@@ -161,7 +162,7 @@ class TelegramBot(Commands, Standings, Buttons, Lobby, Hints, WebLinks, Pictures
             commands += [BotCommand(c, t(f"stats.cmd.{c}", lang)) for c in STATS_COMMANDS]
             code = None if lang == "en" else lang
             try:
-                await self.outbox.call(lambda cs=commands, c=code: app.bot.set_my_commands(cs, language_code=c))
+                await self.outbox.call(partial(app.bot.set_my_commands, commands, language_code=code))
             except TelegramError:
                 log.exception("set_my_commands failed")
         restored = [o for o in await self.service.resume_all() if o.table.platform == PLATFORM]

@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import datetime as dtm
 import html
+from typing import overload
 
 from babel.dates import format_time
 from telegram import CallbackQuery, Message, Update, User
@@ -54,6 +55,14 @@ def topic_of(update: Update) -> str | None:
     if msg is not None and msg.is_topic_message and msg.message_thread_id:
         return str(msg.message_thread_id)
     return None
+
+
+@overload
+def msg_key(msg: Message) -> str: ...
+
+
+@overload
+def msg_key(msg: Message | None) -> str | None: ...
 
 
 def msg_key(msg: Message | None) -> str | None:

@@ -240,10 +240,10 @@ async def post_move(request: web.Request) -> web.Response:
         return unavailable_response(render_error(err, v.lang, v.rec.game))
     except (IllegalAction, ServiceError) as err:
         status = 409 if err.code == "E_STALE" else 422
-        body = {"error": render_error(err, v.lang, v.rec.game), "code": err.code}
+        refused: dict[str, Any] = {"error": render_error(err, v.lang, v.rec.game), "code": err.code}
         if err.code == "E_INVALID_MELD" and isinstance(err.params.get("index"), int):
-            body["meld"] = err.params["index"] - 1  # the page shows the sentence on that meld
-        return _json(body, status)
+            refused["meld"] = err.params["index"] - 1  # the page shows the sentence on that meld
+        return _json(refused, status)
     return _json(await payload(request.app[PRESENTER], outcome.table, v.seat, v.lang, now=request.app[CLOCK].now()))
 
 

@@ -70,8 +70,9 @@ def _meld_ref(token: str) -> tuple[Team | None, int]:
     m = _MELD_REF.match(token.strip())
     if not m or not 1 <= int(m.group(2)) <= 13:
         raise IllegalAction("E_PARSE", expected="canasta_number", token=token)
-    team = m.group(1).upper() if m.group(1) else None
-    return team, int(m.group(2))  # type: ignore[return-value]
+    letter = (m.group(1) or "").upper()
+    team: Team | None = "A" if letter == "A" else "B" if letter == "B" else None  # the pattern admits a or b
+    return team, int(m.group(2))
 
 
 @names_command

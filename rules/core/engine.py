@@ -10,7 +10,7 @@ from __future__ import annotations
 from collections.abc import Iterable
 from dataclasses import dataclass, field
 from random import Random
-from typing import Any, ClassVar, Protocol, runtime_checkable
+from typing import Any, ClassVar, Protocol, Self, runtime_checkable
 
 from pydantic import BaseModel, ConfigDict, ValidationError, model_validator
 
@@ -77,7 +77,7 @@ class GameOptions(BaseModel):
         return texts_to_choices(cls.model_fields, data)
 
     @classmethod
-    def parse_options(cls, raw: dict[str, Any] | None) -> GameOptions:
+    def parse_options(cls, raw: dict[str, Any] | None) -> Self:
         """The options, or `SetupError` whose code/params describe the first refused option."""
         try:
             return cls.model_validate(raw or {})

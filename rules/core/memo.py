@@ -23,7 +23,7 @@ def content_cache(maxsize: int) -> Callable[[F], F]:
     def wrap(fn: F) -> F:
         cached = lru_cache(maxsize=maxsize)(fn)
         _CACHES.append(cached)
-        return cached  # type: ignore[return-value]
+        return cached  # type: ignore[return-value]  # typeshed's _lru_cache_wrapper drops fn's signature
 
     return wrap
 

@@ -114,9 +114,11 @@ def compose(template: MoveTemplate, filled: Sequence[Filling] = ()) -> str:
             continue
         value = next(values)
         if slot.kind == "items":
-            if isinstance(value, str) or not slot.can_hold(list(value)):
+            # Only a flat list of item words fits (a list of lists would be melds, not items).
+            picked = [] if isinstance(value, str) else [v for v in value if isinstance(v, str)]
+            if isinstance(value, str) or len(picked) != len(value) or not slot.can_hold(picked):
                 raise ValueError(f"{template.verb}: {value!r} does not fit the items slot")
-            words.extend(value)
+            words.extend(picked)
         elif slot.kind == "melds":
             groups = [list(g) for g in value] if not isinstance(value, str) else []
             if not groups or any(not g or isinstance(g, str) for g in value):

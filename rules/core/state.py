@@ -3,9 +3,10 @@
 from __future__ import annotations
 
 import marshal
-from typing import TypeVar
+from typing import Any, TypeVar
 
-T = TypeVar("T")
+# JSON-native data, the kinds marshal round-trips
+T = TypeVar("T", bound="dict[str, Any] | list[Any] | str | int | float | bool | None")
 
 
 def clone(value: T) -> T:

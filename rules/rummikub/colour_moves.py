@@ -28,7 +28,7 @@ def colour_moves(line_id: int, jleft: int, rid: int, ci: int, m: int, o: int, la
     One move per (new line, jokers, new rest): the one laying most rack tiles."""
     groups, pc, pend = REST_ITEMS[rid]
     supplies = any(mask >> ci & 1 for mask in masks)
-    best: dict[tuple[tuple[int, ...], int, int], Move] = {}
+    best: dict[tuple[int, int, int], Move] = {}
     for a, npend, u in _stand_ins(pend, ci, m, o):
         laid = u - m - a
         npc = pc

@@ -205,12 +205,12 @@ class RackSearch:
                 if not 3 <= size <= 4:
                     continue
                 value = n * size
-                written = tuple(_NAMES[m] for m in members) + (JOKER,) * nj
+                group = tuple(_NAMES[m] for m in members) + (JOKER,) * nj
                 prefix = "G" if len(members) == 1 else None
                 score = w.numbered * len(members) + w.joker * nj + w.value * value
                 code = sum(_POW3[m] for m in members)
                 ub = sum(self.tile_ub[m] for m in members)
-                out.append((score, written, prefix, tuple(members), nj, value, code, ub))
+                out.append((score, group, prefix, tuple(members), nj, value, code, ub))
         return out
 
 

@@ -46,11 +46,17 @@ from collections import Counter
 from collections.abc import Sequence
 from dataclasses import dataclass
 from itertools import product
+from typing import Any, cast
 
 from rules.core.tiles import COLOURS, JOKER, MAX_NUMBER
 from rules.rummikub.melds import analyse
 from rules.rummikub.mirror import mirror_melds, mirror_tiles, sweep_down
 from rules.rummikub.sweep import FULL, LEAN, OverBudget, Path, Plan, Problem, run_dp
+
+# A path step's decision is typed `object` because each kind of step keeps its own: a colour step's is
+# colour_moves' (copies, groups chosen, jokers in runs, run picks, stand-ins), a groups step's the jokers
+# per group, the free step's the free jokers. The casts below name which one a step holds.
+ColourDecision = tuple[int, tuple[int, ...], int, tuple[Any, ...], int]
 
 __all__ = ["MOST_TILES", "OPENING_VALUE", "Objective", "OverBudget", "Solution", "solve", "solve_opening"]
 
@@ -89,7 +95,7 @@ def _rebuild(path: Path) -> list[StoredMeld] | None:
     free = 0
     for kind, v, ci, decision in path:
         if kind == "colour":
-            u, sel, kt, picks, _ = decision  # type: ignore[misc]
+            u, sel, kt, picks, _ = cast(ColourDecision, decision)
             tile = f"{COLOURS[ci]}{v}"
             for gi in sel:
                 groups[gi].append(tile)
@@ -121,11 +127,11 @@ def _rebuild(path: Path) -> list[StoredMeld] | None:
             for gi, g in enumerate(groups):
                 if g:
                     numbered = len(g)
-                    g.extend([JOKER] * decision[gi])  # type: ignore[index]
+                    g.extend([JOKER] * cast("tuple[int, ...]", decision)[gi])
                     done.append({"tiles": g, "prefix": "G" if numbered == 1 else None})
             groups = [[], [], []]
         else:
-            free = decision  # type: ignore[assignment]
+            free = cast(int, decision)
     done.extend({"tiles": r[0], "prefix": None} for lines in open_runs for r in lines)
     return done if _append_free(done, free) else None
 
@@ -210,7 +216,7 @@ def _plan_best(table: Sequence[StoredMeld], rack: Sequence[str], weights: tuple[
             return None
         melds = _rebuild(found[1])
         if melds is not None:
-            stand_ins = [(ci, v) for kind, v, ci, d in found[1] if kind == "colour" for _ in range(d[4])]  # type: ignore[index]
+            stand_ins = [(ci, v) for kind, v, ci, d in found[1] if kind == "colour" for _ in range(cast(ColourDecision, d)[4])]
             return found[0], melds, stand_ins
     return None
 

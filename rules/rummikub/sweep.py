@@ -373,6 +373,6 @@ class _Step:
                         old[0] = min(old[0], need)
                         if delta + gain > old[2]:
                             old[2], old[3] = delta + gain, (decision, js)
-            out = [tuple(mv) for mv in best.values()]  # type: ignore[misc]
+            out = [tuple(mv) for mv in best.values()]
         out.sort(key=itemgetter(0))
         return out

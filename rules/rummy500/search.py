@@ -9,7 +9,7 @@ on a copy of the table, so the search can never disagree with the rules.
 from __future__ import annotations
 
 import marshal
-from collections.abc import Iterable, Sequence
+from collections.abc import Collection, Iterable, Sequence
 from itertools import combinations
 
 from rules.core.cards import JOKER, SUITS
@@ -39,7 +39,7 @@ def _chain(ranks: set[int], suit: str, start: int, step: int, jokers: int) -> It
         r += step
 
 
-def candidates(hand: Sequence[str], table: Sequence[Struct], burned: set[str]) -> list[Placement]:
+def candidates(hand: Sequence[str], table: Sequence[Struct], burned: Collection[str]) -> list[Placement]:
     """Placements the cards of `hand` could make (not yet checked for joker consistency)."""
     jokers = sum(1 for c in hand if c == JOKER)
     naturals = [c for c in hand if c != JOKER and c not in burned]
@@ -124,7 +124,7 @@ def could_lay(target: str, pool: Sequence[str], table: Sequence[Struct]) -> bool
     return False
 
 
-def target_placements(target: str, pool: Sequence[str], table: Sequence[Struct], burned: set[str]) -> list[Placement]:
+def target_placements(target: str, pool: Sequence[str], table: Sequence[Struct], burned: Collection[str]) -> list[Placement]:
     """Legal placements that lay `target` using `pool` (which holds it)."""
     if not could_lay(target, pool, table):
         return []

@@ -9,11 +9,11 @@ from typing import Any
 from bot.core.i18n import t
 from bot.core.pictures.common import player_lines, turn_line
 from bot.core.pictures.pieces import Piece, tile
-from bot.core.pictures.sheet import Block, Sheet
+from bot.core.pictures.sheet import Block, Sheet, Tone
 from bot.core.render.canasta import TEAM_LETTERS, meld_ref
 
 
-def _marker(meld: dict[str, Any], lang: str) -> tuple[str, str]:
+def _marker(meld: dict[str, Any], lang: str) -> tuple[str, Tone]:
     if meld["canasta"]:
         kind = t(f"canasta.kind.{meld['canasta']}", lang)
         return t("canasta.meld.canasta", lang, kind=kind).strip(" ·"), "canasta"

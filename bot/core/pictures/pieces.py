@@ -10,6 +10,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 from functools import cache
 from importlib import resources
+from io import BytesIO
 from typing import Literal
 
 from PIL import Image, ImageDraw, ImageFont
@@ -35,8 +36,8 @@ WILD_EDGE = (220, 160, 0)
 def font(size: int, bold: bool = False) -> ImageFont.FreeTypeFont:
     """DejaVu Sans shipped in the package (fonts/README.md): Cyrillic and the suit symbols included."""
     name = "DejaVuSans-Bold.ttf" if bold else "DejaVuSans.ttf"
-    with resources.files("bot.core.pictures").joinpath("fonts", name).open("rb") as f:
-        return ImageFont.truetype(f, size, layout_engine=ImageFont.Layout.BASIC)
+    data = resources.files("bot.core.pictures").joinpath("fonts", name).read_bytes()
+    return ImageFont.truetype(BytesIO(data), size, layout_engine=ImageFont.Layout.BASIC)
 
 
 @dataclass(frozen=True)

@@ -10,7 +10,7 @@ from typing import Any
 from bot.core.i18n import t
 from bot.core.pictures.common import player_lines, turn_line
 from bot.core.pictures.pieces import Piece, tile
-from bot.core.pictures.sheet import Block, Sheet
+from bot.core.pictures.sheet import Block, Sheet, Tone
 
 
 def meld_pieces(meld: dict[str, Any]) -> list[Piece]:
@@ -75,6 +75,7 @@ def hand(view: dict[str, Any], lang: str, by_number: bool = False) -> Sheet:
         sheet.text(t("hand.draft", lang))
         blocks = []
         for n, meld in enumerate(draft["melds"], start=1):
+            tone: Tone
             if meld["valid"]:
                 mark, tone = t("hand.draft_valid", lang, value=meld["value"]), "ok"
             else:

@@ -9,10 +9,9 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import Any
 
-from pydantic import BaseModel
-
 from bot.core.options_text import bad_option
 from rules import Event, IllegalAction, SetupError, State, engine_names, get_engine
+from rules.core.engine import GameOptions
 from rules.core.moves import MoveTemplate
 from rules.rummikub.views import draft_view
 from storage import LogEntry, TableRecord
@@ -36,7 +35,7 @@ def seat_range(game: str) -> tuple[int, int]:
     return engine.min_seats, engine.max_seats
 
 
-def options_model(game: str) -> type[BaseModel]:
+def options_model(game: str) -> type[GameOptions]:
     """The game's options (pydantic): what the lobby's option screens offer."""
     return get_engine(game).options_model
 
@@ -110,10 +109,11 @@ def replayed(rec: TableRecord, log: Sequence[LogEntry]) -> list[Step]:
     for entry in log:
         if entry.kind == "start":
             continue
+        events: list[Event]
         if entry.kind == "next_round":
             state, events = engine.next_round(state), []
         else:
-            state, events = engine.apply(state, entry.seat, engine.parse(entry.text))
+            state, events = engine.apply(state, entry.mover(), engine.parse(entry.text))
         steps.append(Step(state, tuple(events), entry.seat))
     return steps
 

@@ -282,7 +282,8 @@ def _connections(tile: str, rest: Counter[str]) -> float:
 
 
 def _pick_discard(view: View) -> str:
-    me, hand = view["you"], view["hand"]
+    me = view["you"]
+    hand: list[str] = view["hand"]
     numbered = [t for t in hand if t != JOKER]
     if not numbered:
         return JOKER
@@ -330,7 +331,8 @@ def greedy_melds(hand: Sequence[str]) -> list[Tokens]:
 
 
 def choose_greedy_action(view: View, rng: Random) -> Action:
-    me, hand = view["you"], view["hand"]
+    me = view["you"]
+    hand: list[str] = view["hand"]
     if view["phase"] == "draw":
         return Draw()
     status = view["status"][me]

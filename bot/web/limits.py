@@ -21,6 +21,12 @@ RESERVED_FILES = 64
 # burst of connections waits there instead of having its SYNs dropped and retried a second later.
 ACCEPT_BURST = 64
 BURSTS_IN_FLIGHT = 5
+# Event streams past their caps' checks that may be opening (signing in, reading the table, writing
+# the head and first event) at one time. Without it, a thousand pages arriving together all resumed
+# in the same turn of the loop once the table's shared read came back: 0.7-1 s in one turn, with a
+# page and Telegram's /start waiting 2 s (bench/bench_hostile.py streams_2000). Each one done lets
+# the next one in on the next turn, so a turn opens at most this many.
+OPENINGS_AT_ONCE = 16
 MAX_BODY = 64 * 1024  # the biggest honest body, a whole Rummikub layout, is ~2 KB
 MAX_LINE = 8190  # the request line (aiohttp's default): a Mini App's initData rides in the query, ~2 KB encoded
 MAX_FIELD = 8190  # one header (aiohttp's default): X-Telegram-Init-Data

@@ -76,6 +76,9 @@ class Settings(BaseSettings):
     web_moves_per_s: float = Field(5.0, gt=0, allow_inf_nan=False,
                                    description="move posts per second one seat may send (a burst of web_move_burst)")
     web_move_burst: int = Field(20, ge=1, le=10_000, description="move posts one seat may send at once")
+    web_backlog: int = Field(1024, ge=1, le=65_535,
+                             description="connections the kernel holds for the web server until it accepts them "
+                                         "(capped at net.core.somaxconn); beyond it new connections wait a second")
     telegram_webapp_name: str | None = Field(None, pattern=r"^[A-Za-z0-9_]{3,30}$",
                                              description="the Mini App's short name at @BotFather (t.me/<bot>/<name>)")
 

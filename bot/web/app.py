@@ -283,23 +283,38 @@ async def events(request: web.Request) -> web.StreamResponse:
     a thousand pages opening at once make one read, not a thousand in the store's queue."""
     app = request.app
     app[STREAMS].room(request.remote or "")
-    v = await viewer(request, app[FRAMES].current)
-    link, _ = _credentials(request)
-    who = link or f"tma:{v.rec.id}:{v.seat}:{v.player.user_id if v.player else request.remote}"
-    hub, frames = app[HUB], app[FRAMES]
-    resp = web.StreamResponse(headers={"Content-Type": "text/event-stream", "X-Accel-Buffering": "no"})
-    with app[STREAMS].admit(who, request.remote or ""):
-        try:
-            with hub.watch(v.rec.id, (v.seat, v.lang)) as wake:
-                await resp.prepare(request)
-                await _stream(request, v, resp, wake)
-        finally:
-            if not hub.watching(v.rec.id):
-                frames.forget(v.rec.id)
+    opening = app[STREAMS].opening  # bot/web/limits.py OPENINGS_AT_ONCE: the turns a crowd takes
+    await opening.acquire()
+    released = False
+
+    def opened() -> None:
+        nonlocal released
+        if not released:
+            released = True
+            opening.release()
+
+    try:
+        v = await viewer(request, app[FRAMES].current)
+        link, _ = _credentials(request)
+        who = link or f"tma:{v.rec.id}:{v.seat}:{v.player.user_id if v.player else request.remote}"
+        hub, frames = app[HUB], app[FRAMES]
+        resp = web.StreamResponse(headers={"Content-Type": "text/event-stream", "X-Accel-Buffering": "no"})
+        with app[STREAMS].admit(who, request.remote or ""):
+            try:
+                with hub.watch(v.rec.id, (v.seat, v.lang)) as wake:
+                    await resp.prepare(request)
+                    await _stream(request, v, resp, wake, opened)
+            finally:
+                if not hub.watching(v.rec.id):
+                    frames.forget(v.rec.id)
+    finally:
+        opened()
     return resp
 
 
-async def _stream(request: web.Request, v: Viewer, resp: web.StreamResponse, wake: asyncio.Event) -> None:
+async def _stream(request: web.Request, v: Viewer, resp: web.StreamResponse, wake: asyncio.Event,
+                  opened: Callable[[], None]) -> None:
+    """`opened` is called once the first events are written: the next stream may open."""
     app = request.app
     clock, store, hub, frames = app[CLOCK], app[STORE], app[HUB], app[FRAMES]
     last, moved = None, None
@@ -316,6 +331,7 @@ async def _stream(request: web.Request, v: Viewer, resp: web.StreamResponse, wak
             # An ended table's next one may be opened by another process: nothing of this table
             # changes then, so the page looks for it now and then rather than at heartbeats only.
             follow = moved is None and rec is not None and rec.status in ENDED
+            opened()
             left = v.expires - clock.now()
             try:
                 await asyncio.wait_for(wake.wait(), max(0.0, min(FOLLOW_S if follow else HEARTBEAT_S, left)))

@@ -14,11 +14,19 @@ from dataclasses import dataclass
 RESERVED_FILES = 64
 # asyncio accepts up to `backlog` sockets at each readiness of the listening socket, before any code
 # of ours sees them, and a refused or evicted socket is closed a few turns of the loop later (the
-# transport's close is deferred): under a flood, this many backlogs of sockets are open beyond the
+# transport's close is deferred): under a flood, this many bursts of sockets are open beyond the
 # cap. Measured with bench/bench_hostile.py; with less headroom, accept() met EMFILE and asyncio
-# stopped accepting anyone for a second.
-BACKLOG = 64
-BACKLOGS_IN_FLIGHT = 5
+# stopped accepting anyone for a second. The kernel's queue of connections not yet accepted is
+# another number (WEB_BACKLOG, set on the socket after asyncio's listen: bot/web/server.py), so a
+# burst of connections waits there instead of having its SYNs dropped and retried a second later.
+ACCEPT_BURST = 64
+BURSTS_IN_FLIGHT = 5
+# Event streams past their caps' checks that may be opening (signing in, reading the table, writing
+# the head and first event) at one time. Without it, a thousand pages arriving together all resumed
+# in the same turn of the loop once the table's shared read came back: 0.7-1 s in one turn, with a
+# page and Telegram's /start waiting 2 s (bench/bench_hostile.py streams_2000). Each one done lets
+# the next one in on the next turn, so a turn opens at most this many.
+OPENINGS_AT_ONCE = 16
 MAX_BODY = 64 * 1024  # the biggest honest body, a whole Rummikub layout, is ~2 KB
 MAX_LINE = 8190  # the request line (aiohttp's default): a Mini App's initData rides in the query, ~2 KB encoded
 MAX_FIELD = 8190  # one header (aiohttp's default): X-Telegram-Init-Data
@@ -42,4 +50,4 @@ class WebLimits:
         soft, _ = resource.getrlimit(resource.RLIMIT_NOFILE)
         if soft == resource.RLIM_INFINITY:
             return self.max_connections
-        return max(1, min(self.max_connections, soft - RESERVED_FILES - BACKLOG * BACKLOGS_IN_FLIGHT))
+        return max(1, min(self.max_connections, soft - RESERVED_FILES - ACCEPT_BURST * BURSTS_IN_FLIGHT))

@@ -4,9 +4,11 @@ seat's link once per table (the terminal prints it)."""
 
 from __future__ import annotations
 
+import asyncio
 import errno
 import gc
 import logging
+import os
 import secrets
 import socket
 from collections.abc import AsyncIterator, Callable
@@ -24,7 +26,7 @@ from bot.startup import StartupError
 from bot.web.app import WebConfig, create_app
 from bot.web.auth import SeatLinks
 from bot.web.guard import GuardedRunner
-from bot.web.limits import BACKLOG, WebLimits
+from bot.web.limits import ACCEPT_BURST, WebLimits
 from storage import Store, TableRecord
 
 
@@ -139,6 +141,20 @@ def _unbound(settings: Settings, err: OSError) -> StartupError:
     return StartupError(f"WEB_LISTEN, WEB_PORT: cannot listen on {where} ({err.strerror or err}) — check both")
 
 
+def _deepen_backlog(site: web.TCPSite, backlog: int) -> None:
+    """asyncio uses one number for the kernel's listen backlog and for how many connections it accepts
+    at each wake-up; the burst stays ACCEPT_BURST (bot/web/limits.py) and the kernel's queue gets
+    WEB_BACKLOG here, by listen() again on the same sockets (Linux only changes the queue's length).
+    A queue of 64 overflowed while 2 000 event streams connected: the kernel dropped the SYNs past it,
+    and a page's connection waited for its client's retry a second later (bench/bench_hostile.py).
+    asyncio's socket wrapper has no listen(): a duplicate descriptor of the same socket has."""
+    server = site._server  # aiohttp keeps the asyncio server there and names it nowhere else
+    assert isinstance(server, asyncio.Server)
+    for sock in server.sockets:
+        with socket.socket(sock.family, sock.type, sock.proto, fileno=os.dup(sock.fileno())) as same:
+            same.listen(backlog)
+
+
 @asynccontextmanager
 async def serve(service: TableService, store: Store, settings: Settings) -> AsyncIterator[WebServer]:
     config = web_config(settings)
@@ -147,12 +163,13 @@ async def serve(service: TableService, store: Store, settings: Settings) -> Asyn
     app = create_app(service, store, config)
     runner = GuardedRunner(app, config.limits, access_log=None, shutdown_timeout=1.0)
     await runner.setup()
-    site = web.TCPSite(runner, settings.web_listen, settings.web_port or 0, backlog=BACKLOG)
+    site = web.TCPSite(runner, settings.web_listen, settings.web_port or 0, backlog=ACCEPT_BURST)
     try:
         await site.start()
     except OSError as err:  # socket.gaierror (a name that does not resolve) included
         await runner.cleanup()
         raise _unbound(settings, err) from err
+    _deepen_backlog(site, settings.web_backlog)
     _freeze_startup_objects()
     try:
         port = runner.addresses[0][1]

@@ -4,6 +4,7 @@ where waiting helps, and 503 when the server as a whole is full."""
 
 from __future__ import annotations
 
+import asyncio
 import math
 from collections import Counter
 from collections.abc import Iterator
@@ -13,7 +14,7 @@ from dataclasses import dataclass, field
 from aiohttp import web
 
 from bot.core.clock import Clock
-from bot.web.limits import WebLimits
+from bot.web.limits import OPENINGS_AT_ONCE, WebLimits
 
 
 def refusal(kind: type[web.HTTPException], sentence: str, retry_after: float | None = None) -> web.HTTPException:
@@ -27,6 +28,7 @@ class Streams:
     by_link: Counter[str] = field(default_factory=Counter)
     by_address: Counter[str] = field(default_factory=Counter)
     total: int = 0
+    opening: asyncio.Semaphore = field(default_factory=lambda: asyncio.Semaphore(OPENINGS_AT_ONCE))
 
     def room(self, address: str) -> None:
         """Raises the refusal when no stream can open from `address` now (asked again at `admit`;

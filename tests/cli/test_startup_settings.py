@@ -46,6 +46,7 @@ BAD_VALUES = [
     ("WEB_MAX_STREAMS_PER_LINK", "-2", "expected a whole number from 0 to 99999, got '-2'"),
     ("WEB_MOVES_PER_S", "0", "expected a number above 0, got '0'"),
     ("WEB_MOVE_BURST", "0", "expected a whole number from 1 to 10000, got '0'"),
+    ("WEB_BACKLOG", "0", "expected a whole number from 1 to 65535, got '0'"),
     ("WEB_URL", "table.example", "expected a http:// or https:// URL with a host, got 'table.example'"),
     ("TELEGRAM_RATE_LIMIT", "maybe", "expected true or false, got 'maybe'"),
     ("DISCORD_SHARDED", "2", "expected true or false, got '2'"),

@@ -282,3 +282,27 @@ async def test_the_telegram_bot_with_its_web_port_in_use_says_so_and_exits(tmp_p
     assert "Traceback" not in text and "a bug" not in text and token not in text
     assert text.strip().splitlines()[-1] == (f"rummyclub: WEB_PORT: port {port} on 127.0.0.1 is already in use — "
                                              "stop what holds it or set WEB_PORT to a free port")
+
+
+async def test_a_burst_of_connections_waits_in_the_backlog_instead_of_being_dropped(tmp_path) -> None:
+    """While the loop is busy (here: this test holds it, connecting without yielding) nothing is
+    accepted, so the kernel's listen queue alone holds the new connections. With WEB_BACKLOG at 300,
+    300 connections all complete at once; with asyncio's 64 the 66th SYN would be dropped and its
+    connect would time out."""
+    async with served(tmp_path, web_backlog=300, web_max_connections_per_address=0) as s:
+        clients: list[socket.socket] = []
+        try:
+            for _ in range(300):
+                sock = socket.socket(socket.AF_INET, socket.SOCK_STREAM)
+                clients.append(sock)
+                sock.settimeout(0.5)  # only a dropped SYN waits: its retry comes after 1 s
+                sock.connect((s.host, s.port))
+        finally:
+            for sock in clients:
+                sock.close()
+        assert len(clients) == 300
+        assert (await _get(s, "/")).startswith(b"HTTP/1.1 200"), "the queued connections are then served"
+
+
+def test_the_listen_backlog_defaults_to_1024() -> None:
+    assert Settings(_env_file=None).web_backlog == 1024

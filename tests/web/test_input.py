@@ -16,7 +16,7 @@ import pytest
 
 from bot.core.codec import mask_of
 from bot.web.app import CONFIG, FRAMES, MOVE_RATE, STREAMS
-from bot.web.limits import WebLimits
+from bot.web.limits import OPENINGS_AT_ONCE, WebLimits
 from bot.web.push import WAKE_BATCH, Hub
 from tests.web.conftest import Web
 from tests.web.tables import ALICE, RK_DECK, init_data, two_player_table
@@ -148,6 +148,39 @@ async def test_all_pages_of_a_table_share_one_event_per_version_and_seat(web: We
     assert frames.builds - before == 2, "one event for the public view, one for seat 1, whatever the pages"
     assert all(g["hand"] is None for g in got[:30]) and all(g["seat"] == 1 for g in got[30:])
     for resp in pages:
+        resp.close()
+
+
+async def test_a_crowd_of_pages_opens_a_few_at_a_time_and_refusals_free_their_turn(web: Web, monkeypatch) -> None:
+    """Sixty pages and twenty forged links arriving together: never more than OPENINGS_AT_ONCE of them
+    signing in at once (without the gate all would be, each waiting on the table's shared read),
+    and every page gets its first event, the refused ones included in the count of turns."""
+    import bot.web.app as web_app
+
+    rec = await two_player_table(web.service, deck=RK_DECK)
+    _limits(web, max_streams_per_link=0, max_streams_per_address=0, max_streams=100)
+    real, inside, most = web_app.viewer, 0, 0
+
+    async def counted(*args: object, **kwargs: object) -> object:
+        nonlocal inside, most
+        inside += 1
+        most = max(most, inside)
+        try:
+            return await real(*args, **kwargs)  # type: ignore[arg-type]
+        finally:
+            inside -= 1
+
+    monkeypatch.setattr(web_app, "viewer", counted)
+    forged = [_stream(web, rec.id, None, "forged") for _ in range(20)]
+    pages = await asyncio.gather(*forged, *(_stream(web, rec.id, None) for _ in range(60)))
+    assert [r.status for r in pages[:20]] == [401] * 20
+    assert all(r.status == 200 for r in pages[20:])
+    for resp in pages[20:]:
+        assert (await _next_event(resp))["version"] == rec.version
+    assert 1 < most <= OPENINGS_AT_ONCE
+    late = await _stream(web, rec.id, 1)
+    assert (await _next_event(late))["seat"] == 1, "every turn was given back"
+    for resp in [*pages, late]:
         resp.close()
 
 

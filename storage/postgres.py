@@ -14,6 +14,7 @@ per table, one change per idempotency key), so concurrent writers on other table
 from __future__ import annotations
 
 import json
+import logging
 import time
 from collections.abc import AsyncIterator, Awaitable, Callable, Sequence
 from contextlib import asynccontextmanager
@@ -44,6 +45,7 @@ from storage.postgres_side import PostgresSideTables, count, insert_sql, result_
 from storage.postgres_versions import VersionReads
 from storage.postgres_writer import PgGroupWriter, Refused
 from storage.record_cache import RecordCache
+from storage.unavailable import OutageInOneLine
 
 __all__ = ["PostgresStore", "PostgresUnusable", "display_url"]
 
@@ -53,6 +55,9 @@ CONNECT_TIMEOUT_S = 10.0
 POOL_MAX = 10
 
 _ACTIVE_IN = "status IN ('lobby', 'playing')"  # spelled as in the partial unique index
+
+# asyncpg's pool logs each failed reconnect with a traceback: one line each is enough (storage/unavailable.py).
+logging.getLogger("asyncpg.pool").addFilter(OutageInOneLine())
 
 
 async def keep_session(_db: asyncpg.Connection) -> None:

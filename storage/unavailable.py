@@ -8,6 +8,7 @@ Everything else — a constraint, a bad statement, a bug — is not: it would fa
 
 from __future__ import annotations
 
+import logging
 import socket
 import sqlite3
 
@@ -40,3 +41,18 @@ def unavailable(err: BaseException) -> bool:
     if isinstance(err, sqlite3.OperationalError):
         return any(words in str(err).lower() for words in _SQLITE_TRANSIENT)
     return False
+
+
+class OutageInOneLine(logging.Filter):
+    """A logger filter for a driver that logs an unreachable server with a traceback each time it
+    retries (asyncpg's pool restoring its connection floor: several a second during an outage). The
+    line says what failed; the traceback of a refused socket says nothing more and buries the log."""
+
+    def filter(self, record: logging.LogRecord) -> bool:
+        err = record.exc_info[1] if record.exc_info else None
+        if err is not None and unavailable(err):
+            record.msg = f"{record.getMessage()} ({type(err).__name__}: {err})"
+            record.args = None
+            record.exc_info = None
+            record.exc_text = None
+        return True

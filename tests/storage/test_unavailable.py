@@ -3,6 +3,7 @@ the one place that decides what the players are told is "could not be saved — 
 
 from __future__ import annotations
 
+import logging
 import socket
 import sqlite3
 
@@ -43,3 +44,25 @@ def test_an_unreachable_store(err: BaseException) -> None:
 ], ids=lambda e: f"{type(e).__name__}:{str(e)[:20]}")
 def test_not_an_outage(err: BaseException) -> None:
     assert not unavailable(err)
+
+
+def test_an_outage_logged_by_the_driver_is_one_line_and_a_real_failure_keeps_its_traceback(
+        caplog: pytest.LogCaptureFixture) -> None:
+    import storage.postgres  # noqa: F401 - the PostgreSQL store installs the filter on asyncpg's pool logger
+
+    logger = logging.getLogger("asyncpg.pool")
+
+    def logged(err: Exception) -> logging.LogRecord:
+        caplog.clear()
+        try:
+            raise err
+        except Exception:
+            logger.warning("Failed to restore the pool connection floor; retrying", exc_info=True)
+        (record,) = caplog.records
+        return record
+
+    refused = logged(ConnectionRefusedError(111, "Connect call failed ('127.0.0.1', 5432)"))
+    assert refused.exc_info is None and refused.exc_text is None
+    assert "ConnectionRefusedError" in refused.getMessage() and "5432" in refused.getMessage()
+    bug = logged(ValueError("a bug"))
+    assert bug.exc_info is not None

@@ -32,6 +32,7 @@ import ctypes
 import ctypes.util
 import gc
 import logging
+import os
 import sqlite3
 import sys
 import tempfile
@@ -53,6 +54,34 @@ def rss_mb() -> float:
         if line.startswith("VmRSS:"):
             return int(line.split()[1]) / 1024
     return float("nan")
+
+
+def rss_anon_mb() -> float:
+    """The anonymous part of RSS (heaps, arenas), without the mapped files (code, libraries, SQLite's -shm)."""
+    for line in Path("/proc/self/status").read_text().splitlines():
+        if line.startswith("RssAnon:"):
+            return int(line.split()[1]) / 1024
+    return float("nan")
+
+
+def python_arenas() -> int:
+    """The 1 MiB arenas Python's small-object allocator holds now: one stays while any of its blocks
+    lives, so arenas growing while the blocks do not is fragmentation, not memory held. Read from
+    `sys._debugmallocstats` (written to the C stderr, so through a pipe), the only place CPython says it."""
+    read, write = os.pipe()
+    saved = os.dup(2)
+    try:
+        os.dup2(write, 2)
+        sys._debugmallocstats()
+    finally:
+        os.dup2(saved, 2)
+        os.close(saved)
+        os.close(write)
+    with os.fdopen(read) as out:
+        for line in out:
+            if line.startswith("# arenas allocated current"):
+                return int(line.split("=")[1])
+    return -1
 
 
 def objects() -> tuple[int, int]:
@@ -112,7 +141,7 @@ def rows(db_path: str) -> tuple[int, int]:
 
 
 def header(kept: list[str]) -> str:
-    return f"{'day':>4} {'tables':>6} {'RSS MB':>7} {'trimmed':>7} {'malloc KB':>9} {'SQLite KB':>9} {'objects':>8} {'blocks':>8} {'own KB':>7} " + " ".join(f"{k:>8}" for k in kept) + \
+    return f"{'day':>4} {'tables':>6} {'RSS MB':>7} {'trimmed':>7} {'anon MB':>7} {'arenas':>6} {'malloc KB':>9} {'SQLite KB':>9} {'objects':>8} {'blocks':>8} {'own KB':>7} " + " ".join(f"{k:>8}" for k in kept) + \
         f" {'gates':>6} {'keys':>6} {'updates':>7}"
 
 
@@ -138,7 +167,8 @@ async def soak(name: str, days: int, per_day: int, setup: Callable[[Any, FakeClo
                 tracked, blocks = objects()
                 rss = rss_mb()
                 in_use, trimmed = c_heap_kb()
-                print(f"{day:>4} {played:>6} {rss:>7.1f} {trimmed:>7.1f} {in_use:>9.0f} {sqlite_kb():>9.0f} {tracked:>8} {blocks:>8} "
+                print(f"{day:>4} {played:>6} {rss:>7.1f} {trimmed:>7.1f} {rss_anon_mb():>7.1f} {python_arenas():>6} "
+                      f"{in_use:>9.0f} {sqlite_kb():>9.0f} {tracked:>8} {blocks:>8} "
                       f"{own_kb():>7.0f} "
                       + " ".join(f"{v:>8}" for v in sizes.values())
                       + f" {len(h.service._locks):>6} {keys:>6} {updates:>7}", flush=True)

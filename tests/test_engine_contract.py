@@ -3,11 +3,12 @@ nothing appears or vanishes, state round-trips through JSON, seed + options + de
 to the same state, `parse(format(a)) == a`, a rejected action changes nothing, and no view or
 event for a seat depends on tiles that seat may not see.
 
-Who moves (see `player_for`): most games are played by random fillings of the seat's own move
-templates (`moves()`), which reach positions no AI steers into, with the easy AI playing a share
+Who moves (see `player_for`): about half the games are played by random fillings of the seat's own
+move templates (`moves()`), which reach positions no AI steers into, with the easy AI playing a share
 (`EASY_SHARE`) of the turns, and any move where no random filling was accepted, so that games end;
-half by the easy AI alone; a few (one in NORMAL_EVERY) by the normal AI, whose plays (table rearrangements, market
-takes, pile takes) the others rarely make. A refused random filling is never logged as a move.
+the other half by the easy AI alone; one in NORMAL_EVERY (9 of 200) by the normal AI, whose plays
+(table rearrangements, market takes, pile takes) the others rarely make. A refused random filling
+is never logged as a move.
 """
 
 from __future__ import annotations

@@ -124,10 +124,10 @@ async def spawn(module: str, env: dict[str, str], cwd: Path) -> asyncio.subproce
                                                 start_new_session=True)
 
 
-async def terminate(proc: asyncio.subprocess.Process) -> tuple[int, str]:
-    """SIGTERM, then the exit code and what it wrote to stderr. Reading to the end of both pipes also
-    waits for its AI workers, which hold them: none is left behind."""
-    proc.send_signal(signal.SIGTERM)
+async def terminate(proc: asyncio.subprocess.Process, sig: signal.Signals = signal.SIGTERM) -> tuple[int, str]:
+    """`sig` (SIGTERM), then the exit code and what it wrote to stderr. Reading to the end of both pipes
+    also waits for its AI workers, which hold them: none is left behind."""
+    proc.send_signal(sig)
     try:
         code = await asyncio.wait_for(proc.wait(), EXIT_LIMIT_S)
         assert proc.stdout is not None and proc.stderr is not None
@@ -136,7 +136,7 @@ async def terminate(proc: asyncio.subprocess.Process) -> tuple[int, str]:
         with contextlib.suppress(ProcessLookupError):
             os.killpg(proc.pid, signal.SIGKILL)
         await proc.wait()
-        raise AssertionError(f"no clean exit within {EXIT_LIMIT_S} s of SIGTERM") from None
+        raise AssertionError(f"no clean exit within {EXIT_LIMIT_S} s of {sig.name}") from None
     return code, err.decode()
 
 
@@ -180,10 +180,7 @@ async def test_ctrl_c_and_sighup_end_a_telegram_bot_the_same_way(tmp_path: Path,
         db = tmp_path / "run.db"
         proc = await spawn("bot.cli", mode.env(db), tmp_path)
         await mode.serving()
-        proc.send_signal(sig)
-        code = await asyncio.wait_for(proc.wait(), EXIT_LIMIT_S)
-        assert proc.stderr is not None
-        err = (await proc.stderr.read()).decode()
+        code, err = await terminate(proc, sig)
         assert code == 0 and "Traceback" not in err, err
         assert db.exists() and not Path(f"{db}-wal").exists()
     finally:

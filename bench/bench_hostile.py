@@ -41,6 +41,7 @@ from typing import Any
 import aiohttp
 
 from bench.bench_rummikub import machine, percentile
+from bot import event_loop
 from tests.telegram.fake_bot_api import FakeTelegramBotAPI
 
 HUGE_PICK = 4 * 10**8
@@ -611,7 +612,7 @@ def main(argv: list[str]) -> None:
     args, _ = parser.parse_known_args(argv)  # `python -m bench` gives every bench the same arguments
     if args.serve is not None:
         _raise_nofile(args.nofile)
-        asyncio.run(_serve(json.loads(args.serve), args.telegram))
+        event_loop.run(_serve(json.loads(args.serve), args.telegram))
     elif args.attack:
         _raise_nofile()
         name, info = args.attack

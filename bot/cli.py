@@ -15,6 +15,7 @@ import traceback
 from pathlib import Path
 from typing import Any
 
+from bot import event_loop
 from bot.console.app import TERMINAL_OWNER, YOU, ConsoleTable
 from bot.console.colour import colour_wanted, coloured
 from bot.console.seats import default_opponents, levels_error, seats_error
@@ -219,15 +220,15 @@ def _run_discord(settings: Settings, db: str) -> int:
     """DISCORD_TOKEN set: Discord alone, or next to Telegram in one process when both are set."""
     from bot.discord import app as discord_app  # discord.py loads only when it is used
 
-    asyncio.run(_check_store(db))
+    event_loop.run(_check_store(db))
     runner = discord_app.run_with_telegram if settings.telegram_token else discord_app.run
-    return asyncio.run(runner(settings, open_store(db)))
+    return event_loop.run(runner(settings, open_store(db)))
 
 
 def _run_telegram(settings: Settings, db: str) -> int:
     from bot.telegram.app import run_from_settings  # python-telegram-bot loads only when it is used
 
-    asyncio.run(_check_store(db))
+    event_loop.run(_check_store(db))
     return run_from_settings(settings, open_store(db))
 
 
@@ -323,19 +324,19 @@ def _dispatch(args: argparse.Namespace, settings: Settings, db: str, ctx: Contex
             return _run_discord(settings, db)
         if settings.telegram_token:
             return _run_telegram(settings, db)
-        return asyncio.run(_run(settings, db))
+        return event_loop.run(_run(settings, db))
     if args.command == "play":
-        return asyncio.run(_play(args.game, args.ai, dict(args.option), args.seed, args.new, db,
+        return event_loop.run(_play(args.game, args.ai, dict(args.option), args.seed, args.new, db,
                                  settings.default_lang, args.ai_level,
                                  settings if args.web or settings.web_port else None,
                                  settings.tick_interval_s, settings.shutdown_grace_s))
     if args.command == "backup":
-        return asyncio.run(_backup(db, Path(args.path), args.force, ctx.db_setting))
+        return event_loop.run(_backup(db, Path(args.path), args.force, ctx.db_setting))
     if args.command == "migrate":
-        return asyncio.run(_migrate(db, ctx.db_setting))
+        return event_loop.run(_migrate(db, ctx.db_setting))
     if args.command == "export":
-        return asyncio.run(_export(args.source, args.target))
-    return asyncio.run(_simulate(args))
+        return event_loop.run(_export(args.source, args.target))
+    return event_loop.run(_simulate(args))
 
 
 def _fail(failure: StartupError, err: BaseException, debug: bool, redact: Redactor) -> int:

@@ -16,6 +16,7 @@ from telegram import Bot, LinkPreviewOptions, Update
 from telegram.constants import ParseMode
 from telegram.ext import AIORateLimiter, Application, ApplicationBuilder, Defaults
 
+from bot import event_loop
 from bot.core.ai_pool import AiPool
 from bot.core.service import TableService
 from bot.running import close_service, web_table
@@ -213,9 +214,9 @@ def run_from_settings(settings: Settings, store: Store) -> int:
                            "updates to — set it, or TELEGRAM_MODE=polling")
     if settings.telegram_mode == "webhook":
         check_webhook_port(settings.telegram_webhook_listen, settings.telegram_webhook_port)
-    asyncio.run(check_bot_api(settings.telegram_token.get_secret_value(), settings.telegram_api_url))
+    event_loop.run(check_bot_api(settings.telegram_token.get_secret_value(), settings.telegram_api_url))
     logging.getLogger("telegram.ext").addFilter(BootstrapFailureFilter())
-    return asyncio.run(serve(settings, store))
+    return event_loop.run(serve(settings, store))
 
 
 async def serve(settings: Settings, store: Store) -> int:

@@ -19,7 +19,10 @@ RESERVED_FILES = 64
 # stopped accepting anyone for a second. The kernel's queue of connections not yet accepted is
 # another number (WEB_BACKLOG, set on the socket after asyncio's listen: bot/web/server.py), so a
 # burst of connections waits there instead of having its SYNs dropped and retried a second later.
-ACCEPT_BURST = 64
+# Each accepted socket costs a few callbacks (its handler's task, a refusal or an eviction), all run in
+# the next turn: at 64 per wake-up 1 100 idle connections queued ~580 callbacks and held the loop
+# 11–15 ms; at 16, 3–6 ms (bench/bench_hostile.py idle_1100_*), the rest waiting in the kernel's queue.
+ACCEPT_BURST = 16
 BURSTS_IN_FLIGHT = 5
 # Event streams past their caps' checks that may be opening (signing in, reading the table, writing
 # the head and first event) at one time. Without it, a thousand pages arriving together all resumed
@@ -46,7 +49,7 @@ class WebLimits:
 
     def connection_cap(self) -> int:
         """`max_connections`, lowered to leave the process its own files and room for the sockets a
-        flood has accepted and not yet closed (1024 open files: 640 connections)."""
+        flood has accepted and not yet closed (1024 open files: 880 connections)."""
         soft, _ = resource.getrlimit(resource.RLIMIT_NOFILE)
         if soft == resource.RLIM_INFINITY:
             return self.max_connections

@@ -18,8 +18,8 @@ from PIL import Image, ImageDraw, ImageFont
 Kind = Literal["tile", "card"]
 
 # A number's ink is 17 px high (12.75 px shown 360 of 480 wide), every mark 15 px: sheet.py's sizes.
-TILE_W, TILE_H = 40, 52
-CARD_W, CARD_H = 42, 58
+TILE_W, TILE_H = 40, 48
+CARD_W, CARD_H = 42, 56
 RADIUS = 5
 NUMBER_SIZE = 23  # bold: DejaVu's digits are 0.73 em high
 MARK_SIZE = 15  # the colour letter, a joker's note
@@ -109,11 +109,11 @@ def faces(piece: Piece) -> list[Face]:
     out: list[Face]
     if piece.kind == "tile":
         corner = ((w - 3, 1), "rt") if note else ((w - 4, h - 2), "rd")  # the note's band takes the foot
-        out = [Face(big, (w / 2, 18 if note else 19), "mm", NUMBER_SIZE, True, ink, number=big.isdigit()),
+        out = [Face(big, (w / 2, 17 if note else 18), "mm", NUMBER_SIZE, True, ink, number=big.isdigit()),
                Face(small, corner[0], corner[1], MARK_SIZE, True, ink)]
     else:
         out = [Face(big, (3, 3), "lt", NUMBER_SIZE, True, ink, number=piece.code != "JK"),
-               Face(small, (w / 2 + 2, 31 if note else 41), "mm", MARK_SIZE if note else SUIT_SIZE, False, ink)]
+               Face(small, (w / 2 + 2, 30 if note else 40), "mm", MARK_SIZE if note else SUIT_SIZE, False, ink)]
     if note:
         out.append(Face(note[0], (w / 2, h - 2 - BAND_H / 2), "mm", MARK_SIZE, True, NOTE_INK))
     return out

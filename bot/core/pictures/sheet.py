@@ -206,8 +206,14 @@ class Sheet:
 
     def _caption_lines(self, block: Block) -> list[tuple[str, bool]]:
         first = f"{block.ref}  {block.caption[0]}" if block.caption else block.ref
+        rest = list(block.caption[1:])
+        # A marker or an owner goes on the first line when the line stays within the meld's width:
+        # a row of melds is a caption line shorter.
+        room = max(_row_width(row) for row in self._piece_rows(block.pieces))
+        while rest and font(TEXT_SIZE, True).getlength(f"{first} · {rest[0]}") <= room:
+            first = f"{first} · {rest.pop(0)}"
         out = [(s, True) for s in self.wrap(first, True, self._inner(), INDENT)]
-        for c in block.caption[1:]:
+        for c in rest:
             out += [(s, False) for s in self.wrap(c, False, self._inner(), INDENT)]
         return out
 

@@ -18,8 +18,8 @@ from PIL import Image, ImageDraw, ImageFont
 Kind = Literal["tile", "card"]
 
 # A number's ink is 17 px high (12.75 px shown 360 of 480 wide), every mark 15 px: sheet.py's sizes.
-TILE_W, TILE_H = 40, 48
-CARD_W, CARD_H = 42, 56
+TILE_W, TILE_H = 38, 48
+CARD_W, CARD_H = 40, 56
 RADIUS = 5
 NUMBER_SIZE = 23  # bold: DejaVu's digits are 0.73 em high
 MARK_SIZE = 15  # the colour letter, a joker's note

@@ -40,8 +40,8 @@ LOOKS = ("pictures", "text")
 
 def table_caption(panel: TablePanel, last_round: str | None = None) -> str:
     """The table picture's caption (HTML), the most urgent first: whose turn with its deadline (a
-    clock time), the newest event lines newest first, then the game's title, a closing note and the
-    last round's result. Lines that do not fit Telegram's 1 024 are left off whole from the end (the
+    clock time) or why the table closed, the newest event lines newest first, then the game's title
+    and the last round's result. Lines that do not fit Telegram's 1 024 are left off whole from the end (the
     oldest events first) and only the round's result is ever cut, so the newest event and the
     deadline always show. The melds, counts and scores are in the picture."""
     rec, lang = panel.table, panel.lang
@@ -53,10 +53,10 @@ def table_caption(panel: TablePanel, last_round: str | None = None) -> str:
         now.append(deadline_html(panel.deadline, lang))
     if now:
         first.append(" · ".join(now))
+    if panel.note:  # why the table closed: the newest news of a closed table
+        first.append(html.escape(panel.note))
     rest = [html.escape(line) for line in reversed(panel.lines)]
     rest.append(f"<b>{html.escape(panel.title)}</b>")
-    if panel.note:
-        rest.append(html.escape(panel.note))
     caption = "\n".join(first)
     for n, line in enumerate(rest):
         if utf16_len(caption) + 1 + utf16_len(line) > CAPTION_MAX:

@@ -20,7 +20,7 @@ from storage import TableRecord
 
 CACHE_SIZE = 256  # a few pictures per active table (the table, each seat's hand, each language)
 
-Key = tuple[str, int, int | None, str, bool]
+Key = tuple[str, int, str, int | None, str, bool]
 
 
 def layout(rec: TableRecord, view: dict[str, Any], viewer: int | None, lang: str = "en",
@@ -42,7 +42,7 @@ def layout(rec: TableRecord, view: dict[str, Any], viewer: int | None, lang: str
 
 
 class PictureCache:
-    """PNG bytes by (table, version, viewer, language, rack order), least recently used dropped first.
+    """PNG bytes by (table, version, status, viewer, language, rack order), least recently used dropped first.
 
     The version changes with every accepted action, so a cached picture is never stale; a table's
     message and every seat's hand edited after one move each draw once, however often they are sent."""
@@ -54,7 +54,7 @@ class PictureCache:
 
     def picture(self, rec: TableRecord, view: dict[str, Any], viewer: int | None, lang: str = "en",
                 by_number: bool = False) -> bytes:
-        key: Key = (rec.id, rec.version, viewer, lang, by_number)
+        key: Key = (rec.id, rec.version, rec.status, viewer, lang, by_number)  # status: an ended table draws its result
         hit = self._items.get(key)
         if hit is not None:
             self._items.move_to_end(key)

@@ -52,13 +52,17 @@ def sheets(game: str) -> Iterator[tuple[str, Sheet]]:
 @pytest.mark.parametrize("game", engine_names())
 def test_numbers_and_text_are_legible_in_a_phone_chat_bubble(game: str) -> None:
     worst: dict[str, tuple[float, float]] = {}
+    tallest: dict[str, float] = {}  # height / width: a client that caps a photo's height shows it narrower
     for kind, sheet in sheets(game):
         got = sheet.legibility()
         number, text = worst.get(kind, (float("inf"), float("inf")))
         worst[kind] = (min(number, got.number), min(text, got.text))
+        width, height = sheet.canvas()
+        tallest[kind] = max(tallest.get(kind, 0.0), height / width)
         assert sheet.right <= sheet.width, f"{game} {kind}: drawn past the canvas"
     for kind, (number, text) in sorted(worst.items()):
-        print(f"{game:15} {kind:5} smallest number {number:5.1f} px, smallest text {text:5.1f} px at 360 px")
+        print(f"{game:15} {kind:5} smallest number {number:5.1f} px, smallest text {text:5.1f} px at 360 px; "
+              f"tallest {tallest[kind]:.2f}× its width")
     for kind, (number, text) in worst.items():
         assert number >= NUMBER_GOAL, f"{game} {kind}: a number {number:.1f} px high"
         assert text >= TEXT_GOAL, f"{game} {kind}: a text {text:.1f} px high"

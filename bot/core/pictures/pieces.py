@@ -108,8 +108,9 @@ def faces(piece: Piece) -> list[Face]:
     big, small, *note = piece.labels()
     out: list[Face]
     if piece.kind == "tile":
-        corner = ((w - 3, 1), "rt") if note else ((w - 4, h - 2), "rd")  # the note's band takes the foot
-        out = [Face(big, (w / 2, 17 if note else 18), "mm", NUMBER_SIZE, True, ink, number=big.isdigit()),
+        corner = ((w - 2, 1), "rt") if note else ((w - 4, h - 2), "rd")  # the note's band takes the foot
+        centre = (w / 2 - 4, 17) if note else (w / 2, 18)  # beside the corner letter, not under it
+        out = [Face(big, centre, "mm", NUMBER_SIZE, True, ink, number=big.isdigit()),
                Face(small, corner[0], corner[1], MARK_SIZE, True, ink)]
     else:
         out = [Face(big, (3, 3), "lt", NUMBER_SIZE, True, ink, number=piece.code != "JK"),

@@ -137,3 +137,19 @@ async def test_unpaced_the_table_freezes_for_most_of_a_minute() -> None:
     behind, busiest_minute, _ = await fast_game(0.0, 0)
     print(f"unpaced: the table at most {behind:.1f} s behind, {busiest_minute} in the busiest 60 s")
     assert behind > 30 and busiest_minute <= 20
+
+
+async def test_shutting_down_a_state_waiting_for_its_pace_is_given_up_at_once() -> None:
+    """As for the window (outbox.py, `Leaving`): the bot does not wait out a pace while it stops; the
+    restored render of the next start shows the table again."""
+    time = VirtualTime()
+    bot = TimedBot(time.clock)
+    box = Outbox(bot, Refs(), time.sleep, clock=time.clock.now)  # type: ignore[arg-type]
+    box.put(GROUP, "t1", "table", "table v1", None, version=1)
+    await time.run_until(0.5)
+    box.put(GROUP, "t1", "table", "table v2", None, version=2)
+    await time.run_until(1.0)
+    assert [text for _, _, text in bot.calls] == ["table v1"], "v2 waits for its pace (3 s after v1)"
+    box.stop_waiting()
+    await asyncio.wait_for(box.idle(), timeout=5)  # wall-clock guard only: the clock never moves here
+    assert [text for _, _, text in bot.calls] == ["table v1"] and time.clock.now() == 1.0

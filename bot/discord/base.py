@@ -25,6 +25,7 @@ from bot.core.service import TableService
 from bot.core.text import display_name
 from bot.discord import answer
 from bot.discord.delivery import Delivery
+from bot.discord.hand_pictures import HandPictures
 from bot.discord.translator import lang_of
 from storage import Store, TableRecord
 from storage.unavailable import unavailable
@@ -79,6 +80,7 @@ class AdapterBase:
         self.presenter = Presenter(self.uis)
         self.delivery = Delivery(store)
         self.pictures = PictureCache()
+        self.hand_pictures = HandPictures()  # what each hand message shows: an unchanged picture is kept
         self._drawing = threading.Lock()  # the cache is shared by the drawing threads, one at a time
         self._looks: dict[str, bool] = {}  # channel id -> pictures on (`/rummy look`), read once per channel
         self.web: WebServer | None = None  # the web table (WEB_PORT): links to it on hands and tables

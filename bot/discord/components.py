@@ -205,7 +205,7 @@ class Components(Commands):
         note = "\n".join([f"✓ `{_inert(command)}`", *(plain(line) for line in mine.events)])
         embed, view, data = await self.hand_parts(mine)
         if update:
-            await answer.edit_here(interaction, content=note, embed=embed, view=view, attachments=self.replaced(data))
+            await self.edit_hand_here(interaction, data, content=note, embed=embed, view=view)
         else:
             await answer.say(interaction, note, embed=embed, view=view, **self.attached(data))
         await self.deliver(updates, dm)

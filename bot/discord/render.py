@@ -6,7 +6,7 @@ from __future__ import annotations
 
 import asyncio
 import logging
-from typing import TypedDict
+from typing import Any, TypedDict
 
 import discord
 
@@ -60,11 +60,6 @@ class Rendering(AdapterBase):
         return embed, view, data
 
     @staticmethod
-    def replaced(data: bytes | None) -> list[discord.File]:
-        """An edit's attachments: the new picture, or none (which also drops an earlier one)."""
-        return [ui.png(ui.HAND_PNG, data)] if data is not None else []
-
-    @staticmethod
     def attached(data: bytes | None) -> Attached:
         """A new message's `file=`, when there is a picture."""
         return {"file": ui.png(ui.HAND_PNG, data)} if data is not None else {}
@@ -73,7 +68,13 @@ class Rendering(AdapterBase):
                              content: str | None = None) -> None:
         """The hand, edited in place on the message whose component was pressed."""
         embed, view, data = await self.hand_parts(await self.hand_panel(rec, seat, lang))
-        await answer.edit_here(interaction, content=content, embed=embed, view=view, attachments=self.replaced(data))
+        await self.edit_hand_here(interaction, data, content=content, embed=embed, view=view)
+
+    async def edit_hand_here(self, interaction: discord.Interaction, data: bytes | None, **kwargs: Any) -> None:
+        """Edit the pressed hand message; its picture is uploaded only when it is not the one shown."""
+        mid = interaction.message.id if interaction.message is not None else None
+        await answer.edit_here(interaction, **kwargs, **self.hand_pictures.edit_kwargs(mid, data))
+        self.hand_pictures.shown(mid, data)
 
     # ---- the table message -----------------------------------------------------------------------------
 
@@ -178,10 +179,12 @@ class Rendering(AdapterBase):
             if refs.get(key):
                 channel_id, mid = refs[key].split(":")
                 await self.client.get_partial_messageable(int(channel_id)).get_partial_message(int(mid)).edit(
-                    embed=embed, view=view, attachments=self.replaced(data))
+                    embed=embed, view=view, **self.hand_pictures.edit_kwargs(int(mid), data))
+                self.hand_pictures.shown(int(mid), data)
             else:
                 channel = await self.client.create_dm(discord.Object(int(panel.user_id)))
                 msg = await channel.send(embed=embed, view=view, **self.attached(data))
+                self.hand_pictures.shown(msg.id, data)
                 await self.delivery.set_ref(rec.id, key, f"{msg.channel.id}:{msg.id}")
         except discord.Forbidden as err:
             log.info("DM hand for %s not delivered (%s)", panel.user_id, err.code)

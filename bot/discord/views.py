@@ -167,18 +167,25 @@ def relative_time(deadline: float | None) -> str:
 
 def table_embed(panel: TablePanel, turn_name: str | None, last_round: str | None = None,
                 picture: bool = False) -> discord.Embed:
-    """The table message: the body in a code block (names literal), under it the newest lines,
-    whose turn (a mention pill, which in an embed notifies nobody) and the live deadline; the last
-    round's result (already escaped) in a field while the match goes on."""
-    extra = [plain(line) for line in panel.lines]
+    """The table message: the body in a code block (names literal) or the picture; under it, the
+    most urgent first, whose turn (a mention pill, which in an embed notifies nobody) with the live
+    deadline or why the table closed, then the newest event lines newest first; the last round's result (already escaped)
+    in a field while the match goes on. Lines that do not fit are left off whole from the end (the
+    oldest events), so the newest event and the deadline are never the part cut."""
+    extra = [t("lobby.restored", panel.lang)] if panel.restored else []
     if turn_name is not None:
         extra.append(" ".join(x for x in (t("dc.turn_line", panel.lang, name=turn_name),
                                           relative_time(panel.deadline)) if x))
-    if panel.restored:
-        extra.insert(0, t("lobby.restored", panel.lang))
-    if panel.note:
+    if panel.note:  # why the table closed: the newest news of a closed table
         extra.append(panel.note)
-    out = embed(panel.title, panel.body, "\n".join(extra).strip(), TABLE_PNG if picture else None)
+    first = len(extra)
+    extra += [plain(line) for line in reversed(panel.lines)]
+    kept = extra[:max(1, first)]
+    for line in extra[len(kept):]:
+        if len(_inert("\n".join([*kept, line]))) > EXTRA_MAX:
+            break
+        kept.append(line)
+    out = embed(panel.title, panel.body, "\n".join(kept).strip(), TABLE_PNG if picture else None)
     if last_round and panel.playing:
         out.add_field(name=t("dc.last_round", panel.lang), value=fit(last_round, FIELD_MAX), inline=False)
     return out

@@ -174,7 +174,7 @@ class Delivery(_Base):
         last_round = await self._round_result(rec.id) if rec.status == "playing" else None
         photo = await self.picture(rec, panel.view, None, lang) if await self.shows_pictures(rec.chat_id) else None
         if photo is not None:
-            caption = table_caption(panel) + (f"\n\n{html.escape(last_round)}" if last_round else "")
+            caption = table_caption(panel, last_round)
             self.outbox.put(int(rec.chat_id), rec.id, TABLE_KEY, caption, markup, await self._thread(rec),
                             rec.version, photo)
             return

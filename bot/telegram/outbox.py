@@ -13,6 +13,11 @@
 * Group chats get a true sliding window (window.py): at most `group_limit` messages in any
   `group_period` seconds. The worker waits for the window *before* taking the next message off the
   queue, so the table state that goes out after a wait is the newest one put meanwhile.
+* The worker paces a group: its next message goes no sooner than `group_pace` seconds (by default
+  `group_period / group_limit`, 3 s) after the group's previous one. At full speed the window is so
+  spent evenly instead of in a burst of 20 followed by a frozen table for the rest of the minute:
+  the table is a few seconds behind at most, showing the newest state each time. (A command's
+  reply is not paced, only counted.)
 * `RetryAfter` is obeyed: the worker sleeps as told (injected sleep) and tries again.
 
 Message ids of slots and notices are kept in the store (`table_refs`), so a restarted bot edits the
@@ -101,13 +106,15 @@ class _Op:
 class Outbox:
     def __init__(self, bot: Bot, store: Store, sleep: Sleep = asyncio.sleep, retries: int = 3,
                  group_limit: int = 20, group_period: float = 60.0,
-                 clock: Callable[[], float] = time.monotonic) -> None:
+                 clock: Callable[[], float] = time.monotonic, group_pace: float | None = None) -> None:
         self.bot = bot
         self.store = store
         self.sleep = sleep
         self.retries = retries
         self.group_limit = group_limit
         self.group_period = group_period
+        # Seconds between a group's queued messages: the window's budget spread evenly (0: a burst).
+        self.group_pace = group_period / group_limit if group_pace is None and group_limit > 0 else group_pace or 0.0
         self.clock = clock
         self._queues: dict[int, list[_Op]] = {}
         self._workers: dict[int, asyncio.Task[None]] = {}
@@ -250,10 +257,10 @@ class Outbox:
             self._windows[chat_id] = SlidingWindow(self.group_limit, self.group_period, self.clock)
         return self._windows[chat_id]
 
-    async def _room(self, chat_id: int) -> None:
+    async def _room(self, chat_id: int, paced: bool = False) -> None:
         window = self._window(chat_id)
         if window is not None:
-            self.waited += await window.acquire(self._sleep)
+            self.waited += await window.acquire(self._sleep, self.group_pace if paced else 0.0)
 
     async def _sleep(self, seconds: float) -> None:
         """The injected sleep, cut short by `stop_waiting` (then `Leaving`)."""
@@ -296,7 +303,7 @@ class Outbox:
                 self._ended(queue.pop(0).table_id)
                 continue
             if queue[0].kind != "drop":  # deleting does not count against the group's limit
-                await self._room(chat_id)  # before popping: what waits may still be replaced by newer
+                await self._room(chat_id, paced=True)  # before popping: what waits may still be replaced by newer
                 if not queue:
                     break
             op = queue.pop(0)

@@ -23,7 +23,9 @@ from bot.core.pictures import PictureCache
 from bot.core.presenter import TablePanel
 from bot.core.render import render_error
 from bot.core.render.common import names
+from bot.core.text import utf16_len
 from bot.telegram.common import PLATFORM, deadline_html, topic_of
+from bot.telegram.limits import CAPTION_MAX, fit_html
 from storage import TableRecord
 
 if TYPE_CHECKING:
@@ -36,21 +38,38 @@ _Base: Any = object
 LOOKS = ("pictures", "text")
 
 
-def table_caption(panel: TablePanel) -> str:
-    """The table picture's caption (HTML): the game, whose turn, the newest event lines and the
-    deadline as a clock time. The melds, counts and scores are in the picture."""
+def table_caption(panel: TablePanel, last_round: str | None = None) -> str:
+    """The table picture's caption (HTML), the most urgent first: whose turn with its deadline (a
+    clock time) or why the table closed, the newest event lines newest first, then the game's title
+    and the last round's result. Lines that do not fit Telegram's 1 024 are left off whole from the end (the
+    oldest events first) and only the round's result is ever cut, so the newest event and the
+    deadline always show. The melds, counts and scores are in the picture."""
     rec, lang = panel.table, panel.lang
-    lines = [f"<b>{html.escape(panel.title)}</b>"]
-    if panel.restored:
-        lines.insert(0, html.escape(t("lobby.restored", lang)))
+    first = [html.escape(t("lobby.restored", lang))] if panel.restored else []
+    now = []
     if panel.turn is not None and panel.playing:
-        lines.append(html.escape(t("table.turn", lang, name=names(rec, None, lang)[panel.turn])))
-    lines += [html.escape(line) for line in panel.lines]
-    if panel.note:
-        lines.append(html.escape(panel.note))
+        now.append(html.escape(t("table.turn", lang, name=names(rec, None, lang)[panel.turn])))
     if panel.deadline is not None:
-        lines.append(deadline_html(panel.deadline, lang))
-    return "\n".join(lines)
+        now.append(deadline_html(panel.deadline, lang))
+    if now:
+        first.append(" · ".join(now))
+    if panel.note:  # why the table closed: the newest news of a closed table
+        first.append(html.escape(panel.note))
+    rest = [html.escape(line) for line in reversed(panel.lines)]
+    rest.append(f"<b>{html.escape(panel.title)}</b>")
+    caption = "\n".join(first)
+    for n, line in enumerate(rest):
+        if utf16_len(caption) + 1 + utf16_len(line) > CAPTION_MAX:
+            if n == 0 and panel.lines:  # the newest event alone is longer than the room: its start
+                head = fit_html(line, CAPTION_MAX - utf16_len(caption) - 1)
+                caption = f"{caption}\n{head}" if caption else head
+            break
+        caption = f"{caption}\n{line}" if caption else line
+    if last_round:
+        room = CAPTION_MAX - utf16_len(caption) - 2
+        if room > 120:  # a cut round result still says who went out and the first scores; less is noise
+            caption += "\n\n" + fit_html(html.escape(last_round), room)
+    return fit_html(caption, CAPTION_MAX)
 
 
 class Pictures(_Base):

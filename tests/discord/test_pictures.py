@@ -129,3 +129,35 @@ async def test_the_fake_refuses_eleven_attachments_and_a_file_over_25_mib(fake: 
         async with session.post(url, data=form(1, 25 * 1024 * 1024 + 1)) as resp:
             assert resp.status == 413 and (await resp.json())["code"] == 40005
     assert len(fake.rejected) == 2
+
+
+async def test_picks_and_refresh_keep_the_hand_picture_instead_of_uploading_it_again(h: Harness) -> None:
+    """Issue 26: a press that changes the hand's embed but not its picture uploads nothing; the
+    embed still shows the picture it had (kept on the message), and a move uploads the new one."""
+    await h.slash("new", h.alice, game="rummy101", options="match_rounds=1")
+    await h.press(await h.table_message(), h.bob, "join")
+    await h.press(await h.table_message(), h.alice, "start")
+    rec = await h.table()
+    seat = rec.state["turn"]
+    user = h.user_of(rec, seat)
+    hand = await h.hand(user)
+    await h.press(hand, user, "hand", str(seat))  # the first edit of a message this process did not send
+    hand = h.fake.messages[int(hand["id"])]
+    kept = [a["id"] for a in hand["attachments"]]
+    uploads = len(h.fake.files)
+    for values in (["0"], ["0", "1"]):
+        await h.press(hand, user, "hand", str(seat))  # Refresh
+        hand = h.fake.messages[int(hand["id"])]
+        select = next(c for c in components(hand) if c["type"] == 3)
+        await h.click(select["custom_id"], hand, user, values=values)  # picks
+        hand = h.fake.messages[int(hand["id"])]
+    assert len(h.fake.files) == uploads, "no picture uploaded again"
+    assert [a["id"] for a in hand["attachments"]] == kept and _image(hand) == "attachment://hand.png"
+    assert picture_of(h.fake.files, hand, "hand.png") == _drawn(rec, seat)
+    assert not h.fake.missing_images
+    move = await h.ai_move(user)
+    await h.slash("play", user, text=move)
+    await h.press(hand, user, "hand", str(seat))  # Refresh after the move: a new picture
+    hand = h.fake.messages[int(hand["id"])]
+    assert len(h.fake.files) > uploads
+    assert picture_of(h.fake.files, hand, "hand.png") == _drawn(await h.table(), seat)

@@ -3,7 +3,7 @@
 `picture(rec, view, viewer, lang)` is the entry point: `viewer=None` draws the public table from
 the public view, `viewer=p` draws seat p's rack or hand from p's own view (and refuses any other
 view: a seat's picture can only hold what that seat may see). Each game contributes
-`bot.core.pictures.<game>` with `table(view, names, lang)` and `hand(view, lang, by_number)`
+`bot.core.pictures.<game>` with `table(view, names, lang, sheet)` and `hand(view, lang, by_number)`
 returning a `Sheet` (the layout model, which tests read). Pictures are cached per table version.
 """
 
@@ -13,13 +13,14 @@ from collections import OrderedDict
 from importlib import import_module
 from typing import Any
 
+from bot.core.pictures.common import ended_line
 from bot.core.pictures.sheet import Sheet
 from bot.core.render.common import names
 from storage import TableRecord
 
 CACHE_SIZE = 256  # a few pictures per active table (the table, each seat's hand, each language)
 
-Key = tuple[str, int, int | None, str, bool]
+Key = tuple[str, int, str, int | None, str, bool]
 
 
 def layout(rec: TableRecord, view: dict[str, Any], viewer: int | None, lang: str = "en",
@@ -31,12 +32,17 @@ def layout(rec: TableRecord, view: dict[str, Any], viewer: int | None, lang: str
         # own seat's view, so no picture can show what its viewer may not see.
         raise ValueError(f"a picture for viewer {viewer} needs that viewer's view, not seat {view.get('you')}'s")
     if viewer is None:
-        return mod.table(view, names(rec, None, lang), lang)
+        sheet, seated = Sheet(), names(rec, None, lang)
+        if rec.status != "playing":
+            # Drawn from the version shown: an ended table shows how it ended, not whose turn it was.
+            ended_line(sheet, rec, seated, lang)
+            view = {**view, "turn": None}
+        return mod.table(view, seated, lang, sheet)
     return mod.hand(view, lang, by_number)
 
 
 class PictureCache:
-    """PNG bytes by (table, version, viewer, language, rack order), least recently used dropped first.
+    """PNG bytes by (table, version, status, viewer, language, rack order), least recently used dropped first.
 
     The version changes with every accepted action, so a cached picture is never stale; a table's
     message and every seat's hand edited after one move each draw once, however often they are sent."""
@@ -48,7 +54,7 @@ class PictureCache:
 
     def picture(self, rec: TableRecord, view: dict[str, Any], viewer: int | None, lang: str = "en",
                 by_number: bool = False) -> bytes:
-        key: Key = (rec.id, rec.version, viewer, lang, by_number)
+        key: Key = (rec.id, rec.version, rec.status, viewer, lang, by_number)  # status: an ended table draws its result
         hit = self._items.get(key)
         if hit is not None:
             self._items.move_to_end(key)

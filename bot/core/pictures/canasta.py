@@ -54,8 +54,7 @@ def _team(sheet: Sheet, view: dict[str, Any], team: int, names: list[str], lang:
         sheet.text(t("canasta.table.no_melds", lang).strip(), muted=True)
 
 
-def table(view: dict[str, Any], names: list[str], lang: str) -> Sheet:
-    sheet = Sheet()
+def table(view: dict[str, Any], names: list[str], lang: str, sheet: Sheet) -> Sheet:
     game = t("game.canasta", lang)
     common = {"game": game, "round": view["round"], "stock": view["stock"], "pile": view["pile_size"], "top": ""}
     length = view["match_length"]
@@ -66,9 +65,8 @@ def table(view: dict[str, Any], names: list[str], lang: str) -> Sheet:
         key = "canasta.table.header_extra" if view["round"] > rounds else "canasta.table.header"
         sheet.text(t(key, lang, rounds=rounds, **common), bold=True)
     turn = view["turn"]
-    if turn is not None:
-        turn_line(sheet, turn, names, lang, "canasta.table.turn", phase=t(f"canasta.phase.{view['phase']}", lang))
-    else:
+    turn_line(sheet, turn, names, lang)
+    if view["round_over"] is not None:
         sheet.text(t("canasta.table.round_over", lang), bold=True)
     if view["top"]:
         sheet.pieces([[tile(view["top"])]], label=t("pictures.top", lang))

@@ -17,9 +17,14 @@ from PIL import Image, ImageDraw, ImageFont
 
 Kind = Literal["tile", "card"]
 
-TILE_W, TILE_H = 32, 44
-CARD_W, CARD_H = 34, 46
+# A number's ink is 17 px high (12.75 px shown 360 of 480 wide), every mark 15 px: sheet.py's sizes.
+TILE_W, TILE_H = 38, 48
+CARD_W, CARD_H = 40, 56
 RADIUS = 5
+NUMBER_SIZE = 23  # bold: DejaVu's digits are 0.73 em high
+MARK_SIZE = 15  # the colour letter, a joker's note
+SUIT_SIZE = 20
+BAND_H = 17  # a joker's note band
 
 # Rummikub's orange is "y" in the notation; a darker orange than the tiles' keeps it readable on cream.
 TILE_INK = {"r": (200, 30, 35), "b": (25, 85, 200), "k": (25, 25, 30), "y": (215, 120, 0)}
@@ -30,6 +35,7 @@ RED_SUITS = frozenset("HD")
 TILE_FACE, TILE_EDGE = (252, 247, 232), (160, 150, 128)
 CARD_FACE, CARD_EDGE = (255, 255, 255), (150, 150, 150)
 WILD_EDGE = (220, 160, 0)
+NOTE_BAND, NOTE_INK = (60, 60, 70), (255, 255, 255)
 
 
 @cache
@@ -81,6 +87,39 @@ def _ink(piece: Piece) -> tuple[int, int, int]:
     return RED if piece.code[-1] in RED_SUITS else BLACK
 
 
+@dataclass(frozen=True)
+class Face:
+    """One string drawn on a piece: where (anchor point and Pillow anchor), in which font, and
+    whether it is the piece's number (rank) or a mark beside it (colour letter, suit, a joker's
+    note). The sprite is painted from these, and the legibility measure reads the same list."""
+
+    text: str
+    at: tuple[float, float]
+    anchor: str
+    size: int
+    bold: bool
+    fill: tuple[int, int, int]
+    number: bool = False
+
+
+def faces(piece: Piece) -> list[Face]:
+    w, h = piece.size
+    ink = _ink(piece)
+    big, small, *note = piece.labels()
+    out: list[Face]
+    if piece.kind == "tile":
+        corner = ((w - 2, 1), "rt") if note else ((w - 4, h - 2), "rd")  # the note's band takes the foot
+        centre = (w / 2 - 4, 17) if note else (w / 2, 18)  # beside the corner letter, not under it
+        out = [Face(big, centre, "mm", NUMBER_SIZE, True, ink, number=big.isdigit()),
+               Face(small, corner[0], corner[1], MARK_SIZE, True, ink)]
+    else:
+        out = [Face(big, (3, 3), "lt", NUMBER_SIZE, True, ink, number=piece.code != "JK"),
+               Face(small, (w / 2 + 2, 30 if note else 40), "mm", MARK_SIZE if note else SUIT_SIZE, False, ink)]
+    if note:
+        out.append(Face(note[0], (w / 2, h - 2 - BAND_H / 2), "mm", MARK_SIZE, True, NOTE_INK))
+    return out
+
+
 @cache
 def sprite(piece: Piece) -> Image.Image:
     """The piece as an RGBA image (transparent outside the rounded corners). Cached: a table holds
@@ -88,22 +127,13 @@ def sprite(piece: Piece) -> Image.Image:
     w, h = piece.size
     img = Image.new("RGBA", (w, h), (0, 0, 0, 0))
     draw = ImageDraw.Draw(img)
-    tile_like = piece.kind == "tile"
-    face, edge = (TILE_FACE, TILE_EDGE) if tile_like else (CARD_FACE, CARD_EDGE)
+    face, edge = (TILE_FACE, TILE_EDGE) if piece.kind == "tile" else (CARD_FACE, CARD_EDGE)
     if piece.wild:
         edge = WILD_EDGE
     draw.rounded_rectangle((0, 0, w - 1, h - 1), RADIUS, fill=face, outline=edge, width=2 if piece.wild else 1)
-    ink = _ink(piece)
-    big, small, *note = piece.labels()
-    if tile_like:
-        draw.text((w / 2, 17), big, font=font(19 if len(big) < 2 else 17, bold=True), fill=ink, anchor="mm")
-        corner = ((w - 3, 2), "rt") if note else ((w - 4, h - 3), "rd")  # the note's band takes the foot
-        draw.text(corner[0], small, font=font(10, bold=True), fill=ink, anchor=corner[1])
-    else:
-        draw.text((4, 3), big, font=font(13 if len(big) < 2 else 12, bold=True), fill=ink, anchor="lt")
-        draw.text((w / 2 + 3, 24 if note else 30), small, font=font(19), fill=ink, anchor="mm")
-    if note:
+    if piece.note:
         # What a joker stands for: a small dark band at the foot, so it reads on any face colour.
-        draw.rectangle((2, h - 13, w - 3, h - 3), fill=(60, 60, 70))
-        draw.text((w / 2, h - 8), note[0], font=font(9, bold=True), fill=(255, 255, 255), anchor="mm")
+        draw.rectangle((2, h - 2 - BAND_H, w - 3, h - 3), fill=NOTE_BAND)
+    for f in faces(piece):
+        draw.text(f.at, f.text, font=font(f.size, f.bold), fill=f.fill, anchor=f.anchor)
     return img

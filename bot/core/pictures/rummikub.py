@@ -33,8 +33,7 @@ def _caption(meld: dict[str, Any], lang: str) -> str:
     return f"{prefix}{kind} {meld['value']}"
 
 
-def table(view: dict[str, Any], names: list[str], lang: str) -> Sheet:
-    sheet = Sheet()
+def table(view: dict[str, Any], names: list[str], lang: str, sheet: Sheet) -> Sheet:
     header = "table.header_extra" if view["round"] > view["match_games"] else "table.header"
     sheet.text(t(header, lang, game=t("game.rummikub", lang), round=view["round"], rounds=view["match_games"],
                  pool=view["pool"]), bold=True)

@@ -27,8 +27,7 @@ def meld_block(meld: dict[str, Any], names: list[str], lang: str) -> Block:
                                                                           names[meld["owner"]]])
 
 
-def table(view: dict[str, Any], names: list[str], lang: str) -> Sheet:
-    sheet = Sheet()
+def table(view: dict[str, Any], names: list[str], lang: str, sheet: Sheet) -> Sheet:
     header = "rummy101.table.header_extra" if view["round"] > view["match_rounds"] else "rummy101.table.header"
     sheet.text(t(header, lang, game=t("game.rummy101", lang), round=view["round"], rounds=view["match_rounds"],
                  stock=view["stock"]), bold=True)
@@ -39,9 +38,7 @@ def table(view: dict[str, Any], names: list[str], lang: str) -> Sheet:
         sheet.text(t("rummy101.table.joker_button", lang,
                      used=", ".join(used) or t("rummy101.table.nobody", lang)))
     turn = view["turn"]
-    if turn is not None:
-        turn_line(sheet, turn, names, lang, "rummy101.table.turn_phase",
-                  phase=t(f"rummy101.table.phase_{view['phase']}", lang))
+    turn_line(sheet, turn, names, lang)
     top = view["discard_top"]
     if top is None:
         sheet.text(t("rummy101.table.discard_empty", lang))

@@ -36,8 +36,7 @@ def structure_block(s: dict[str, Any], names: list[str], lang: str) -> Block:
     return Block(f"S{s['id']}", structure_pieces(s), lines)
 
 
-def table(view: dict[str, Any], names: list[str], lang: str) -> Sheet:
-    sheet = Sheet()
+def table(view: dict[str, Any], names: list[str], lang: str, sheet: Sheet) -> Sheet:
     sheet.text(t("rummy500.table.header", lang, game=t("game.rummy500", lang), round=view["round"],
                  bank=view["bank"], target=view["target_score"]), bold=True)
     turn_line(sheet, view["turn"], names, lang)
@@ -84,7 +83,7 @@ def hand(view: dict[str, Any], lang: str, by_number: bool = False) -> Sheet:
         if phase == "take":
             sheet.text(t("rummy500.hand.phase_take", lang), bold=True)
             for entry in view["takes"] or []:
-                sheet.text("  " + _take_line(entry, lang), size=13)
+                sheet.text("  " + _take_line(entry, lang))
             if view["bank"] == 0:
                 sheet.text(t("rummy500.hand.bank_empty", lang))
         elif phase == "bank":

@@ -22,8 +22,7 @@ def wild_card(code: str, view: dict[str, Any]) -> Piece:
     return card(code, wild=code == JOKER or code[:-1] == view["wild"])
 
 
-def table(view: dict[str, Any], names: list[str], lang: str) -> Sheet:
-    sheet = Sheet()
+def table(view: dict[str, Any], names: list[str], lang: str, sheet: Sheet) -> Sheet:
     sheet.text(t("three_thirteen.table.header", lang, game=t("game.three_thirteen", lang), round=view["round"],
                  rounds=view["rounds"], cards=view["hand_size"], wild=_wild_text(view, lang)), bold=True)
     piles = t("three_thirteen.table.piles", lang, top=view["discard_top"] or "—", pile=view["discard_size"],
@@ -40,7 +39,7 @@ def table(view: dict[str, Any], names: list[str], lang: str) -> Sheet:
     player_lines(sheet, lines, view["turn"], lang)
     if view["round_over"] is not None:
         sheet.gap()
-        sheet.text(_summary(view["round"], view["round_over"], view["totals"], names, None, lang), size=13)
+        sheet.text(_summary(view["round"], view["round_over"], view["totals"], names, None, lang))
     return sheet
 
 

@@ -245,8 +245,7 @@ def test_a_russian_table_has_no_english_word(game: str) -> None:
 
 
 def _game_of(file: str) -> str | None:
-    name = file.removesuffix(".json")
-    return name if name in GAMES else None
+    return file if file in GAMES else None
 
 
 def _texts(value: Any) -> list[str]:

@@ -85,6 +85,11 @@ def _languages() -> tuple[str, ...]:
     return tuple(sorted(found | {SOURCE_LANG}))
 
 
+# Listed on import: the settings check DEFAULT_LANG against it, and a process that drops its
+# privileges right after its imports (tests/cli/test_startup_database.py) may no longer read the package.
+_languages()
+
+
 # ---- the player's language from a locale tag ------------------------------------------------------------
 
 
@@ -93,8 +98,8 @@ def resolve_language(tag: str | None, supported: Iterable[str] | None = None) ->
 
     Telegram's `language_code` (`ru`, `pt-br`), Discord's locale (`pt-BR`, `es-419`, `en-US`) and
     POSIX's (`ru_RU.UTF-8`, `C`) all land here: Babel's negotiation picks the catalog of exactly
-    that region (pt_BR) or of the language alone (es-419 → es, en-US → en); a bare language with
-    only one regional catalog takes it (pt → pt_BR)."""
+    that region (pt_BR) or of the language alone (es-419 → es, en-US → en); a language we have in
+    one region only takes that one (pt, pt-PT → pt_BR) rather than English."""
     if not tag:
         return None
     langs = list(supported if supported is not None else _languages())
@@ -105,13 +110,10 @@ def resolve_language(tag: str | None, supported: Iterable[str] | None = None) ->
         locale = Locale.parse(cleaned)
     except (UnknownLocaleError, ValueError, TypeError):
         return None
-    wanted = str(locale)
-    found = negotiate_locale([wanted], langs, aliases={})
-    if found is None and locale.territory is None:
-        regional = [x for x in langs if x.split("_")[0] == locale.language]
-        found = regional[0] if len(regional) == 1 else None
-    if found is None:  # a region we have no catalog for, of a language we have in another region
-        found = negotiate_locale([locale.language], langs, aliases={})
+    found = negotiate_locale([str(locale)], langs, aliases={})
+    if found is None:  # pt, pt-PT → pt_BR: the one catalog of that language, whatever its region
+        same = [x for x in langs if x.split("_")[0] == locale.language]
+        found = same[0] if len(same) == 1 else None
     return found
 
 

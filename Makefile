@@ -50,11 +50,13 @@ catalogs: $(STAMP)
 catalogs-report: $(STAMP)
 	$(BIN)/python -m bot.core.catalogs report
 
-# The players' guides are edited in docs/ and shipped as package data (bot/core/guides/<lang>/).
+# The players' guides are edited in docs/ and shipped as package data (bot/core/guides/<lang>/):
+# English from docs/, every other language with a catalog from docs/<lang>/.
 guides:
-	mkdir -p bot/core/guides/en bot/core/guides/ru
+	mkdir -p bot/core/guides/en
 	cp docs/*.md bot/core/guides/en/
-	cp docs/ru/*.md bot/core/guides/ru/
+	for lang in $$(ls bot/core/locales | grep -v '\.pot$$'); do \
+		mkdir -p bot/core/guides/$$lang && cp docs/$$lang/*.md bot/core/guides/$$lang/; done
 
 clean:
 	rm -rf $(VENV) .pytest_cache .ruff_cache .mypy_cache .hypothesis

@@ -4,9 +4,10 @@
     python -m bot.core.catalogs check          what is missing or wrong, one line each (exit 1 if any)
     python -m bot.core.catalogs report         messages × languages translated
     python -m bot.core.catalogs init LANG      a new language: its directory of empty PO files
-    python -m bot.core.catalogs import-json DIR [--remove]
+    python -m bot.core.catalogs import-json DIR [--since REV] [--remove]
                                                catalogs in the JSON format of before (DIR/<lang>/<domain>.json)
-                                               merged in: the JSON's sentences win, keys it lacks stay
+                                               merged in: the JSON's sentences win, keys it lacks stay; with
+                                               --since, only the keys added or changed since git REV
 
 `make catalogs` runs update then check; `make catalogs-report` the report. The merging is Babel's
 (`Catalog.update`, as `pybabel update` does it): a message whose English changed keeps its old
@@ -25,8 +26,9 @@ import io
 import json
 import re
 import string
+import subprocess
 import sys
-from collections.abc import Iterable
+from collections.abc import Callable, Iterable
 from dataclasses import dataclass
 from datetime import UTC, datetime
 from pathlib import Path
@@ -223,16 +225,38 @@ def _rebuild(header_from: Catalog, groups: Iterable[list[Message]], lang: str | 
     return out
 
 
-def import_json(src: Path, layout: Layout) -> tuple[int, list[str]]:
+def git_base(rev: str) -> Callable[[Path], dict[str, Template]]:
+    """A JSON file as it was at a git revision ({} where it did not exist)."""
+    def base(path: Path) -> dict[str, Template]:
+        top = subprocess.run(["git", "-C", str(path.parent), "rev-parse", "--show-toplevel"], check=True,
+                             capture_output=True, text=True).stdout.strip()
+        shown = subprocess.run(["git", "-C", top, "show", f"{rev}:{path.resolve().relative_to(Path(top).resolve())}"],
+                               capture_output=True, text=True)
+        return json.loads(shown.stdout) if shown.returncode == 0 else {}
+    return base
+
+
+def _load(path: Path, base: Callable[[Path], dict[str, Template]] | None) -> dict[str, Template]:
+    data: dict[str, Template] = json.loads(path.read_text(encoding="utf-8"))
+    if base is None:
+        return data
+    before = base(path)
+    return {k: v for k, v in data.items() if before.get(k) != v}
+
+
+def import_json(src: Path, layout: Layout, base: Callable[[Path], dict[str, Template]] | None = None
+                ) -> tuple[int, list[str]]:
     """Merge `src/<lang>/<domain>.json` (the format of before: key -> text or plural dict) into
-    the templates (English) and the POs; the JSON's sentences win, keys it lacks stay. Returns
+    the templates (English) and the POs; the JSON's sentences win, keys it lacks stay. With `base`
+    (a file's content before, e.g. `git_base("main")`) only what differs from it is merged, so a
+    sentence edited in the PO since is not overwritten by the old JSON around an addition. Returns
     the messages imported and the problems (a key English lacks, a plural where English has none)."""
     files = {p.parent.name: [] for p in src.glob("*/*.json")}  # type: dict[str, list[Path]]
     for p in sorted(src.glob("*/*.json")):
         files[p.parent.name].append(p)
     count, problems = 0, []
     for path in files.get(SOURCE_LANG, []):
-        domain, data = path.stem, json.loads(path.read_text(encoding="utf-8"))
+        domain, data = path.stem, _load(path, base)
         target = layout.template(domain)
         template = read(target) if target.is_file() else new_catalog(None, domain)
         groups = _groups(template)
@@ -243,7 +267,7 @@ def import_json(src: Path, layout: Layout) -> tuple[int, list[str]]:
     for lang in sorted(set(files) - {SOURCE_LANG}):
         order = plural_order(lang)
         for path in files[lang]:
-            domain, data = path.stem, json.loads(path.read_text(encoding="utf-8"))
+            domain, data = path.stem, _load(path, base)
             index = {m.context: m for m in read(layout.template(domain)) if m.id}
             target = layout.po(lang, domain)
             po = read(target, lang) if target.is_file() else new_catalog(lang, domain)
@@ -473,6 +497,7 @@ def main(argv: list[str] | None = None) -> int:
     new.add_argument("lang", help="a CLDR language code: uk, tr, es, pt_BR, de, …")
     old = sub.add_parser("import-json", help="merge catalogs in the JSON format of before")
     old.add_argument("source", type=Path, help="a directory of <lang>/<domain>.json")
+    old.add_argument("--since", metavar="REV", help="merge only what changed since this git revision (e.g. main)")
     old.add_argument("--remove", action="store_true", help="delete the JSON files once imported")
     args = parser.parse_args(argv)
     layout = Layout(args.root or package_root())
@@ -488,7 +513,7 @@ def main(argv: list[str] | None = None) -> int:
         print(report(layout))
         return 0
     if args.command == "import-json":
-        count, problems = import_json(args.source, layout)
+        count, problems = import_json(args.source, layout, git_base(args.since) if args.since else None)
         print(f"imported {count} messages from {args.source}")
         for line in problems:
             print(line, file=sys.stderr)

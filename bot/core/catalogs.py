@@ -244,6 +244,12 @@ def _load(path: Path, base: Callable[[Path], dict[str, Template]] | None) -> dic
     return {k: v for k, v in data.items() if before.get(k) != v}
 
 
+def _replace(po: Catalog, message: Message) -> None:
+    """Put a translation in, over the one there (Babel's `add` keeps an existing message's text)."""
+    po.delete(message.id, context=message.context)
+    po[message.id] = message
+
+
 def import_json(src: Path, layout: Layout, base: Callable[[Path], dict[str, Template]] | None = None
                 ) -> tuple[int, list[str]]:
     """Merge `src/<lang>/<domain>.json` (the format of before: key -> text or plural dict) into
@@ -281,15 +287,15 @@ def import_json(src: Path, layout: Layout, base: Callable[[Path], dict[str, Temp
                     continue
                 count += 1
                 if isinstance(value, str) and isinstance(source.id, str):
-                    po.add(source.id, value, context=key, flags=source.flags)
+                    _replace(po, Message(source.id, value, context=key, flags=source.flags))
                     continue
                 if isinstance(value, str):  # a language that needs no counted word there: one text for every form
                     value = {c: value for c in order}
-                po.add(source.id, tuple(value.get(c, "") for c in order), context=key, flags=source.flags)
+                _replace(po, Message(source.id, tuple(value.get(c, "") for c in order), context=key, flags=source.flags))
                 for form, text in value.items():
                     exact = index.get(f"{key}{form}") if form.startswith("=") else None
                     if exact is not None:
-                        po.add(exact.id, text, context=exact.context, flags=exact.flags)
+                        _replace(po, Message(exact.id, text, context=exact.context, flags=exact.flags))
             write(target, po)
     update(layout)
     return count, problems

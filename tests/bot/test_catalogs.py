@@ -14,12 +14,25 @@ import io
 import json
 import re
 import shutil
+import subprocess
 from pathlib import Path
 
 import pytest
 from babel.messages.catalog import Catalog
 
-from bot.core.catalogs import Layout, check, code_keys, compiled, import_json, init, plural_forms, read, report, update
+from bot.core.catalogs import (
+    Layout,
+    check,
+    code_keys,
+    compiled,
+    git_base,
+    import_json,
+    init,
+    plural_forms,
+    read,
+    report,
+    update,
+)
 from bot.core.i18n import (
     PLURAL_PARAM,
     SOURCE_LANG,
@@ -300,3 +313,27 @@ def test_a_refusal_that_fits_a_callback_answer_in_english_fits_in_every_language
     over = [(key, max(rendered_lengths(key, lang))) for key in keys_matching(r"(\w+\.)?error\..*")
             if max(rendered_lengths(key, SOURCE_LANG)) <= 200 < max(rendered_lengths(key, lang))]
     assert not over
+
+
+def test_json_since_a_revision_merges_only_what_changed(layout: Layout, tmp_path: Path) -> None:
+    """A branch's JSON holds every old sentence around its additions: with `--since` (the revision
+    the catalogs were converted at) the old ones do not undo a PO edit made since."""
+    repo = tmp_path / "repo"
+    (repo / "ru").mkdir(parents=True)
+    old = {"parse.empty": "команда пуста"}
+    (repo / "ru/core.json").write_text(json.dumps(old), encoding="utf-8")
+    git = ["git", "-C", str(repo), "-c", "user.email=t@t", "-c", "user.name=t"]
+    subprocess.run([*git, "init", "-q"], check=True)
+    subprocess.run([*git, "add", "-A"], check=True)
+    subprocess.run([*git, "commit", "-qm", "before"], check=True)
+    path = layout.po("ru", "core")
+    path.write_text(path.read_text(encoding="utf-8").replace('"команда пуста"', '"пустая команда"'), encoding="utf-8")
+    (repo / "ru/core.json").write_text(json.dumps({**old, "parse.expected": "ожидалось {expected} на месте '{token}'"}),
+                                       encoding="utf-8")
+    assert import_json(repo, layout, git_base("HEAD")) == (1, [])
+    russian = translated_texts(read(path, "ru"), "ru", english_texts(read(layout.template("core"))))
+    assert russian["parse.empty"] == "пустая команда"  # the PO's edit stays
+    assert russian["parse.expected"] == "ожидалось {expected} на месте '{token}'"
+    assert import_json(repo, layout) == (2, [])  # without a base, the JSON wins everywhere
+    assert translated_texts(read(path, "ru"), "ru", english_texts(read(layout.template("core"))))["parse.empty"] \
+        == "команда пуста"

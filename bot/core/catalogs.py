@@ -33,7 +33,7 @@ from dataclasses import dataclass
 from datetime import UTC, datetime
 from pathlib import Path
 
-from babel.core import Locale
+from babel.core import Locale, UnknownLocaleError
 from babel.messages.catalog import Catalog, Message
 from babel.messages.mofile import write_mo
 from babel.messages.pofile import read_po, write_po
@@ -139,7 +139,10 @@ def fields(text: str) -> set[str]:
 
 
 def _flags(texts: Iterable[str]) -> set[str]:
-    return {BRACE} if any(fields(t) for t in texts) else set()
+    try:
+        return {BRACE} if any(fields(t) for t in texts) else set()
+    except ValueError:  # an unpaired brace: the check names it, the update goes on
+        return set()
 
 
 def template_messages(key: str, value: Template) -> list[Message]:
@@ -512,7 +515,12 @@ def main(argv: list[str] | None = None) -> int:
             print(f"updated {path}")
         return 0
     if args.command == "init":
-        for path in init(layout, args.lang):
+        try:
+            written = init(layout, args.lang)
+        except (UnknownLocaleError, ValueError):
+            print(f"{args.lang!r} is not a CLDR language code: use one such as uk, tr, es, pt_BR, de", file=sys.stderr)
+            return 2
+        for path in written:
             print(f"wrote {path}")
         return 0
     if args.command == "report":

@@ -337,3 +337,18 @@ def test_json_since_a_revision_merges_only_what_changed(layout: Layout, tmp_path
     assert import_json(repo, layout) == (2, [])  # without a base, the JSON wins everywhere
     assert translated_texts(read(path, "ru"), "ru", english_texts(read(layout.template("core"))))["parse.empty"] \
         == "команда пуста"
+
+
+def test_the_command_line_checks_and_refuses_an_unknown_language(layout: Layout,
+                                                                 capsys: pytest.CaptureFixture[str]) -> None:
+    from bot.core.catalogs import main
+
+    assert main(["--root", str(layout.root), "check"]) == 0
+    assert "catalogs complete" in capsys.readouterr().out
+    assert main(["--root", str(layout.root), "init", "xx"]) == 2
+    assert "'xx' is not a CLDR language code" in capsys.readouterr().err and not (layout.root / "xx").exists()
+    _add_template(layout, "web", "web.new_thing", "A new {thing")  # a brace without its pair
+    assert main(["--root", str(layout.root), "update"]) == 0
+    assert main(["--root", str(layout.root), "check"]) == 1
+    err = capsys.readouterr().err
+    assert "en web: web.new_thing: a brace without its pair" in err and "ru web: web.new_thing" in err

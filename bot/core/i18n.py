@@ -103,6 +103,8 @@ def resolve_language(tag: str | None, supported: Iterable[str] | None = None) ->
     if not tag:
         return None
     langs = list(supported if supported is not None else _languages())
+    if tag in langs:  # the common case (a web page's `lang`, a stored setting), without parsing
+        return tag
     cleaned = tag.split(".")[0].split("@")[0].replace("-", "_").strip()
     if not cleaned or cleaned in ("C", "POSIX"):
         return None

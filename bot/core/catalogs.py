@@ -119,7 +119,7 @@ def new_catalog(lang: str | None, domain: str) -> Catalog:
     catalog = Catalog(locale=lang, domain=domain, project=PROJECT, version="1", fuzzy=False,
                       header_comment=HEADER.format(title=title), creation_date=EPOCH, revision_date=EPOCH,
                       language_team=Locale.parse(lang).english_name if lang else None,
-                      last_translator=None)
+                      last_translator="Rummy Club contributors" if lang else None)
     if lang:
         set_plural_forms(catalog, lang)
     return catalog

@@ -36,7 +36,7 @@ from pathlib import Path
 from babel.core import Locale, UnknownLocaleError
 from babel.messages.catalog import Catalog, Message
 from babel.messages.mofile import write_mo
-from babel.messages.pofile import read_po, write_po
+from babel.messages.pofile import read_po, unescape, write_po
 from babel.plural import to_gettext
 
 from bot.core.i18n import (
@@ -176,6 +176,26 @@ def normalised_template(template: Catalog, domain: str) -> Catalog:
     return out
 
 
+def previous_english(path: Path) -> dict[str, list[str]]:
+    """The old English (`#| msgid`, `#| msgid_plural`) each fuzzy message of a PO shows the translator.
+    Babel writes these lines but reads them back as a translator's comment, so without this a second
+    update would turn them into one before anyone had looked."""
+    out: dict[str, list[str]] = {}
+    for block in path.read_text(encoding="utf-8").split("\n\n"):
+        shown: list[str] = []
+        key = None
+        for line in block.splitlines():
+            if line.startswith(("#| msgid ", "#| msgid_plural ")):
+                shown.append(unescape(line.split(" ", 2)[2]))
+            elif line.startswith('#| "') and shown:
+                shown[-1] += unescape(line[3:])
+            elif line.startswith("msgctxt "):
+                key = unescape(line[len("msgctxt "):])
+        if key is not None and shown:
+            out[key] = shown
+    return out
+
+
 def update(layout: Layout, langs: Iterable[str] | None = None) -> list[Path]:
     """Every language's PO in line with the templates (Babel's merge); the files written."""
     written = []
@@ -186,8 +206,14 @@ def update(layout: Layout, langs: Iterable[str] | None = None) -> list[Path]:
         for lang in langs if langs is not None else layout.languages():
             path = layout.po(lang, domain)
             po = read(path, lang) if path.is_file() else new_catalog(lang, domain)
+            previous = previous_english(path) if path.is_file() else {}
+            for message in po:  # Babel reads a `#|` line as a translator's comment "| msgid …"
+                message.user_comments = [c for c in message.user_comments if not c.startswith("|")]
             po.update(template, update_header_comment=False)
             set_plural_forms(po, lang)
+            for message in po:
+                if message.fuzzy and not message.previous_id and message.context in previous:
+                    message.previous_id = previous[message.context]
             if write(path, po):
                 written.append(path)
     return written

@@ -147,6 +147,7 @@ def test_changed_english_makes_the_translation_fuzzy_until_reviewed(layout: Layo
     message = next(m for m in po if m.context == "parse.empty")
     assert message.fuzzy and message.string == "команда пуста"
     assert '#| msgid "the command is empty"' in layout.po("ru", "core").read_text(encoding="utf-8")  # shown to translators
+    assert update(layout) == []  # a second update keeps it as it is (Babel reads `#|` back as a comment)
     assert check(layout) == ["ru core: parse.empty is fuzzy (its English changed): review the translation"]
     # Until a translator clears the flag, the bot says the new English rather than the old Russian.
     english = english_texts(read(layout.template("core")))

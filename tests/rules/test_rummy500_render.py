@@ -5,7 +5,7 @@ from __future__ import annotations
 
 import pytest
 
-from bot.core.i18n import catalog, catalog_files
+from bot.core.i18n import available_languages, catalog, catalog_files
 from bot.core.render import rummy500 as r5
 from bot.core.render.common import render_error
 from rules import IllegalAction
@@ -56,7 +56,7 @@ def test_events_and_round_summary() -> None:
     assert "Ann laid 4D 5D 6D as S1 (+15)." in lines
     summary = next(x for x in lines if x and x.startswith("Round 1 over"))
     assert "Ann went out after a market take!" in summary and "Ann: laid 15 − hand — (0) + bonus 0 = +15" in summary
-    for lang in ("en", "ru"):
+    for lang in available_languages():
         for e in events:
             out = r5.render_event(e, NAMES, 0, lang)
             assert out is None or "{" not in out

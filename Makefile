@@ -54,7 +54,7 @@ catalogs-report: $(STAMP)
 # English from docs/, every other language with a catalog from docs/<lang>/.
 guides:
 	mkdir -p bot/core/guides/en
-	cp docs/*.md bot/core/guides/en/
+	cp $$(ls docs/*.md | grep -v '/ARCHITECTURE\.md$$') bot/core/guides/en/
 	for lang in $$(ls bot/core/locales | grep -v '\.pot$$'); do \
 		mkdir -p bot/core/guides/$$lang && cp docs/$$lang/*.md bot/core/guides/$$lang/; done
 

@@ -9,7 +9,8 @@ every translated catalog.
 In a language not written in Latin letters (Russian, Ukrainian: CLDR's likely script) any Latin word
 the rule below does not allow is left-over English. In one written in Latin letters (Turkish,
 Spanish, German, …) the language's own words are Latin too, so what is caught there is an English
-word no such sentence has reason to hold (`ENGLISH_MARKERS`: the, you, with, …), under the same rule.
+word no such sentence has reason to hold (`ENGLISH_MARKERS`: the, you, with, …), under the same rule,
+and a catalog sentence left as its English word for word (`left_in_english`).
 
 The rule for a Latin word (`latin_words` holds it):
 - notation is fine anywhere: tiles (r5, k13, j, j=r7), cards (10H, QS, JK, JK=7C), meld references
@@ -31,7 +32,7 @@ from typing import Any
 import discord
 import pytest
 
-from bot.core.i18n import SOURCE_LANG, available_languages, catalog_files, script_of, t
+from bot.core.i18n import SOURCE_LANG, available_languages, catalog_files, forms, script_of, t
 from bot.core.options_text import bad_option, options_from_text
 from bot.core.options_ui import option_choices
 from bot.core.presenter import HandControls, HandUI
@@ -142,6 +143,9 @@ def test_the_rule_catches_english_and_lets_notation_through() -> None:
     assert stray_english("Ход: finished", "rummikub", "uk") == ["finished"]  # Cyrillic: any English word
     assert stray_english("Sıra sende: the tiles", "rummikub", "tr") == ["the", "tiles"]  # Latin: the markers
     assert stray_english("Taş çek (draw) veya geç", "rummikub", "tr") == []
+    assert left_in_english("Pool empty: {left} turns left.", "Pool empty: {left} turns left.", None, "de")
+    assert not left_in_english("Rummy Club", "Rummy Club", None, "de")  # a name, the same in every language
+    assert not left_in_english("Pool empty: {left} turns left.", "Pool empty: {left} turns left.", None, "uk")
 
 
 # ---- positions --------------------------------------------------------------------------------------
@@ -275,18 +279,28 @@ def _game_of(file: str) -> str | None:
     return file if file in GAMES else None
 
 
-def _texts(value: Any) -> list[str]:
-    return [v for k, v in value.items() if k != "plural"] if isinstance(value, dict) else [value]
+def _bare(text: str) -> str:
+    return re.sub(r"\{\w+(?::[^}]*)?\}", " ", text)
+
+
+def left_in_english(text: str, english: str | None, game: str | None, lang: str) -> bool:
+    """A sentence of a Latin-script language that is its English word for word, with three or more
+    English words beyond what the player types: the markers would miss an untranslated "Pool empty"."""
+    return script_of(lang) == "Latn" and text == english and len(latin_words(_bare(english), game)) >= 3
 
 
 @pytest.mark.parametrize("lang", TRANSLATED)
 def test_every_translated_catalog_sentence_is_in_its_language(lang: str) -> None:
     found = {}
+    english = catalog_files(SOURCE_LANG)
     for file, texts in catalog_files(lang).items():
         game = _game_of(file)
         for key, value in texts.items():
-            for text in _texts(value):
-                bad = stray_english(re.sub(r"\{\w+(?::[^}]*)?\}", " ", text), game, lang)
+            source = forms(english[file][key])
+            for form, text in forms(value).items():
+                bad = stray_english(_bare(text), game, lang)
+                if left_in_english(text, source.get(form) or source.get("other"), game, lang):
+                    bad.append("(the English sentence as it is)")
                 if bad:
                     found[key] = (bad, text)
     assert not found, found

@@ -357,3 +357,26 @@ def test_the_command_line_checks_and_refuses_an_unknown_language(layout: Layout,
     assert main(["--root", str(layout.root), "check"]) == 1
     err = capsys.readouterr().err
     assert "en web: web.new_thing: a brace without its pair" in err and "ru web: web.new_thing" in err
+
+
+@pytest.mark.parametrize("lang", available_languages())
+def test_every_option_and_value_fits_a_discord_select_in_every_language(lang: str) -> None:
+    """The options view lists `Name: value` as select options (100) under the option's name as the
+    placeholder (150); the view cuts longer ones, so a translation must not need cutting."""
+    from bot.core.options_ui import option_choices, option_line, option_name, show_value
+    from rules import engine_names, get_engine
+
+    too_long, seen = [], 0
+    for game in engine_names():
+        engine = get_engine(game)
+        model = engine.options_model
+        options = model.parse_options({}).model_dump()
+        for key in model.model_fields:
+            if len(option_name(key, lang)) > 150:
+                too_long.append((game, key, option_name(key, lang)))
+            for value in option_choices(model, options, key, engine.max_seats):
+                seen += 1
+                for text in (option_line(key, value, lang), show_value(value, lang, key)):
+                    if len(text) > 100:
+                        too_long.append((game, key, text))
+    assert seen > 50 and not too_long

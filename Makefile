@@ -6,7 +6,7 @@ VENV := .venv
 BIN := $(VENV)/bin
 STAMP := $(VENV)/.installed-dev
 
-.PHONY: run test lint bench simulate clean guides
+.PHONY: run test lint bench simulate clean guides catalogs catalogs-report
 
 $(BIN)/python:
 	$(PYTHON) -m venv $(VENV)
@@ -39,11 +39,24 @@ bench: $(STAMP)
 simulate: $(STAMP)
 	$(BIN)/rummyclub simulate rummikub --games 20 --seed 1
 
-# The players' guides are edited in docs/ and shipped as package data (bot/core/guides/<lang>/).
+# The message catalogs (bot/core/locales, gettext PO): every language brought in line with the English
+# templates (*.pot), then checked (every message translated, placeholders and plural forms right,
+# every key the code uses present). `make test` runs the same checks; the README says how to add a language.
+catalogs: $(STAMP)
+	$(BIN)/python -m bot.core.catalogs update
+	$(BIN)/python -m bot.core.catalogs check
+
+# Messages × languages translated, per catalog domain.
+catalogs-report: $(STAMP)
+	$(BIN)/python -m bot.core.catalogs report
+
+# The players' guides are edited in docs/ and shipped as package data (bot/core/guides/<lang>/):
+# English from docs/, every other language with a catalog from docs/<lang>/.
 guides:
-	mkdir -p bot/core/guides/en bot/core/guides/ru
-	cp docs/*.md bot/core/guides/en/
-	cp docs/ru/*.md bot/core/guides/ru/
+	mkdir -p bot/core/guides/en
+	cp $$(ls docs/*.md | grep -v '/ARCHITECTURE\.md$$') bot/core/guides/en/
+	for lang in $$(ls bot/core/locales | grep -v '\.pot$$'); do \
+		mkdir -p bot/core/guides/$$lang && cp docs/$$lang/*.md bot/core/guides/$$lang/; done
 
 clean:
 	rm -rf $(VENV) .pytest_cache .ruff_cache .mypy_cache .hypothesis

@@ -12,6 +12,7 @@ import os
 import sys
 import tempfile
 import traceback
+from collections.abc import Mapping
 from pathlib import Path
 from typing import Any
 
@@ -22,7 +23,7 @@ from bot.console.seats import default_opponents, levels_error, seats_error
 from bot.console.session import Request, Session
 from bot.console.terminal import TerminalInput
 from bot.core.ai_seats import ai_level
-from bot.core.i18n import t
+from bot.core.i18n import DEFAULT_LANG, environment_language, t
 from bot.core.models import Outcome, ServiceError
 from bot.core.options_text import parse_option
 from bot.core.render import render_error
@@ -225,6 +226,14 @@ def _run_discord(settings: Settings, db: str) -> int:
     return event_loop.run(runner(settings, open_store(db)))
 
 
+def terminal_lang(settings: Settings, environ: Mapping[str, str] = os.environ) -> str:
+    """The terminal's language: DEFAULT_LANG when it is set (.env or the environment), else the
+    terminal's own locale (LANGUAGE, LC_ALL, LC_MESSAGES, LANG: `ru_RU.UTF-8` → ru), else English."""
+    if "default_lang" in settings.model_fields_set:
+        return settings.default_lang
+    return environment_language(environ) or DEFAULT_LANG
+
+
 def _run_telegram(settings: Settings, db: str) -> int:
     from bot.telegram.app import run_from_settings  # python-telegram-bot loads only when it is used
 
@@ -233,7 +242,7 @@ def _run_telegram(settings: Settings, db: str) -> int:
 
 
 async def _run(settings: Settings, db: str) -> int:
-    return await _pick_game(db, settings.default_lang, settings if settings.web_port else None,
+    return await _pick_game(db, terminal_lang(settings), settings if settings.web_port else None,
                             settings.tick_interval_s, settings.shutdown_grace_s)
 
 
@@ -327,7 +336,7 @@ def _dispatch(args: argparse.Namespace, settings: Settings, db: str, ctx: Contex
         return event_loop.run(_run(settings, db))
     if args.command == "play":
         return event_loop.run(_play(args.game, args.ai, dict(args.option), args.seed, args.new, db,
-                                 settings.default_lang, args.ai_level,
+                                 terminal_lang(settings), args.ai_level,
                                  settings if args.web or settings.web_port else None,
                                  settings.tick_interval_s, settings.shutdown_grace_s))
     if args.command == "backup":
@@ -358,7 +367,7 @@ def main(argv: list[str] | None = None) -> int:
     lang = "en"
     try:
         settings = load_settings()
-        lang = settings.default_lang
+        lang = terminal_lang(settings)
         debug = settings.log_level == "DEBUG"
         urls = [getattr(args, name, None) or "" for name in ("db", "source", "target")]
         redact = Redactor([*secrets_of(settings), *(database_password(u) or "" for u in urls)])

@@ -8,6 +8,8 @@ from urllib.parse import urlsplit
 from pydantic import Field, SecretStr, ValidationInfo, field_validator
 from pydantic_settings import BaseSettings, SettingsConfigDict
 
+from bot.core.i18n import available_languages, resolve_language
+
 LOG_LEVELS = ("DEBUG", "INFO", "WARNING", "ERROR", "CRITICAL")
 SECRET_FIELDS = ("telegram_token", "discord_token", "telegram_webhook_secret", "web_secret")
 URL_SCHEMES = {"telegram_api_url": ("http", "https"), "telegram_webhook_url": ("http", "https"),
@@ -107,6 +109,17 @@ class Settings(BaseSettings):
             if level not in LOG_LEVELS:
                 raise ValueError(f"expected one of {', '.join(LOG_LEVELS)}")
             return level
+        return value
+
+    @field_validator("default_lang", mode="before")
+    @classmethod
+    def _spoken(cls, value: Any) -> Any:
+        # A locale tag as platforms and systems write it (pt-BR, ru_RU.UTF-8) names its catalog (pt_BR, ru).
+        if isinstance(value, str):
+            lang = resolve_language(value)
+            if lang is None:
+                raise ValueError(f"expected a language the bot speaks: {', '.join(available_languages())}")
+            return lang
         return value
 
     @field_validator(*URL_SCHEMES, mode="before")

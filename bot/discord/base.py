@@ -110,6 +110,11 @@ class AdapterBase:
     async def _table_lang(self, rec: TableRecord) -> str:
         return (await self.delivery.refs(rec.id)).get("lang") or self.config.default_lang
 
+    async def _user_lang(self, user_id: str) -> str | None:
+        """The player's own language for their DM hands (their Discord locale at `/rummy dm on`)."""
+        lang = (await self.store.chat_settings(PLATFORM, f"user:{user_id}")).get("lang")
+        return lang if isinstance(lang, str) else None
+
     async def _dm_on(self, user_id: str) -> bool:
         return bool((await self.store.chat_settings(PLATFORM, f"user:{user_id}")).get("dm"))
 

@@ -25,7 +25,7 @@ from bot.discord.hints import hint_line
 from bot.discord.limits import CONTENT_MAX, fit_content
 from bot.discord.lobby import Lobby
 from bot.discord.safe import NOBODY
-from bot.discord.translator import ls
+from bot.discord.translator import lang_of, ls
 from storage import TableRecord
 
 if TYPE_CHECKING:
@@ -347,6 +347,8 @@ class Commands(Lobby):
                 await answer.say(interaction, t("dc.dm_closed", lang))
                 return
         settings["dm"] = on
+        if (own := lang_of(interaction.locale)) is not None:  # what their DM hands speak
+            settings["lang"] = own
         await self.store.set_chat_settings(PLATFORM, key, settings)
         await answer.say(interaction, t("dc.dm_on" if on else "dc.dm_off", lang))
 

@@ -41,9 +41,17 @@ def mention(rec: TableRecord, seat: int) -> str:
 
 class Rendering(AdapterBase):
     def _langs(self, rec: TableRecord, seat: int | None = None, lang: str | None = None) -> LangOf:
-        """The table's language for the channel and every hand, `lang` for `seat` (the one acting)."""
+        """The table's language for the channel; for a hand, its player's: `lang` for `seat` (the one
+        acting, from their interaction's locale), else the Discord language the player had when they
+        asked for hands by DM, else the table's."""
         async def lang_of(which: int | None) -> str:
-            return lang if lang is not None and which == seat and seat is not None else await self._table_lang(rec)
+            if which is None:
+                return await self._table_lang(rec)
+            if lang is not None and which == seat:
+                return lang
+            s = rec.seats[which]
+            own = await self._user_lang(s.user_id) if s.kind == "human" and s.user_id else None
+            return own or await self._table_lang(rec)
         return lang_of
 
     async def hand_panel(self, rec: TableRecord, seat: int, lang: str) -> HandPanel:

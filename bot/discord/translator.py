@@ -7,21 +7,16 @@ from functools import cache
 import discord
 from discord import app_commands
 
-from bot.core.i18n import available_languages, has, t
+from bot.core.i18n import has, resolve_language, t
 
 
 @cache
-def _languages() -> frozenset[str]:
-    """The catalogs shipped with the package: read once (asked on every interaction)."""
-    return frozenset(available_languages())
-
-
 def lang_of(locale: discord.Locale | str | None) -> str | None:
-    """Our language for a Discord locale (`ru` → ru, `en-US` → en), None when we have none for it."""
+    """Our language for a Discord locale (`ru` → ru, `en-US` → en, `pt-BR` → pt_BR, `es-419` → es),
+    None when we have none for it. Cached: asked on every interaction, and Discord has 34 locales."""
     if locale is None:
         return None
-    short = str(locale.value if isinstance(locale, discord.Locale) else locale).split("-")[0].lower()
-    return short if short in _languages() else None
+    return resolve_language(str(locale.value if isinstance(locale, discord.Locale) else locale))
 
 
 def ls(message: str, key: str) -> app_commands.locale_str:

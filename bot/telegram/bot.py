@@ -35,7 +35,7 @@ from telegram.ext import (
     filters,
 )
 
-from bot.core.i18n import available_languages, t
+from bot.core.i18n import DEFAULT_LANG, available_languages, resolve_language, t
 from bot.core.models import Player, StoreUnavailable
 from bot.core.pictures import PictureCache
 from bot.core.presenter import HandUIs, Presenter
@@ -70,6 +70,15 @@ UPDATE_MEMORY_S = 7 * 24 * 3600.0
 RUNNING = f"{PLATFORM}:running"
 RUNNING_LEASE_S = 120.0
 STOOD_IN = "stood_in"  # a user's setting: the tables whose seat went away because the bot could not reach them
+def command_menus() -> list[tuple[str, str | None]]:
+    """Each language's command menu and the `language_code` Telegram shows it for (ISO 639-1, so
+    pt_BR's is `pt`; English is the menu of every other language)."""
+    menus: dict[str | None, str] = {}
+    for lang in available_languages():
+        menus.setdefault(None if lang == DEFAULT_LANG else lang.split("_")[0], lang)
+    return [(lang, code) for code, lang in menus.items()]
+
+
 COMMANDS = ("new", "help", "rules", "lang", "look", "away", "back", "end", "hand", "hint")
 STATS_COMMANDS = ("leaderboard", "stats", "teams", "team", "history", "rematch")  # texts: stats.cmd.*
 
@@ -157,10 +166,9 @@ class TelegramBot(Commands, Standings, Buttons, Lobby, Hints, WebLinks, Pictures
     async def startup(self, app: Application) -> None:
         """After `initialize`: register command menus, restore every table, start the clock."""
         self.bot_username = app.bot.username or self.bot_username
-        for lang in ("en", "ru"):
+        for lang, code in command_menus():
             commands = [BotCommand(c, t(f"tg.cmd.{c}", lang)) for c in COMMANDS]
             commands += [BotCommand(c, t(f"stats.cmd.{c}", lang)) for c in STATS_COMMANDS]
-            code = None if lang == "en" else lang
             try:
                 await self.outbox.call(partial(app.bot.set_my_commands, commands, language_code=code))
             except TelegramError:
@@ -293,10 +301,8 @@ class TelegramBot(Commands, Standings, Buttons, Lobby, Hints, WebLinks, Pictures
 
     @staticmethod
     def _norm_lang(code: str | None) -> str | None:
-        if not code:
-            return None
-        short = code.split("-")[0].lower()
-        return short if short in available_languages() else None
+        """Our language for a Telegram `language_code` (an IETF tag: `ru`, `pt-br`, `es-419`)."""
+        return resolve_language(code)
 
     async def chat_lang(self, chat_id: int | str, user: User | None = None) -> str:
         """The chat's /lang setting, else the user's Telegram language (or the one remembered for a
@@ -304,6 +310,13 @@ class TelegramBot(Commands, Standings, Buttons, Lobby, Hints, WebLinks, Pictures
         settings = await self._chat_settings(chat_id)
         lang = settings.get("lang") or (self._norm_lang(user.language_code) if user else None)
         return lang or settings.get("user_lang") or self.config.default_lang
+
+    async def player_lang(self, user_id: int | str, chat_id: int | str) -> str:
+        """The language of what only a player sees (their hand, their notices): the /lang they set in
+        their DM with the bot, else their Telegram language, else the group's /lang, else the default."""
+        own = await self._chat_settings(user_id)
+        lang = own.get("lang") or own.get("user_lang")
+        return lang or (await self._chat_settings(chat_id)).get("lang") or self.config.default_lang
 
     async def _seen_user(self, user: User, private: bool) -> None:
         changes: dict[str, Any] = {}

@@ -13,7 +13,7 @@ from telegram.error import TelegramError
 from telegram.ext import ContextTypes
 
 from bot.core.guides import guide_text, rules_reply, rules_request
-from bot.core.i18n import available_languages, t
+from bot.core.i18n import available_languages, resolve_language, t
 from bot.core.models import Player, ServiceError
 from bot.core.options_text import option_words, parse_options
 from bot.core.presenter.games import IllegalAction, games, turn_of
@@ -141,8 +141,8 @@ class Commands(_Base):
         chat, user = update.effective_chat, update.effective_user
         assert chat is not None and user is not None
         langs = available_languages()
-        choice = (context.args[0].lower() if context.args else "")
-        if choice not in langs:
+        choice = resolve_language(context.args[0]) if context.args else None  # ru, pt-BR, pt, es-419
+        if choice is None:
             lang = await self.chat_lang(chat.id, user)
             await self._reply(update, html.escape(t("tg.lang_usage", lang, langs=", ".join(langs))))
             return

@@ -147,8 +147,8 @@ class Delivery(_Base):
         await self._put_table(self.presenter.table(rec, lang, note=t(key, lang)))
         for seat, s in enumerate(rec.seats):
             if s.kind == "human" and s.user_id and await self.outbox.ref(rec.id, hand_key(s.user_id)):
-                hand = await self.presenter.hand(rec, seat, await self.chat_lang(s.user_id),
-                                                 note=t(key, await self.chat_lang(s.user_id)))
+                own = await self.player_lang(s.user_id, rec.chat_id)
+                hand = await self.presenter.hand(rec, seat, own, note=t(key, own))
                 if hand is not None:
                     await self._put_hand(hand)
         await self.clear_temporary(rec)
@@ -199,7 +199,7 @@ class Delivery(_Base):
         s = rec.seats[seat]
         if s.user_id is None:
             return
-        hand = await self.presenter.hand(rec, seat, await self.chat_lang(s.user_id))
+        hand = await self.presenter.hand(rec, seat, await self.player_lang(s.user_id, rec.chat_id))
         if hand is not None:
             await self._put_hand(hand, fresh)
 
@@ -248,7 +248,7 @@ class Delivery(_Base):
         if notice is None:
             return
         if await self.dm_ok(notice.user_id):
-            lang = await self.chat_lang(notice.user_id)
+            lang = await self.player_lang(notice.user_id, rec.chat_id)
             text = t("tg.notice", lang, game=t(f"game.{rec.game}", lang), chat=excerpt(await self._chat_title(rec.id), 64))
             text = html.escape(text)
             if notice.deadline is not None:
@@ -300,7 +300,8 @@ class Delivery(_Base):
         async def lang_of(seat: int | None) -> str:
             if seat is None:
                 return await self.chat_lang(rec.chat_id)
-            return await self.chat_lang(rec.seats[seat].user_id or rec.chat_id)
+            user_id = rec.seats[seat].user_id
+            return await self.player_lang(user_id, rec.chat_id) if user_id else await self.chat_lang(rec.chat_id)
         return lang_of
 
     async def _table_info(self, table_id: str) -> dict[str, object]:

@@ -26,7 +26,7 @@ from pydantic import BaseModel, ValidationError
 
 from bot.core.clock import Clock, SystemClock
 from bot.core.codec import CodecError, mask_of
-from bot.core.i18n import available_languages, catalog, t
+from bot.core.i18n import available_languages, catalog, resolve_language, t
 from bot.core.models import Player, ServiceError, StoreUnavailable
 from bot.core.presenter import HandUI, HandUIs, Presenter, press
 from bot.core.presenter.games import IllegalAction, moves_of, view_of
@@ -94,10 +94,10 @@ def unauthorized() -> web.HTTPUnauthorized:
 
 
 def _lang(request: web.Request, fallback: str | None, default: str) -> str:
-    langs = available_languages()
+    """The link's `lang`, else the Mini App user's Telegram language (`pt-br` → pt_BR), else the default."""
     for choice in (request.query.get("lang"), fallback, default):
-        if choice in langs:
-            return choice
+        if (lang := resolve_language(choice)) is not None:
+            return lang
     return "en"
 
 

@@ -10,6 +10,7 @@ import json
 import pytest
 
 from bot.core import render
+from bot.core.i18n import available_languages
 from bot.core.models import Player, ServiceError
 from bot.core.service import TableService
 from rules import IllegalAction
@@ -167,7 +168,7 @@ def test_compact_meld_display_with_markers() -> None:
     assert "КАНАСТА" in format_meld(1, meld_view(2, tiles("r2 b2 k2 y2 r2 b2 j")), "ru")
 
 
-@pytest.mark.parametrize("lang", ["en", "ru"])
+@pytest.mark.parametrize("lang", available_languages())
 def test_every_event_renders_without_gaps(lang: str) -> None:
     from random import Random
 

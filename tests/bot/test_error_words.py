@@ -12,12 +12,13 @@ from typing import Any
 
 import pytest
 
+from bot.core.i18n import SOURCE_LANG, available_languages
 from bot.core.render import render_error
 from rules import IllegalAction, get_engine
 from tests.rules import canasta_scenario, rummy101_scenario
 from tests.rules.scenario import scenario as rummikub_scenario
 
-LANGS = ("en", "ru")
+LANGS = tuple(available_languages())
 GAMES = ("rummikub", "rummy101", "rummy500", "canasta", "three_thirteen")
 
 
@@ -305,4 +306,10 @@ def test_every_refusal_names_the_problem_and_the_way_forward(game: str) -> None:
             assert sentence != err.code and err.code not in sentence  # never the bare code nor error.unknown
             assert not RAW.search(sentence), (lang, err, sentence)
             assert forward(sentence, lang, game), (lang, err, sentence)
-        assert render_error(err, "ru", game) != render_error(err, "en", game)
+        for lang in LANGS:
+            if lang != SOURCE_LANG:
+                assert render_error(err, lang, game) != render_error(err, SOURCE_LANG, game), (lang, err)
+
+
+def test_every_language_has_its_words_for_the_way_forward() -> None:
+    assert set(IMPERATIVES) == set(LANGS), "add the new language's verbs of the way forward to IMPERATIVES"

@@ -1,9 +1,16 @@
-"""Every word in the player's language (issue 13, item 7): a Russian table shows no English word.
+"""Every word in the player's language (issue 13, item 7; issue 30): a translated table shows no English word.
 
-For every game, from seeded AI-played positions (several parts of the turn), the lobby (every option
-at a non-default value), the table, every seat's hand, every control label (Telegram keyboards and
-Discord views, built directly from the view), every refusal the sweep of tests/bot/test_error_words.py
-meets and every refused option are rendered in Russian; so is every sentence of the Russian catalogs.
+For every translated language and every game, from seeded AI-played positions (several parts of the
+turn), the lobby (every option at a non-default value), the table, every seat's hand, every control
+label (Telegram keyboards and Discord views, built directly from the view), every refusal the sweep of
+tests/bot/test_error_words.py meets and every refused option are rendered; so is every sentence of
+every translated catalog.
+
+In a language not written in Latin letters (Russian, Ukrainian: CLDR's likely script) any Latin word
+the rule below does not allow is left-over English. In one written in Latin letters (Turkish,
+Spanish, German, …) the language's own words are Latin too, so what is caught there is an English
+word no such sentence has reason to hold (`ENGLISH_MARKERS`: the, you, with, …), under the same rule,
+and a catalog sentence left as its English word for word (`left_in_english`).
 
 The rule for a Latin word (`latin_words` holds it):
 - notation is fine anywhere: tiles (r5, k13, j, j=r7), cards (10H, QS, JK, JK=7C), meld references
@@ -25,7 +32,7 @@ from typing import Any
 import discord
 import pytest
 
-from bot.core.i18n import catalog_files, t
+from bot.core.i18n import SOURCE_LANG, available_languages, catalog_files, forms, script_of, t
 from bot.core.options_text import bad_option, options_from_text
 from bot.core.options_ui import option_choices
 from bot.core.presenter import HandControls, HandUI
@@ -39,6 +46,7 @@ from storage import SeatRecord, TableRecord
 from tests.bot.test_error_words import positions, refusals
 
 GAMES = ("rummikub", "rummy101", "rummy500", "canasta", "three_thirteen")
+TRANSLATED = [lang for lang in available_languages() if lang != SOURCE_LANG]
 NAMES = ("Аня", "Борис", "Вера", "Глеб")  # Cyrillic seat names, so only the bot's own words are judged
 
 _TILE = r"[rbky](?:1[0-3]|[1-9])|j(?:=[rbky]?(?:1[0-3]|[1-9]))?"
@@ -65,6 +73,16 @@ BOT_WORDS = {
     "rules", "quit", "resume", "new", "rematch", "game", "standings", "table", "sort", "hand", "leaderboard", "all",
     "month", "week", "global", "stats", "teams", "team", "name", "history", "lang", "en", "ru", "away", "back",
     "rummy", "dm", "ai", "Enter", "Ctrl-C", "Rummy", "Club", "hint", "look", "pictures", "text",
+    *available_languages(),  # typed after /lang
+}
+
+# English words a sentence in another Latin-script language has no reason to hold (none of them a
+# word of Turkish, Spanish, Portuguese or German; "at", "was", "has", "still" are, so they are not here).
+ENGLISH_MARKERS = {
+    "the", "and", "you", "your", "with", "would", "could", "should", "there", "their", "this", "that", "these",
+    "those", "have", "been", "were", "what", "which", "when", "where", "who", "only", "yet", "now", "then", "not",
+    "from", "into", "after", "before", "again", "each", "every", "than", "its", "is", "are", "of", "to", "for", "by",
+    "or", "if", "it", "can", "cannot", "must", "needs", "turn", "tile", "tiles", "card", "cards", "player", "players",
 }
 
 
@@ -88,6 +106,12 @@ def option_words(game: str | None) -> set[str]:
             out.add(key)
             out |= {w for c in literal_choices(info.annotation) if isinstance(c, str) for w in c.split()}
     return out
+
+
+def stray_english(text: str, game: str | None, lang: str, typed: bool = True) -> list[str]:
+    """The left-over English words of a text in `lang` (the rule above, by the language's script)."""
+    bad = latin_words(text, game, typed)
+    return bad if script_of(lang) != "Latn" else [w for w in bad if w.lower() in ENGLISH_MARKERS]
 
 
 def _notation(token: str) -> bool:
@@ -116,6 +140,12 @@ def test_the_rule_catches_english_and_lets_notation_through() -> None:
     assert latin_words("draw, take, pass", "rummikub", typed=False) == ["draw", "take", "pass"]
     assert latin_words("ожидалось command на месте 'blah'", "rummikub") == ["command"]
     assert latin_words("Ход: finished", "rummikub") == ["finished"]
+    assert stray_english("Ход: finished", "rummikub", "uk") == ["finished"]  # Cyrillic: any English word
+    assert stray_english("Sıra sende: the tiles", "rummikub", "tr") == ["the", "tiles"]  # Latin: the markers
+    assert stray_english("Taş çek (draw) veya geç", "rummikub", "tr") == []
+    assert left_in_english("Pool empty: {left} turns left.", "Pool empty: {left} turns left.", None, "de")
+    assert not left_in_english("Rummy Club", "Rummy Club", None, "de")  # a name, the same in every language
+    assert not left_in_english("Pool empty: {left} turns left.", "Pool empty: {left} turns left.", None, "uk")
 
 
 # ---- positions --------------------------------------------------------------------------------------
@@ -161,58 +191,59 @@ def discord_labels(view: discord.ui.View) -> list[str]:
     return out
 
 
-def telegram_hand(rec: TableRecord, view: dict[str, Any], seat: int, ui: HandUI) -> Any:
-    return keyboards.hand_keyboard(rec, seat, presenter_controls(rec.game, view, seat, ui, "ru", True), "ru")
+def telegram_hand(rec: TableRecord, view: dict[str, Any], seat: int, ui: HandUI, lang: str) -> Any:
+    return keyboards.hand_keyboard(rec, seat, presenter_controls(rec.game, view, seat, ui, lang, True), lang)
 
 
-def _discord_controls(rec: TableRecord, view: dict[str, Any], seat: int, ui: HandUI) -> HandControls:
-    return presenter_controls(rec.game, view, seat, ui, "ru", rec.status == "playing")
+def _discord_controls(rec: TableRecord, view: dict[str, Any], seat: int, ui: HandUI, lang: str) -> HandControls:
+    return presenter_controls(rec.game, view, seat, ui, lang, rec.status == "playing")
 
 
-def hand_controls(rec: TableRecord, view: dict[str, Any], seat: int) -> list[str]:
+def hand_controls(rec: TableRecord, view: dict[str, Any], seat: int, lang: str) -> list[str]:
     picks = [[], [0], [0, 1], [0, 1, 2], list(range(min(4, len(view.get("rack") or view.get("hand") or []))))]
     labels = []
     for selected in picks:
-        labels += telegram_labels(telegram_hand(rec, view, seat, HandUI(picks=tuple(selected))))
-        labels += discord_labels(views.hand_view(rec, seat, _discord_controls(rec, view, seat, HandUI(picks=tuple(selected))),
-                                                 "ru"))
-    labels += telegram_labels(telegram_hand(rec, view, seat, HandUI(choosing=True)))
-    labels += telegram_labels(telegram_hand(rec, view, seat, HandUI(moving=0)))
-    labels += discord_labels(views.hand_view(rec, seat, _discord_controls(rec, view, seat, HandUI(moving=0)), "ru"))
+        labels += telegram_labels(telegram_hand(rec, view, seat, HandUI(picks=tuple(selected)), lang))
+        labels += discord_labels(views.hand_view(
+            rec, seat, _discord_controls(rec, view, seat, HandUI(picks=tuple(selected)), lang), lang))
+    labels += telegram_labels(telegram_hand(rec, view, seat, HandUI(choosing=True), lang))
+    labels += telegram_labels(telegram_hand(rec, view, seat, HandUI(moving=0), lang))
+    labels += discord_labels(views.hand_view(rec, seat, _discord_controls(rec, view, seat, HandUI(moving=0), lang), lang))
     return labels
 
 
-def lobby_controls(rec: TableRecord) -> list[str]:
-    labels = telegram_labels(keyboards.lobby_keyboard(rec, "ru"))
-    labels += telegram_labels(keyboards.options_keyboard(rec, "ru"))
-    labels += discord_labels(views.lobby_view(rec, "ru"))
+def lobby_controls(rec: TableRecord, lang: str) -> list[str]:
+    labels = telegram_labels(keyboards.lobby_keyboard(rec, lang))
+    labels += telegram_labels(keyboards.options_keyboard(rec, lang))
+    labels += discord_labels(views.lobby_view(rec, lang))
     for i in range(len(rec.options)):
-        labels += discord_labels(views.options_view(rec, "ru", i))
+        labels += discord_labels(views.options_view(rec, lang, i))
     return labels
 
 
 # ---- the sweeps ---------------------------------------------------------------------------------------
 
 
-def option_refusals(game: str) -> list[str]:
-    """Every option refused once (a word no option takes) and an unknown option, in Russian."""
+def option_refusals(game: str, lang: str) -> list[str]:
+    """Every option refused once (a word no option takes) and an unknown option, in `lang`."""
     engine = get_engine(game)
     out = []
     for key in [*engine.options_model.model_fields, "colour"]:
         try:
             engine.options_model.parse_options(options_from_text(f"{key}=zz"))
         except SetupError as err:
-            out.append(render_error(bad_option(err, engine), "ru", game))
+            out.append(render_error(bad_option(err, engine), lang, game))
     return out
 
 
 @pytest.mark.parametrize("game", GAMES)
-def test_a_russian_table_has_no_english_word(game: str) -> None:
+@pytest.mark.parametrize("lang", TRANSLATED)
+def test_a_translated_table_has_no_english_word(lang: str, game: str) -> None:
     engine = get_engine(game)
     found: dict[str, str] = {}
 
     def check(text: str, typed: bool = True) -> None:
-        for word in latin_words(text, game, typed):
+        for word in stray_english(text, game, lang, typed):
             found.setdefault(word, text)
 
     states = positions(game)
@@ -220,46 +251,56 @@ def test_a_russian_table_has_no_english_word(game: str) -> None:
     assert len(phases) >= 2 or game == "rummikub", phases  # several parts of the turn were rendered
     for state in states:
         rec = record(game, state)
-        check(render_table(rec, engine.view(state, None), "ru", now=0))
-        check(render_table(rec, engine.view(state, 0), "ru", now=0, viewer=0))
+        check(render_table(rec, engine.view(state, None), lang, now=0))
+        check(render_table(rec, engine.view(state, 0), lang, now=0, viewer=0))
         for seat in range(state["seats"]):
             view = engine.view(state, seat)
-            check(render_hand(rec, view, "ru"))
-            for label in hand_controls(rec, view, seat):
+            check(render_hand(rec, view, lang))
+            for label in hand_controls(rec, view, seat, lang):
                 check(label, typed=False)
-        for label in telegram_labels(keyboards.table_keyboard(rec, "rummy_test_bot", "ru")):
+        for label in telegram_labels(keyboards.table_keyboard(rec, "rummy_test_bot", lang)):
             check(label, typed=False)
-        check(" ".join(discord_labels(views.table_view(rec, "ru"))), typed=False)
+        check(" ".join(discord_labels(views.table_view(rec, lang))), typed=False)
     for options in (non_default_options(game), states[0]["options"]):
         lobby = record(game, states[0], status="lobby", options=options)
-        check(render_lobby(lobby, "ru", engine.max_seats), typed=False)  # shown, not typed: no `key=value`
-        for label in lobby_controls(lobby):
+        check(render_lobby(lobby, lang, engine.max_seats), typed=False)  # shown, not typed: no `key=value`
+        for label in lobby_controls(lobby, lang):
             check(label, typed=False)
     errors = refusals(game)
     assert errors
     for err in errors:
-        check(render_error(err, "ru", game))
-    for sentence in option_refusals(game):
+        check(render_error(err, lang, game))
+    for sentence in option_refusals(game, lang):
         check(sentence)
     assert not found, found
 
 
 def _game_of(file: str) -> str | None:
-    name = file.removesuffix(".json")
-    return name if name in GAMES else None
+    return file if file in GAMES else None
 
 
-def _texts(value: Any) -> list[str]:
-    return [v for k, v in value.items() if k != "plural"] if isinstance(value, dict) else [value]
+def _bare(text: str) -> str:
+    return re.sub(r"\{\w+(?::[^}]*)?\}", " ", text)
 
 
-def test_every_russian_catalog_sentence_is_russian() -> None:
+def left_in_english(text: str, english: str | None, game: str | None, lang: str) -> bool:
+    """A sentence of a Latin-script language that is its English word for word, with three or more
+    English words beyond what the player types: the markers would miss an untranslated "Pool empty"."""
+    return script_of(lang) == "Latn" and text == english and len(latin_words(_bare(english), game)) >= 3
+
+
+@pytest.mark.parametrize("lang", TRANSLATED)
+def test_every_translated_catalog_sentence_is_in_its_language(lang: str) -> None:
     found = {}
-    for file, texts in catalog_files("ru").items():
+    english = catalog_files(SOURCE_LANG)
+    for file, texts in catalog_files(lang).items():
         game = _game_of(file)
         for key, value in texts.items():
-            for text in _texts(value):
-                bad = latin_words(re.sub(r"\{\w+(?::[^}]*)?\}", " ", text), game)
+            source = forms(english[file][key])
+            for form, text in forms(value).items():
+                bad = stray_english(_bare(text), game, lang)
+                if left_in_english(text, source.get(form) or source.get("other"), game, lang):
+                    bad.append("(the English sentence as it is)")
                 if bad:
                     found[key] = (bad, text)
     assert not found, found
@@ -284,6 +325,6 @@ def test_a_part_of_the_turn_is_named_in_words(phase: str) -> None:
     from rules import IllegalAction
 
     err = IllegalAction("E_PHASE", action="stop", phase=phase)
-    for lang in ("en", "ru"):
+    for lang in available_languages():
         text = render_error(err, lang)  # the shared sentence, which names the part of the turn
         assert f"({phase})" not in text and "({})".format(t(f"phase.{phase}", lang)) in text, text

@@ -76,7 +76,8 @@ async def test_resume_same_game_and_refuse_another(tmp_path: Path) -> None:
 
 
 def _cli(db: Path, *args: str) -> subprocess.Popen[str]:
-    env = {**os.environ, "PYTHONUNBUFFERED": "1", "TELEGRAM_TOKEN": "", "DISCORD_TOKEN": ""}
+    # DEFAULT_LANG set: the terminal would otherwise speak the machine's LANG (issue 30), and these read English.
+    env = {**os.environ, "PYTHONUNBUFFERED": "1", "TELEGRAM_TOKEN": "", "DISCORD_TOKEN": "", "DEFAULT_LANG": "en"}
     return subprocess.Popen(
         [sys.executable, "-m", "bot.cli", "play", "rummikub", "--ai", "1", "--seed", "11", "--db", str(db), *args],
         stdin=subprocess.PIPE, stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True, cwd=ROOT, env=env,

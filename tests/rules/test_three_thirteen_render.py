@@ -9,7 +9,7 @@ from random import Random
 
 import pytest
 
-from bot.core.i18n import catalog
+from bot.core.i18n import available_languages, catalog
 from bot.core.render import three_thirteen as render
 from tests.rules.three_thirteen_scenario import ENG, act, scenario
 
@@ -50,7 +50,7 @@ def test_round_summary_reveals_every_hand() -> None:
     assert "Раунд 1 окончен" in table
 
 
-@pytest.mark.parametrize("lang", ["en", "ru"])
+@pytest.mark.parametrize("lang", available_languages())
 def test_every_event_renders(lang: str) -> None:
     state = ENG.new_game(3, options={"rounds": 2, "jokers": 2}, seed=11)
     seen: set[str] = set()

@@ -222,7 +222,7 @@ def test_stats_catalogs_are_complete_in_russian() -> None:
     from bot.core.i18n import catalog_files, forms
     from bot.core.i18n import template_fields as fields
 
-    en, ru = catalog_files("en")["stats.json"], catalog_files("ru")["stats.json"]
+    en, ru = catalog_files("en")["stats"], catalog_files("ru")["stats"]
     assert set(en) == set(ru) and all(k.startswith("stats.") for k in en)
     for key, text in en.items():
         assert fields(ru[key]) == fields(text) and all(f.strip() for f in forms(ru[key]).values()), key

@@ -9,6 +9,7 @@ from functools import cache
 import pytest
 from PIL import Image, ImageDraw
 
+from bot.core.i18n import available_languages
 from bot.core.pictures import layout
 from bot.core.pictures.pieces import SUIT_SYMBOL, font
 from bot.core.render import render_table
@@ -99,7 +100,7 @@ def _glyph(ch: str, size: int, bold: bool) -> bytes:
 def test_the_shipped_font_has_every_character_drawn(game: str) -> None:
     engine, state, rec = mid_game(game)
     seat = engine.current_seat(state)
-    for lang in ("en", "ru"):
+    for lang in available_languages():
         sheets = [layout(rec, engine.view(state, None), None, lang), layout(rec, engine.view(state, seat), seat, lang)]
         chars = {(ch, item.size, item.bold) for s in sheets for item in s.texts for ch in item.text if not ch.isspace()}
         chars |= {(ch, 19, False) for s in sheets for _, labels in s.labels() for ch in "".join(labels)}

@@ -205,6 +205,9 @@ IMPERATIVES = {
     "ru": "используйте дождитесь попробуйте напишите отправьте положите оставьте выберите исправьте назовите уберите "
           "добавьте пишите считайте выложите возьмите сбросьте стройте закончите держите соберите выкладывайте "
           "добавляйте откройтесь откройтесь включите выкладывается выкладываются пишется сбрасывайте",
+    "es": "usa espera inténtalo escribe envía pon ponlas guarda guárdate guárdala elige corrige corrígela corrígelas "
+          "nombra quita añade baja bájalas cuenta deja arma termina abre roba descarta descártala toma juega pasa "
+          "forma",
 }
 RAW = re.compile(r"[{}]|\bNone\b|Traceback|ValidationError|input_value|\bE_[A-Z]|meld_reason\.|parse\.|error\.|"
                  r"\bexpected\b|takes \d+ arguments")

@@ -208,6 +208,9 @@ IMPERATIVES = {
     "es": "usa espera inténtalo escribe envía pon ponlas guarda guárdate guárdala elige corrige corrígela corrígelas "
           "nombra quita añade baja bájalas cuenta deja arma termina abre roba descarta descártala toma juega pasa "
           "forma",
+    "uk": "використовуй дочекайся спробуй напиши надішли поклади залиш обери виправ назви прибери додай пиши рахуй "
+          "виклади візьми скинь будуй закінчи тримай збери викладай додавай відкривайся відкрийся викладається "
+          "викладаються пишеться скидай пасуй бери введи вкажи натисни постав зачекай",
 }
 RAW = re.compile(r"[{}]|\bNone\b|Traceback|ValidationError|input_value|\bE_[A-Z]|meld_reason\.|parse\.|error\.|"
                  r"\bexpected\b|takes \d+ arguments")

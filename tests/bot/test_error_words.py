@@ -205,6 +205,8 @@ IMPERATIVES = {
     "ru": "используйте дождитесь попробуйте напишите отправьте положите оставьте выберите исправьте назовите уберите "
           "добавьте пишите считайте выложите возьмите сбросьте стройте закончите держите соберите выкладывайте "
           "добавляйте откройтесь откройтесь включите выкладывается выкладываются пишется сбрасывайте",
+    "tr": "kullan bekle dene yaz gönder koy tut seç ekle bırak kur bitir at çek al aç oyna işle ver geç say "
+          "çıkar dokun bas iste değiştir tuttur",
 }
 RAW = re.compile(r"[{}]|\bNone\b|Traceback|ValidationError|input_value|\bE_[A-Z]|meld_reason\.|parse\.|error\.|"
                  r"\bexpected\b|takes \d+ arguments")

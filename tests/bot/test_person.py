@@ -62,8 +62,20 @@ def test_the_viewer_reads_you_in_names_too() -> None:
                                                    "P1 сбросил r5."]
 
 
+# How each language says "you": a pronoun, or (Turkish) a second-person ending — the past -DIn
+# ("çektin"), the present/copula -sIn ("bitersin", "uzaktasın") — or a noun with "your" as a suffix
+# (süren "your time", hamlen "your turn", elin "your hand").
+SECOND_PERSON = {
+    "en": r"\b[Yy]ou(r)?\b",
+    "ru": r"\b[Вв](ы|ас|ам|аш)\b",
+    "tr": r"(?i)\b(sen|sana|seni|senin|sende|senden)\b|\w[dt][ıiuü]n\b|\ws[ıiuü]n\b|"
+          r"\b(süren|hamlen|hamleni|elin|elinde|elini|sıran)\b",
+}
+
+
 def test_every_second_person_variant_speaks_to_you() -> None:
     """Each `<key>.you` has its third-person key, needs no name, and says you (ru: no "(а)" guesses)."""
+    assert set(SECOND_PERSON) == set(available_languages()), "add the new language's ways of saying you"
     for lang in available_languages():
         yours = {k: v for k, v in catalog(lang).items() if k.endswith(".you") and k != "name.you"}
         assert len(yours) > 50, lang
@@ -73,10 +85,7 @@ def test_every_second_person_variant_speaks_to_you() -> None:
             assert "name" not in template_fields(value), (lang, key)
             assert template_fields(value) <= template_fields(catalog(lang)[base]), (lang, key)
             for text in ([value] if isinstance(value, str) else [v for k, v in value.items() if k != "plural"]):
-                if lang == "en":
-                    assert re.search(r"\b[Yy]ou(r)?\b", text), (key, text)
-                else:
-                    assert re.search(r"\b[Вв](ы|ас|ам|аш)\b", text) and "(а)" not in text, (key, text)
+                assert re.search(SECOND_PERSON[lang], text) and "(а)" not in text, (lang, key, text)
 
 
 def test_canasta_is_announced_once() -> None:

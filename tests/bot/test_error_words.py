@@ -211,6 +211,8 @@ IMPERATIVES = {
     "uk": "використовуй дочекайся спробуй напиши надішли поклади залиш обери виправ назви прибери додай пиши рахуй "
           "виклади візьми скинь будуй закінчи тримай збери викладай додавай відкривайся відкрийся викладається "
           "викладаються пишеться скидай пасуй бери введи вкажи натисни постав зачекай",
+    "tr": "kullan bekle dene yaz gönder koy tut seç ekle bırak kur bitir at çek al aç oyna işle ver geç say "
+          "çıkar dokun bas iste değiştir tuttur",
 }
 RAW = re.compile(r"[{}]|\bNone\b|Traceback|ValidationError|input_value|\bE_[A-Z]|meld_reason\.|parse\.|error\.|"
                  r"\bexpected\b|takes \d+ arguments")

@@ -62,13 +62,17 @@ def test_the_viewer_reads_you_in_names_too() -> None:
                                                    "P1 сбросил r5."]
 
 
-# How each language says "you" to the player: a pronoun, or (Spanish, which drops it) a verb form that can
-# only be the second person singular — the preterite's -aste/-iste, has, estás, tienes.
+# How each language says "you" to the player: a pronoun, or a form that can only be the second person
+# singular — Spanish drops the pronoun (the preterite's -aste/-iste, has, estás, tienes); Turkish uses
+# endings: the past -DIn ("çektin"), the present/copula -sIn ("bitersin"), a noun with "your" as a suffix
+# (süren "your time", hamlen "your turn", elin "your hand").
 SECOND_PERSON = {
     "en": r"\b[Yy]ou(r)?\b",
     "ru": r"\b[Вв](ы|ас|ам|аш)\b",
     "es": r"(?i)\b(tú|tus?|te|ti|has|estás|tienes|\w+aste|\w+iste)\b",
     "uk": r"(?i)\b(ти|тебе|тобі|тобою|твій|твоя|твоє|твої|твого|твоєї|твою|твоїм|твоїх)\b",
+    "tr": r"(?i)\b(sen|sana|seni|senin|sende|senden)\b|\w[dt][ıiuü]n\b|\ws[ıiuü]n\b|"
+          r"\b(süren|hamlen|hamleni|elin|elinde|elini|sıran)\b",
 }
 
 
@@ -87,7 +91,7 @@ def test_every_second_person_variant_speaks_to_you() -> None:
             assert "name" not in template_fields(value), (lang, key)
             assert template_fields(value) <= template_fields(catalog(lang)[base]), (lang, key)
             for text in ([value] if isinstance(value, str) else [v for k, v in value.items() if k != "plural"]):
-                assert re.search(SECOND_PERSON[lang], text) and "(а)" not in text, (key, text)
+                assert re.search(SECOND_PERSON[lang], text) and "(а)" not in text, (lang, key, text)
 
 
 def test_canasta_is_announced_once() -> None:

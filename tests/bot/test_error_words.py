@@ -205,6 +205,8 @@ IMPERATIVES = {
     "ru": "используйте дождитесь попробуйте напишите отправьте положите оставьте выберите исправьте назовите уберите "
           "добавьте пишите считайте выложите возьмите сбросьте стройте закончите держите соберите выкладывайте "
           "добавляйте откройтесь откройтесь включите выкладывается выкладываются пишется сбрасывайте",
+    "de": "nimm zieh wirf leg lege gib schick wähl warte versuch korrigier behalte nenn setz schließ zähl lass "
+          "häng bau melde komm öffne drück tipp füg eröffne sammle mach spiel beende nutz pass schreib schreibt",
 }
 RAW = re.compile(r"[{}]|\bNone\b|Traceback|ValidationError|input_value|\bE_[A-Z]|meld_reason\.|parse\.|error\.|"
                  r"\bexpected\b|takes \d+ arguments")

@@ -62,6 +62,14 @@ def test_the_viewer_reads_you_in_names_too() -> None:
                                                    "P1 сбросил r5."]
 
 
+# The word for "you" (or "your") each language's second-person sentences hold.
+YOU = {
+    "en": r"\b[Yy]ou(r)?\b",
+    "ru": r"\b[Вв](ы|ас|ам|аш)\b",
+    "de": r"\b[Dd](u|ich|ir|ein\w*)\b",  # the informal du, as chat games say it
+}
+
+
 def test_every_second_person_variant_speaks_to_you() -> None:
     """Each `<key>.you` has its third-person key, needs no name, and says you (ru: no "(а)" guesses)."""
     for lang in available_languages():
@@ -73,10 +81,7 @@ def test_every_second_person_variant_speaks_to_you() -> None:
             assert "name" not in template_fields(value), (lang, key)
             assert template_fields(value) <= template_fields(catalog(lang)[base]), (lang, key)
             for text in ([value] if isinstance(value, str) else [v for k, v in value.items() if k != "plural"]):
-                if lang == "en":
-                    assert re.search(r"\b[Yy]ou(r)?\b", text), (key, text)
-                else:
-                    assert re.search(r"\b[Вв](ы|ас|ам|аш)\b", text) and "(а)" not in text, (key, text)
+                assert re.search(YOU[lang], text) and "(а)" not in text, (lang, key, text)
 
 
 def test_canasta_is_announced_once() -> None:

@@ -213,6 +213,8 @@ IMPERATIVES = {
           "викладаються пишеться скидай пасуй бери введи вкажи натисни постав зачекай",
     "tr": "kullan bekle dene yaz gönder koy tut seç ekle bırak kur bitir at çek al aç oyna işle ver geç say "
           "çıkar dokun bas iste değiştir tuttur",
+    "de": "nimm zieh wirf leg lege gib schick wähl warte versuch korrigier behalte nenn setz schließ zähl lass "
+          "häng bau melde komm öffne drück tipp füg eröffne sammle mach spiel beende nutz pass schreib schreibt",
 }
 RAW = re.compile(r"[{}]|\bNone\b|Traceback|ValidationError|input_value|\bE_[A-Z]|meld_reason\.|parse\.|error\.|"
                  r"\bexpected\b|takes \d+ arguments")

@@ -73,6 +73,7 @@ SECOND_PERSON = {
     "uk": r"(?i)\b(ти|тебе|тобі|тобою|твій|твоя|твоє|твої|твого|твоєї|твою|твоїм|твоїх)\b",
     "tr": r"(?i)\b(sen|sana|seni|senin|sende|senden)\b|\w[dt][ıiuü]n\b|\ws[ıiuü]n\b|"
           r"\b(süren|hamlen|hamleni|elin|elinde|elini|sıran)\b",
+    "de": r"\b[Dd](u|ich|ir|ein\w*)\b",  # the informal du, as chat games say it
 }
 
 

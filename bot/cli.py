@@ -15,6 +15,7 @@ import traceback
 from pathlib import Path
 from typing import Any
 
+from bot.console.app import PLATFORM as CONSOLE
 from bot.console.app import TERMINAL_OWNER, YOU, ConsoleTable
 from bot.console.colour import colour_wanted, coloured
 from bot.console.seats import default_opponents, levels_error, seats_error
@@ -34,7 +35,16 @@ from bot.simulate import simulate
 from bot.startup import Context, StartupError, check_tokens, explain, load_settings
 from bot.stopping import DEFAULT_GRACE_S, Grace
 from rules import engine_names, get_engine
-from storage import DatabaseUnusable, MemoryStore, PostgresStore, SqliteStore, Store, display_url, open_store
+from storage import (
+    ClaimScope,
+    DatabaseUnusable,
+    MemoryStore,
+    PostgresStore,
+    SqliteStore,
+    Store,
+    display_url,
+    open_store,
+)
 from storage import schema_version as read_schema_version
 from storage.transfer import TransferError, copy_store
 
@@ -148,7 +158,8 @@ async def _session(db: str, lang: str, request: Request | None, web: Settings | 
     store = await _open(db)
     reader = TerminalInput(t("console.prompt", lang))
     served = contextlib.AsyncExitStack()
-    service = TableService(store, owner=TERMINAL_OWNER)
+    # The terminal's tables only: a bot process on the same database runs its own platforms' clocks.
+    service = TableService(store, owner=TERMINAL_OWNER, scope=ClaimScope(platforms=(CONSOLE,)))
     clock: Scheduler | None = None
     try:
         reader.start()

@@ -10,9 +10,11 @@ import aiosqlite
 from storage.memory import MemoryStore
 from storage.models import (
     ACTIVE_STATUSES,
+    EVERY_TABLE,
     GLOBAL_SCOPE,
     ActionKeyRecord,
     BoardRow,
+    ClaimScope,
     ClaimWrite,
     DuplicateAction,
     LogEntry,
@@ -79,7 +81,7 @@ async def schema_version(store: Store) -> tuple[int, str]:
 
 
 __all__ = [
-    "ACTIVE_STATUSES", "GLOBAL_SCOPE", "ActionKeyRecord", "BoardRow", "ClaimWrite", "DatabaseUnusable", "DuplicateAction",
+    "ACTIVE_STATUSES", "GLOBAL_SCOPE", "ActionKeyRecord", "BoardRow", "ClaimScope", "ClaimWrite", "EVERY_TABLE", "DatabaseUnusable", "DuplicateAction",
     "LogEntry", "MatchPlayerRecord", "MatchResultRecord", "MemoryStore", "PlayerRecord", "PostgresStore",
     "PostgresUnusable", "RateFn", "RatingKey",
     "RatingRecord", "SeatRecord", "SqliteStore", "Store", "StoreURLError", "TableExists", "TableNotFound",

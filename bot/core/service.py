@@ -45,7 +45,9 @@ from bot.core.store_guard import guarded
 from bot.core.table_gate import TableGate
 from rules import Action, Engine, Event, RoundResult, SetupError, State, get_engine
 from storage import (
+    EVERY_TABLE,
     ActionKeyRecord,
+    ClaimScope,
     ClaimWrite,
     DuplicateAction,
     LogEntry,
@@ -81,12 +83,14 @@ class TableService(Lobby, Clockwork):
         owner: str | None = None,
         claim_lease_s: float = CLAIM_LEASE_S,
         ai: AiPool | None = None,
+        scope: ClaimScope = EVERY_TABLE,
     ) -> None:
         self.store = guarded(store)  # an unreachable store raises StoreUnavailable (a ServiceError)
         self.ai = ai or AiPool(0)  # inline unless the app gives it worker processes (AI_WORKERS)
         self._settling: set[asyncio.Task[Outcome]] = set()
         self.owner = owner or process_owner()
         self.claim_lease_s = claim_lease_s
+        self.scope = scope  # the tables whose clock this process runs: those its surfaces show
         self._unseen: dict[str, float] = {}
         self.clock = clock or SystemClock()
         self.lobby_ttl_s = lobby_ttl_s

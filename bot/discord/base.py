@@ -26,7 +26,7 @@ from bot.core.text import display_name
 from bot.discord import answer
 from bot.discord.delivery import Delivery
 from bot.discord.translator import lang_of
-from storage import Store, TableRecord
+from storage import ClaimScope, Store, TableRecord
 from storage.unavailable import unavailable
 
 if TYPE_CHECKING:
@@ -47,6 +47,20 @@ class DiscordConfig:
     sync_commands: bool = True
     sharded: bool = False
     guild_ready_timeout: float = 2.0
+    # DISCORD_SHARD_COUNT / DISCORD_SHARD_IDS: this process runs these gateway shards of that many
+    # (an AutoShardedClient), and only their guilds' tables.
+    shard_count: int | None = None
+    shard_ids: tuple[int, ...] | None = None
+
+    def claims(self) -> ClaimScope:
+        """The tables whose clock this process runs: Discord's, of its shards' guilds."""
+        if self.shard_count is None or self.shard_ids is None:
+            return ClaimScope(platforms=(PLATFORM,))
+        return ClaimScope(platforms=(PLATFORM,), shards=(self.shard_count, self.shard_ids))
+
+    def guild_shard(self, guild_id: int) -> int:
+        """The gateway shard of a guild, as Discord assigns it: (guild_id >> 22) % shard_count."""
+        return (guild_id >> 22) % (self.shard_count or 1)
 
 
 def player_of(user: discord.abc.User) -> Player:

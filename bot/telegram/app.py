@@ -23,8 +23,9 @@ from bot.settings import Settings
 from bot.startup import StartupError
 from bot.stopping import Grace, StopSignal
 from bot.telegram.bot import TelegramBot, TelegramConfig
+from bot.telegram.common import PLATFORM
 from bot.telegram.processing import PerChatUpdateProcessor
-from storage import Store
+from storage import ClaimScope, Store
 
 if TYPE_CHECKING:
     from telegram.ext import Updater
@@ -34,6 +35,9 @@ log = logging.getLogger(__name__)
 # Edits are not subscribed: an edited command or move is not a new one (and would only replay the
 # first outcome through its idempotency key); member changes and the rest are not used.
 ALLOWED_UPDATES = [Update.MESSAGE, Update.CALLBACK_QUERY]
+# The clock work of Telegram's tables only: a timeout taken by a process that cannot edit a table's
+# message would be played, stored and never shown (issue 27).
+CLAIMS = ClaimScope(platforms=(PLATFORM,))
 # The logger AIORateLimiter writes to (PTB's get_logger with class_name).
 RATE_LIMITER_LOGGER = "telegram.ext.AIORateLimiter"
 
@@ -232,7 +236,7 @@ async def serve(settings: Settings, store: Store) -> int:
     with StopSignal() as stop:
         await store.open()
         service = TableService(store, lobby_ttl_s=settings.lobby_ttl_s, ai=AiPool(settings.ai_workers),
-                               claim_lease_s=settings.claim_lease_s)
+                               claim_lease_s=settings.claim_lease_s, scope=CLAIMS)
         app, tg = build_application(
             settings.telegram_token.get_secret_value(), service, store, config=config_from(settings),
             base_url=settings.telegram_api_url, rate_limit=settings.telegram_rate_limit,

@@ -232,14 +232,14 @@ def _run_discord(settings: Settings, db: str) -> int:
 
     asyncio.run(_check_store(db))
     runner = discord_app.run_with_telegram if settings.telegram_token else discord_app.run
-    return asyncio.run(runner(settings, open_store(db)))
+    return asyncio.run(runner(settings, open_store(db, (settings.pg_pool_min, settings.pg_pool_max))))
 
 
 def _run_telegram(settings: Settings, db: str) -> int:
     from bot.telegram.app import run_from_settings  # python-telegram-bot loads only when it is used
 
     asyncio.run(_check_store(db))
-    return run_from_settings(settings, open_store(db))
+    return run_from_settings(settings, open_store(db, (settings.pg_pool_min, settings.pg_pool_max)))
 
 
 async def _run(settings: Settings, db: str) -> int:

@@ -29,6 +29,9 @@ class Settings(BaseSettings):
     claim_lease_s: float = Field(30.0, gt=0, allow_inf_nan=False,
                                  description="a table's clock work is this process's for this many seconds at a "
                                              "time; a process that dies holding it is replaced after this")
+    pg_pool_min: int = Field(1, ge=1, le=1000, description="PostgreSQL connections each process keeps open")
+    pg_pool_max: int = Field(10, ge=2, le=1000, description="PostgreSQL connections each process may open at once "
+                                                           "(plus 2 of its own: plan max_connections for all processes)")
     ai_workers: int = Field(1, ge=0, le=64, description="processes that compute the AI's moves; 0: on the event loop")
     shutdown_grace_s: float = Field(5.0, ge=0, le=60, allow_inf_nan=False,
                                     description="on SIGTERM, SIGINT or SIGHUP: how long the work in flight may finish")
@@ -81,6 +84,14 @@ class Settings(BaseSettings):
                                          "(capped at net.core.somaxconn); beyond it new connections wait a second")
     telegram_webapp_name: str | None = Field(None, pattern=r"^[A-Za-z0-9_]{3,30}$",
                                              description="the Mini App's short name at @BotFather (t.me/<bot>/<name>)")
+
+    @field_validator("pg_pool_max")
+    @classmethod
+    def _pool_order(cls, value: int, info: ValidationInfo) -> int:
+        least = info.data.get("pg_pool_min", 1)
+        if value < least:
+            raise ValueError(f"expected at least PG_POOL_MIN ({least})")
+        return value
 
     @field_validator(*SECRET_FIELDS, mode="before")
     @classmethod

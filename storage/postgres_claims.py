@@ -24,11 +24,13 @@ _TAKE = ("ON CONFLICT (table_id) DO UPDATE SET owner = EXCLUDED.owner, until = E
 _FREE = ("NOT EXISTS (SELECT 1 FROM table_claims c WHERE c.table_id = g.id AND c.until > $1 AND c.owner <> $2 "
          "AND c.owner <> ALL($5::text[]))")
 # Due: a playing table's passed turn deadline or automatic moves nobody played (`wake`, migration
-# 007), a lobby past its `expires` (migration 008); each arm of the OR matches a partial index
-# (platform, time) of its status, so the scope's filter `{p}` reads only what it takes.
-_DUE = ("((g.status = 'playing' AND (g.deadline <= $1 OR g.wake <= $1)) OR (g.status = 'lobby' AND g.expires <= $1))"
-        "{p}")
-_AT = "CASE WHEN g.status = 'lobby' THEN g.expires ELSE LEAST(g.deadline, g.wake) END"
+# 007), a lobby past its `expires` (migration 008). `_ARMS` finds them, one arm per partial index
+# (platform, time) of its status, so the scope's filter `{p}` reads only what it takes; `_DUE` is
+# checked again on the locked row (a move may have come meanwhile).
+_ARMS = ("SELECT g.id, g.deadline AS at FROM game_tables g WHERE g.status = 'playing' AND g.deadline <= $1{p} "
+         "UNION ALL SELECT g.id, g.wake FROM game_tables g WHERE g.status = 'playing' AND g.wake <= $1{p} "
+         "UNION ALL SELECT g.id, g.expires FROM game_tables g WHERE g.status = 'lobby' AND g.expires <= $1{p}")
+_DUE = "((g.status = 'playing' AND (g.deadline <= $1 OR g.wake <= $1)) OR (g.status = 'lobby' AND g.expires <= $1))"
 
 
 def _scope(scope: ClaimScope, first: int) -> tuple[str, list[object]]:
@@ -57,9 +59,10 @@ class PostgresClaims:
         where, extra = _scope(scope, 6)
         async with self._write() as db:
             rows = await db.fetch(
-                f"WITH due AS (SELECT g.id, {_AT} AS at FROM game_tables g "
-                f"WHERE {_DUE.format(p=where)} AND {_FREE} "
-                f"ORDER BY {_AT}, g.id LIMIT $4 FOR UPDATE OF g SKIP LOCKED), "
+                f"WITH arms AS ({_ARMS.format(p=where)}), "
+                "cand AS (SELECT id, min(at) AS at FROM arms GROUP BY id), "
+                f"due AS (SELECT g.id, c.at FROM game_tables g JOIN cand c ON c.id = g.id WHERE {_DUE} AND {_FREE} "
+                "ORDER BY c.at, g.id LIMIT $4 FOR UPDATE OF g SKIP LOCKED), "
                 f"taken AS (INSERT INTO table_claims (table_id, owner, until) SELECT id, $2, $3 FROM due {_TAKE}) "
                 "SELECT d.id FROM due d JOIN taken t ON t.table_id = d.id ORDER BY d.at, d.id",
                 now, owner, now + lease_s, max(limit, 0), list(dead), *extra)

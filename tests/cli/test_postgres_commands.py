@@ -43,7 +43,7 @@ def test_migrate_postgres(postgres_url: str, clean_env: pytest.MonkeyPatch, rumm
     clean_env.setenv("DATABASE_URL", postgres_url)
     for _ in range(2):
         got = rummyclub("migrate")
-        assert (got.code, got.out, got.err) == (0, f"{postgres_url}: schema version 8 (008_claim_scope.sql), "
+        assert (got.code, got.out, got.err) == (0, f"{postgres_url}: schema version 9 (009_notify_per_batch.sql), "
                                                    "up to date\n", "")
 
 

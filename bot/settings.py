@@ -2,11 +2,11 @@
 
 from __future__ import annotations
 
-from typing import Any, Literal
+from typing import Annotated, Any, Literal
 from urllib.parse import urlsplit
 
 from pydantic import Field, SecretStr, ValidationInfo, field_validator
-from pydantic_settings import BaseSettings, SettingsConfigDict
+from pydantic_settings import BaseSettings, NoDecode, SettingsConfigDict
 
 LOG_LEVELS = ("DEBUG", "INFO", "WARNING", "ERROR", "CRITICAL")
 SECRET_FIELDS = ("telegram_token", "discord_token", "telegram_webhook_secret", "web_secret")
@@ -48,6 +48,10 @@ class Settings(BaseSettings):
     telegram_group_max_per_min: float = Field(20, gt=0, allow_inf_nan=False,
                                               description="messages per minute to one group")
     discord_sharded: bool = Field(False, description="run Discord as an AutoShardedClient (large deployments)")
+    discord_shard_count: int | None = Field(None, ge=1, le=100_000,
+                                            description="Discord gateway shards in all, the same in every process")
+    discord_shard_ids: Annotated[tuple[int, ...] | None, NoDecode] = Field(
+        None, description="the shards this process runs, e.g. 0,1 (of DISCORD_SHARD_COUNT); unset: all of them")
     discord_sync_commands: bool = Field(True, description="register the /rummy commands with Discord at start")
     discord_ack_after_s: float = Field(2.0, ge=0, le=2.5,
                                        description="defer a Discord interaction whose work takes longer than this")
@@ -118,6 +122,31 @@ class Settings(BaseSettings):
             if level not in LOG_LEVELS:
                 raise ValueError(f"expected one of {', '.join(LOG_LEVELS)}")
             return level
+        return value
+
+    @field_validator("discord_shard_ids", mode="before")
+    @classmethod
+    def _shard_list(cls, value: Any) -> Any:
+        if isinstance(value, str):
+            text = value.strip()
+            if not text:
+                return None
+            try:
+                return tuple(int(part) for part in text.split(","))
+            except ValueError:
+                raise ValueError("expected shard numbers separated by commas, e.g. 0,1") from None
+        return value
+
+    @field_validator("discord_shard_ids")
+    @classmethod
+    def _shards_of_the_count(cls, value: tuple[int, ...] | None, info: ValidationInfo) -> tuple[int, ...] | None:
+        if value is None:
+            return None
+        count = info.data.get("discord_shard_count")
+        if count is None:
+            raise ValueError("set DISCORD_SHARD_COUNT too (the shards of all processes together)")
+        if len(set(value)) != len(value) or any(not 0 <= i < count for i in value):
+            raise ValueError(f"expected different shard numbers from 0 to {count - 1} (DISCORD_SHARD_COUNT={count})")
         return value
 
     @field_validator(*URL_SCHEMES, mode="before")

@@ -54,7 +54,9 @@ async def check_gateway(url: str | None, timeout_s: float = 10.0) -> None:
 def config_from(settings: Settings, run_scheduler: bool = True) -> DiscordConfig:
     return DiscordConfig(default_lang=settings.default_lang, tick_interval_s=settings.tick_interval_s,
                          run_scheduler=run_scheduler, ack_after_s=settings.discord_ack_after_s,
-                         sync_commands=settings.discord_sync_commands, sharded=settings.discord_sharded)
+                         sync_commands=settings.discord_sync_commands,
+                         sharded=settings.discord_sharded or settings.discord_shard_count is not None,
+                         shard_count=settings.discord_shard_count, shard_ids=settings.discord_shard_ids)
 
 
 def build(settings: Settings, service: TableService, store: Store,

@@ -58,9 +58,11 @@ class DiscordConfig:
             return ClaimScope(platforms=(PLATFORM,))
         return ClaimScope(platforms=(PLATFORM,), shards=(self.shard_count, self.shard_ids))
 
-    def guild_shard(self, guild_id: int) -> int:
-        """The gateway shard of a guild, as Discord assigns it: (guild_id >> 22) % shard_count."""
-        return (guild_id >> 22) % (self.shard_count or 1)
+
+def shard_key(guild_id: int | None) -> int | None:
+    """A guild's table's `shard_key`: the part of the guild id Discord shards by, as it assigns
+    guilds to shards ((guild_id >> 22) % shard_count), so any shard count splits the stored tables."""
+    return None if guild_id is None else guild_id >> 22
 
 
 def player_of(user: discord.abc.User) -> Player:

@@ -72,15 +72,28 @@ class DiscordBot(Components):
         await self._mark_processed(interaction)
 
 
+# The gateway events the bot reads: its guilds (the channels and permissions an interaction is checked
+# against). Commands and presses arrive as interactions, which need no intent; messages, members,
+# reactions, presences, typing and voice are never read, so Discord is not asked to send them.
+INTENTS = discord.Intents(guilds=True)
+
+
 def build_client(adapter: DiscordBot, *, intents: discord.Intents | None = None) -> discord.Client:
-    """A Client (or an AutoShardedClient) whose setup hook installs the adapter."""
-    base: type[discord.Client] = discord.AutoShardedClient if adapter.config.sharded else discord.Client
+    """A Client, or an AutoShardedClient running `shard_ids` of `shard_count` shards (DISCORD_SHARD_*:
+    this process gets those shards' guilds' interactions, and claims only their tables), whose setup
+    hook installs the adapter."""
+    config = adapter.config
+    base: type[discord.Client] = discord.AutoShardedClient if config.sharded else discord.Client
+    shards: dict[str, object] = {}
+    if config.sharded and config.shard_count is not None:
+        shards = {"shard_count": config.shard_count,
+                  "shard_ids": list(config.shard_ids) if config.shard_ids is not None else None}
 
     class RummyClient(base):  # type: ignore[valid-type,misc]  # a base chosen at run time (sharded or not)
         def __init__(self) -> None:
             # Nobody is pinged unless a message names its one user (bot.discord.safe.only).
-            super().__init__(intents=intents or discord.Intents.default(), allowed_mentions=NOBODY,
-                             guild_ready_timeout=adapter.config.guild_ready_timeout)
+            super().__init__(intents=intents or INTENTS, allowed_mentions=NOBODY,
+                             guild_ready_timeout=config.guild_ready_timeout, **shards)
             self.ready_event = asyncio.Event()
 
         async def setup_hook(self) -> None:

@@ -53,6 +53,7 @@ BAD_VALUES = [
     ("WEB_URL", "table.example", "expected a http:// or https:// URL with a host, got 'table.example'"),
     ("TELEGRAM_RATE_LIMIT", "maybe", "expected true or false, got 'maybe'"),
     ("DISCORD_SHARDED", "2", "expected true or false, got '2'"),
+    ("DISCORD_SHARD_COUNT", "0", "expected a whole number from 1 to 100000, got '0'"),
     ("DISCORD_SYNC_COMMANDS", "yes please", "expected true or false, got 'yes please'"),
     ("TELEGRAM_MODE", "push", "expected one of polling, webhook, got 'push'"),
     ("LOG_LEVEL", "LOUD", "expected one of DEBUG, INFO, WARNING, ERROR, CRITICAL, got 'LOUD'"),

@@ -372,7 +372,7 @@ def main(argv: list[str] | None = None) -> int:
         debug = settings.log_level == "DEBUG"
         urls = [getattr(args, name, None) or "" for name in ("db", "source", "target")]
         redact = Redactor([*secrets_of(settings), *(database_password(u) or "" for u in urls)])
-        setup_logging(settings.log_level, redact)
+        setup_logging(settings.log_level, redact, settings.log_format)
         db = getattr(args, "db", None) or settings.database_url
         ctx = Context(db_setting="--db" if getattr(args, "db", None) else "DATABASE_URL",
                       telegram_api_url=settings.telegram_api_url, discord_api_url=settings.discord_api_url)

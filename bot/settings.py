@@ -2,11 +2,15 @@
 
 from __future__ import annotations
 
+import os
+from dataclasses import dataclass
+from pathlib import Path
 from typing import Annotated, Any, Literal
 from urllib.parse import urlsplit
 
 from pydantic import Field, SecretStr, ValidationInfo, field_validator
-from pydantic_settings import BaseSettings, NoDecode, SettingsConfigDict
+from pydantic.fields import FieldInfo
+from pydantic_settings import BaseSettings, NoDecode, PydanticBaseSettingsSource, SettingsConfigDict
 
 LOG_LEVELS = ("DEBUG", "INFO", "WARNING", "ERROR", "CRITICAL")
 SECRET_FIELDS = ("telegram_token", "discord_token", "telegram_webhook_secret", "web_secret")
@@ -15,8 +19,55 @@ URL_SCHEMES = {"telegram_api_url": ("http", "https"), "telegram_webhook_url": ("
                "web_url": ("http", "https")}
 
 
+# Settings that may come from a file named by `<NAME>_FILE` (Docker and compose secrets, Kubernetes):
+# the secrets, and the database URL, which may hold a password.
+FILE_FIELDS = (*SECRET_FIELDS, "database_url")
+
+
+@dataclass(frozen=True)
+class Unreadable:
+    """A `<NAME>_FILE` that could not be read: refused by the field's validator, in one sentence."""
+
+    var: str
+    path: str
+    reason: str
+
+    def __repr__(self) -> str:
+        return repr(self.path)
+
+
+class SecretFiles(PydanticBaseSettingsSource):
+    """`TELEGRAM_TOKEN_FILE=/run/secrets/telegram_token` and the like: the setting is the file's text
+    (surrounding whitespace dropped). A setting given directly in the environment wins over its file."""
+
+    def get_field_value(self, field: FieldInfo, field_name: str) -> tuple[Any, str, bool]:
+        return None, field_name, False  # everything is read in __call__
+
+    def __call__(self) -> dict[str, Any]:
+        found: dict[str, Any] = {}
+        for name in FILE_FIELDS:
+            var = f"{name.upper()}_FILE"
+            path = os.environ.get(var, "").strip()
+            if not path:
+                continue
+            try:
+                found[name] = Path(path).read_text(encoding="utf-8").strip()
+            except (OSError, UnicodeDecodeError) as err:
+                reason = err.strerror if isinstance(err, OSError) and err.strerror else type(err).__name__
+                found[name] = Unreadable(var, path, reason)
+        return found
+
+
 class Settings(BaseSettings):
     model_config = SettingsConfigDict(env_file=".env", env_file_encoding="utf-8", extra="ignore")
+
+    @classmethod
+    def settings_customise_sources(cls, settings_cls: type[BaseSettings], init_settings: PydanticBaseSettingsSource,
+                                   env_settings: PydanticBaseSettingsSource,
+                                   dotenv_settings: PydanticBaseSettingsSource,
+                                   file_secret_settings: PydanticBaseSettingsSource,
+                                   ) -> tuple[PydanticBaseSettingsSource, ...]:
+        return init_settings, env_settings, SecretFiles(settings_cls), dotenv_settings, file_secret_settings
 
     telegram_token: SecretStr | None = Field(None, description="Telegram bot token from @BotFather")
     discord_token: SecretStr | None = Field(None, description="Discord bot token")
@@ -36,6 +87,8 @@ class Settings(BaseSettings):
     shutdown_grace_s: float = Field(5.0, ge=0, le=60, allow_inf_nan=False,
                                     description="on SIGTERM, SIGINT or SIGHUP: how long the work in flight may finish")
     log_level: str = Field("INFO", description="logging level: " + ", ".join(LOG_LEVELS))
+    log_format: Literal["text", "json"] = Field("text", description="log lines as text, or one JSON object each "
+                                                                    "(with the table and chat ids)")
     telegram_mode: Literal["polling", "webhook"] = Field("polling", description="how Telegram updates arrive")
     telegram_webhook_url: str | None = Field(None, description="public HTTPS URL Telegram posts updates to")
     telegram_webhook_listen: str = Field("127.0.0.1", description="address the webhook server binds")
@@ -95,6 +148,13 @@ class Settings(BaseSettings):
         least = info.data.get("pg_pool_min", 1)
         if value < least:
             raise ValueError(f"expected at least PG_POOL_MIN ({least})")
+        return value
+
+    @field_validator(*FILE_FIELDS, mode="before")
+    @classmethod
+    def _file_read(cls, value: Any) -> Any:
+        if isinstance(value, Unreadable):
+            raise ValueError(f"{value.var}: cannot read {value.path} ({value.reason})")
         return value
 
     @field_validator(*SECRET_FIELDS, mode="before")

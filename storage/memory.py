@@ -141,6 +141,13 @@ class MemoryStore:
         found = [_out(t) for t in self._tables.values() if t.status in statuses]
         return sorted(found, key=lambda t: (t.created_at, t.id))
 
+    async def count_tables(self, statuses: Sequence[str]) -> dict[str, int]:
+        counts = dict.fromkeys(statuses, 0)
+        for t in self._tables.values():
+            if t.status in counts:
+                counts[t.status] += 1
+        return counts
+
     async def due_tables(self, now: float) -> list[str]:
         due = [t for t in self._tables.values()
                if t.status == "playing" and t.deadline is not None and t.deadline <= now]

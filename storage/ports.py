@@ -49,6 +49,9 @@ class Store(Protocol):
     async def list_tables(self, statuses: Sequence[str]) -> list[TableRecord]:
         """Tables in any of `statuses`, oldest first."""
 
+    async def count_tables(self, statuses: Sequence[str]) -> dict[str, int]:
+        """How many tables are in each of `statuses` (0 for none): an index count, for metrics."""
+
     async def due_tables(self, now: float) -> list[str]:
         """Ids of playing tables whose turn deadline is at or before `now`, earliest first."""
 

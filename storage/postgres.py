@@ -241,6 +241,12 @@ class PostgresStore(PostgresSideTables, PostgresClaims):
                 f"AND {_ACTIVE_IN}", platform, chat_id, topic_id or "")
         return table_from_row(row) if row else None
 
+    async def count_tables(self, statuses: Sequence[str]) -> dict[str, int]:
+        async with self._conn() as db:
+            rows = await db.fetch("SELECT status, count(*) AS n FROM game_tables WHERE status = ANY($1::text[]) "
+                                  "GROUP BY status", list(statuses))
+        return {**dict.fromkeys(statuses, 0), **{r["status"]: r["n"] for r in rows}}
+
     async def list_tables(self, statuses: Sequence[str]) -> list[TableRecord]:
         async with self._conn() as db:
             rows = await db.fetch("SELECT * FROM game_tables WHERE status = ANY($1::text[]) ORDER BY created_at, id",

@@ -32,6 +32,7 @@ import uuid
 from collections.abc import Callable
 from typing import Any
 
+from bot.core import metrics
 from bot.core.ai_pool import AiPool
 from bot.core.automoves import end_of_round
 from bot.core.clock import Clock, SystemClock
@@ -115,7 +116,7 @@ class TableService(Lobby, Clockwork):
                 # gates stay about the tables in play, not every table ever played, at O(1) a call.
                 self._locks = {t: g for t, g in self._locks.items() if not g.idle()}
                 self._gates_swept_at = max(GATES_SWEEP_MIN, 2 * len(self._locks))
-            gate = self._locks[table_id] = TableGate()
+            gate = self._locks[table_id] = TableGate(table_id)
         return gate
 
     async def close(self, grace_s: float | None = None) -> None:
@@ -365,6 +366,7 @@ class TableService(Lobby, Clockwork):
         return saved
 
     def _tell(self, rec: TableRecord) -> None:
+        metrics.MOVES.labels(rec.platform).inc()
         for listener in self.commit_listeners:
             listener(rec)
 

@@ -15,7 +15,9 @@ from typing import TYPE_CHECKING, Any, TypeVar
 import discord
 from discord import app_commands
 
+from bot.core import metrics
 from bot.core.i18n import has, t
+from bot.core.log_context import about_chat
 from bot.core.models import Player, ServiceError
 from bot.core.pictures import PictureCache
 from bot.core.presenter import HandUIs, Presenter
@@ -106,6 +108,7 @@ class AdapterBase:
     # ---- bookkeeping --------------------------------------------------------------------------------
 
     async def _mark_processed(self, interaction: discord.Interaction) -> None:
+        metrics.UPDATES.labels(PLATFORM).inc()
         async with self._processed_cond:
             self.processed.append(interaction.id)
             self._processed_cond.notify_all()
@@ -188,6 +191,7 @@ class AdapterBase:
                        public: bool = False, direct: bool = False) -> None:
         """A slash command: deferred at entry (ephemeral unless `public`), or, when `direct`, answered
         by the work itself unless it runs past the budget; run, its errors answered."""
+        about_chat(PLATFORM, interaction.channel_id)  # discord.py runs each interaction in a task of its own
         try:
             if direct:
                 await self._within(interaction, work, update=False)

@@ -17,6 +17,7 @@ import logging
 import discord
 from discord import app_commands
 
+from bot.core import metrics
 from bot.core.i18n import t
 from bot.core.restored import RestoredRender
 from bot.core.scheduler import Scheduler
@@ -71,6 +72,18 @@ class DiscordBot(Components):
         await self._refuse(interaction, t("dc.error", self._ulang(interaction)))
         await self._mark_processed(interaction)
 
+
+class CountRateLimits(logging.Filter):
+    """discord.py waits out a 429 itself and tells nobody but its log ("We are being rate limited"):
+    each such line counts in `rummy_rate_limited` (the line itself goes on as it was)."""
+
+    def filter(self, record: logging.LogRecord) -> bool:
+        if isinstance(record.msg, str) and record.msg.startswith("We are being rate limited"):
+            metrics.RATE_LIMITED.labels(PLATFORM).inc()
+        return True
+
+
+logging.getLogger("discord.http").addFilter(CountRateLimits())
 
 # The gateway events the bot reads: its guilds (the channels and permissions an interaction is checked
 # against). Commands and presses arrive as interactions, which need no intent; messages, members,

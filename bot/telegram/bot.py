@@ -35,6 +35,7 @@ from telegram.ext import (
     filters,
 )
 
+from bot.core import metrics
 from bot.core.i18n import available_languages, t
 from bot.core.models import Player, StoreUnavailable
 from bot.core.pictures import PictureCache
@@ -129,6 +130,7 @@ class TelegramBot(Commands, Standings, Buttons, Lobby, Hints, WebLinks, Pictures
         self._outbox = Outbox(app.bot, self.store, self.sleep, group_limit=self.config.group_limit,
                               group_period=self.config.group_period_s, clock=self.service.clock.now)
         self.outbox.on_unreachable = self._unreachable
+        metrics.queued["telegram"] = self._outbox.queued
         app.add_handler(TypeHandler(Update, self._dedupe), group=-2)
         app.add_handler(TypeHandler(Update, self._come_back), group=-1)  # after: a repeat stops at _dedupe
         app.add_handler(CommandHandler("start", self.cmd_start))

@@ -108,3 +108,12 @@ async def test_sqlite_claims_read_the_partial_indexes(store: Store) -> None:
     for index in ("game_tables_due_deadline", "game_tables_due_wake", "game_tables_lobby_expires"):
         assert index in plan, plan
     assert "SCAN g" not in plan, plan
+
+
+async def test_count_tables_counts_by_status(store: Store) -> None:
+    await store.create_table(make_table("a", status="lobby", chat_id="a"))
+    await _playing(store, "b", "telegram")
+    await _playing(store, "c", "discord")
+    await store.create_table(make_table("d", status="finished", chat_id="d"))
+    assert await store.count_tables(["lobby", "playing"]) == {"lobby": 1, "playing": 2}
+    assert await store.count_tables(["abandoned"]) == {"abandoned": 0}

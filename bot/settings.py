@@ -38,7 +38,8 @@ class Unreadable:
 
 class SecretFiles(PydanticBaseSettingsSource):
     """`TELEGRAM_TOKEN_FILE=/run/secrets/telegram_token` and the like: the setting is the file's text
-    (surrounding whitespace dropped). A setting given directly in the environment wins over its file."""
+    (surrounding whitespace dropped). The file wins over the variable itself: naming a file is the
+    deployment's choice, the variable may be an image's default (the Dockerfile's DATABASE_URL)."""
 
     def get_field_value(self, field: FieldInfo, field_name: str) -> tuple[Any, str, bool]:
         return None, field_name, False  # everything is read in __call__
@@ -67,7 +68,7 @@ class Settings(BaseSettings):
                                    dotenv_settings: PydanticBaseSettingsSource,
                                    file_secret_settings: PydanticBaseSettingsSource,
                                    ) -> tuple[PydanticBaseSettingsSource, ...]:
-        return init_settings, env_settings, SecretFiles(settings_cls), dotenv_settings, file_secret_settings
+        return init_settings, SecretFiles(settings_cls), env_settings, dotenv_settings, file_secret_settings
 
     telegram_token: SecretStr | None = Field(None, description="Telegram bot token from @BotFather")
     discord_token: SecretStr | None = Field(None, description="Discord bot token")

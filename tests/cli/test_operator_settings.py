@@ -31,12 +31,12 @@ def test_a_secret_and_the_database_url_are_read_from_their_files(clean_env: pyte
     assert TOKEN in secrets_of(settings) and "Pg-Secret" in secrets_of(settings)  # blanked in logs as ever
 
 
-def test_a_setting_given_directly_wins_over_its_file(clean_env: pytest.MonkeyPatch, tmp_path: Path) -> None:
-    (tmp_path / "token").write_text("111:from-the-file-aaaaaaaaaaaaaaaaaaaaaaaaaaa")
-    clean_env.setenv("TELEGRAM_TOKEN_FILE", str(tmp_path / "token"))
-    clean_env.setenv("TELEGRAM_TOKEN", TOKEN)
-    settings = Settings()
-    assert settings.telegram_token is not None and settings.telegram_token.get_secret_value() == TOKEN
+def test_a_file_wins_over_the_variable_itself(clean_env: pytest.MonkeyPatch, tmp_path: Path) -> None:
+    # The image sets DATABASE_URL (its SQLite file in /data); compose names DATABASE_URL_FILE.
+    (tmp_path / "db").write_text("postgresql://rummy:Pg-Secret@db/rummy")
+    clean_env.setenv("DATABASE_URL", "sqlite:////data/rummyclub.db")
+    clean_env.setenv("DATABASE_URL_FILE", str(tmp_path / "db"))
+    assert Settings().database_url == "postgresql://rummy:Pg-Secret@db/rummy"
 
 
 def test_an_unreadable_secret_file_is_one_line(clean_env: pytest.MonkeyPatch, tmp_path: Path, rummyclub: Run) -> None:

@@ -91,3 +91,17 @@ def test_shard_settings_reach_the_client_and_the_claims(monkeypatch: pytest.Monk
     config = config_from(Settings(_env_file=None))  # type: ignore[call-arg]
     assert (config.sharded, config.shard_count, config.shard_ids) == (True, 4, (1, 3))
     assert config.claims().shards == (4, (1, 3)) and config.claims().platforms == ("discord",)
+
+
+async def test_a_restart_restores_only_its_own_shards_tables(fake: FakeDiscord, shards: tuple[Harness, Harness]) -> None:
+    owner, other = shards
+    await owner.open_lobby(users=(owner.bob,))
+    await owner.press(await owner.table_message(), owner.alice, "start")
+    before = len(fake.requests)
+    await other.restart()  # the other shard's process: the table is not its to show again
+    assert not [r for r in fake.requests[before:] if r.path.startswith("/channels/")]
+    before = len(fake.requests)
+    await owner.restart()
+    restored = await owner.table_message()
+    assert "Game restored." in restored["embeds"][0]["description"]
+    assert [r for r in fake.requests[before:] if r.method == "PATCH" and r.path.startswith("/channels/")]

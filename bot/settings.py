@@ -168,11 +168,11 @@ class Settings(BaseSettings):
             return value or None
         return value
 
-    @field_validator("telegram_webapp_name", mode="before")
+    @field_validator("telegram_webapp_name", "web_port", "discord_shard_count", mode="before")
     @classmethod
     def _blank_is_unset(cls, value: Any) -> Any:
         if isinstance(value, str):
-            return value.strip() or None  # `TELEGRAM_WEBAPP_NAME=` as .env.example has it
+            return value.strip() or None  # `WEB_PORT=` as .env.example has it
         return value
 
     @field_validator("log_level", mode="before")

@@ -80,3 +80,11 @@ def test_log_format_is_checked(clean_env: pytest.MonkeyPatch, rummyclub: Run) ->
     got = rummyclub("run")
     assert got.code == 2 and got.lines == ["rummyclub: LOG_FORMAT: expected one of text, json, got 'xml' "
                                            "— fix it in .env or the environment"]
+
+
+def test_the_example_env_file_loads_as_it_is(clean_env: pytest.MonkeyPatch, tmp_path: Path) -> None:
+    """Copied to .env unchanged, .env.example is valid: its blank settings mean "not set"."""
+    (tmp_path / ".env").write_text((Path(__file__).resolve().parents[2] / ".env.example").read_text())
+    settings = Settings()
+    assert (settings.web_port, settings.discord_shard_count, settings.discord_shard_ids) == (None, None, None)
+    assert (settings.pg_pool_min, settings.pg_pool_max, settings.log_format) == (1, 10, "text")

@@ -10,7 +10,6 @@ from collections.abc import AsyncIterator, Awaitable, Callable
 from contextlib import asynccontextmanager
 from dataclasses import replace
 from typing import TYPE_CHECKING, Any
-from urllib.parse import urlparse
 
 from telegram import Bot, LinkPreviewOptions, Update
 from telegram.constants import ParseMode
@@ -25,10 +24,11 @@ from bot.stopping import Grace, StopSignal
 from bot.telegram.bot import TelegramBot, TelegramConfig
 from bot.telegram.common import PLATFORM
 from bot.telegram.processing import PerChatUpdateProcessor
+from bot.telegram.webhook import serve_webhook
 from storage import ClaimScope, Store
 
 if TYPE_CHECKING:
-    from telegram.ext import Updater
+    pass
 
 log = logging.getLogger(__name__)
 # Only what the handlers read: commands and DM text (message), buttons (callback_query).
@@ -112,7 +112,8 @@ def build_application(
     return app, tg
 
 
-StartUpdates = Callable[["Updater"], Awaitable[object]]
+# Starts taking updates; returns how to stop taking them.
+StartUpdates = Callable[[Application], Awaitable[Callable[[], Awaitable[object]]]]
 
 
 @asynccontextmanager
@@ -126,18 +127,17 @@ async def running(app: Application, tg: TelegramBot, grace: Grace,
     messages sent within what is left of `grace` (a group's window is not waited out: the restored
     render shows the tables again at the next start)."""
     await app.initialize()
+    stop_updates: Callable[[], Awaitable[object]] | None = None
     try:
         try:
             # In run_polling's order: a webhook Telegram refuses fails before the application starts.
             await tg.startup(app)
-            if start_updates is not None:
-                assert app.updater is not None
-                await start_updates(app.updater)
+            stop_updates = await start_updates(app) if start_updates is not None else None
             await app.start()
             yield
         finally:
-            if app.updater is not None and app.updater.running:
-                await app.updater.stop()
+            if stop_updates is not None:
+                await stop_updates()
             tg.leaving()  # the updates fetched are handled now, without waiting out a group's window
             if app.running:
                 # Handled within the grace; past it the AI moves they wait for are handed back.
@@ -152,14 +152,17 @@ async def running(app: Application, tg: TelegramBot, grace: Grace,
 
 
 def polling() -> StartUpdates:
-    return lambda updater: updater.start_polling(allowed_updates=ALLOWED_UPDATES)
+    async def start(app: Application) -> Callable[[], Awaitable[object]]:
+        assert app.updater is not None
+        await app.updater.start_polling(allowed_updates=ALLOWED_UPDATES)
+        return app.updater.stop
+    return start
 
 
 def webhook(url: str, listen: str, port: int, secret: str | None) -> StartUpdates:
-    """Serve the webhook on the same path as the public URL (a proxy in front forwards to it)."""
-    path = urlparse(url).path.strip("/")
-    return lambda updater: updater.start_webhook(listen=listen, port=port, url_path=path, webhook_url=url,
-                                                 secret_token=secret, allowed_updates=ALLOWED_UPDATES)
+    """Serve the webhook on the same path as the public URL (a proxy in front forwards to it), on
+    aiohttp (bot/telegram/webhook.py)."""
+    return lambda app: serve_webhook(app, url, listen, port, secret, list(ALLOWED_UPDATES))
 
 
 async def check_bot_api(token: str, base_url: str | None) -> None:

@@ -35,3 +35,4 @@ def test_run_time_imports_are_runtime_dependencies() -> None:
     for pinned in ("aiohttp==", "prometheus-client==", "python-telegram-bot==", "discord-py=="):
         assert pinned in lock
     assert "pytest" not in lock and "mypy" not in lock  # the lock is the runtime's alone
+    assert "tornado" not in lock  # the webhook is served by aiohttp, not PTB's tornado server

@@ -50,6 +50,10 @@ class DiscordBot(Components):
         self.tree.error(self._on_tree_error)  # discord.py's way to set the tree's on_error
         client.add_dynamic_items(ui.CodecItem)
 
+    def ready(self) -> bool:
+        """Connected to the gateway and taking interactions (the web server's /readyz)."""
+        return self.client is not None and self.client.is_ready() and not self.client.is_closed()
+
     async def setup(self) -> None:
         """From the client's setup_hook: translations, command sync, restore every table, start the clock."""
         assert self.tree is not None

@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import asyncio
 import logging
+from collections.abc import Callable
 
 from aiohttp import web
 
@@ -18,6 +19,12 @@ READY_TIMEOUT_S = 2.0  # a database slower than this to answer one indexed read 
 STORE = web.AppKey("ops_store", Store)
 STOPPING = web.AppKey("ops_stopping", asyncio.Event)
 PLATFORMS = ("telegram", "discord", "console")
+CHECKS = web.AppKey("ops_checks", list)  # (name, is it ready?) of the platforms this process runs
+
+
+def add_ready_check(app: web.Application, name: str, check: Callable[[], bool]) -> None:
+    """/readyz answers 503 while `check()` is false (a platform not connected yet, or going down)."""
+    app[CHECKS].append((name, check))
 
 
 async def healthz(_request: web.Request) -> web.Response:
@@ -27,6 +34,9 @@ async def healthz(_request: web.Request) -> web.Response:
 async def readyz(request: web.Request) -> web.Response:
     if request.app[STOPPING].is_set():
         return web.json_response({"status": "stopping"}, status=503)
+    for name, check in request.app[CHECKS]:
+        if not check():
+            return web.json_response({"status": f"{name} not ready"}, status=503)
     try:
         await asyncio.wait_for(request.app[STORE].get_table("readyz"), READY_TIMEOUT_S)
     except Exception as err:  # unreachable, timed out, refused: not ready, whatever the cause
@@ -47,6 +57,7 @@ async def metrics_page(request: web.Request) -> web.Response:
 def add_ops(app: web.Application, store: Store) -> None:
     app[STORE] = store
     app[STOPPING] = asyncio.Event()
+    app[CHECKS] = []
 
     async def stopping(_: web.Application) -> None:
         app[STOPPING].set()

@@ -95,12 +95,14 @@ async def test_the_entrypoint_serves_and_stops_as_the_non_root_user(image: tuple
         await fake.wait_for_call("setMyCommands", timeout=60)
         async with aiohttp.ClientSession() as http:
             base = f"http://127.0.0.1:{port}"
-            for _ in range(100):
+            for _ in range(100):  # ready once Telegram is started (the server may answer 503 before)
                 with contextlib.suppress(aiohttp.ClientError):
                     async with http.get(f"{base}/readyz") as ready:
                         if ready.status == 200:
                             break
                 await asyncio.sleep(0.1)
+            else:
+                raise AssertionError("/readyz never answered 200")
             async with http.get(f"{base}/healthz") as health:
                 assert health.status == 200
             async with http.get(f"{base}/metrics") as page:

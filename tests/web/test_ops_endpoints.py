@@ -15,7 +15,7 @@ from bot.core.clock import FakeClock
 from bot.core.service import TableService
 from bot.web.app import WebConfig, create_app
 from bot.web.auth import SeatLinks
-from bot.web.ops import STOPPING
+from bot.web.ops import STOPPING, add_ready_check
 from storage import SqliteStore
 from tests.failing_store import FailingStore
 from tests.web.conftest import Web
@@ -33,6 +33,16 @@ async def test_healthz_and_readyz_answer(web: Web) -> None:
     assert (health.status, await health.json()) == (200, {"status": "ok"})
     ready = await web.client.get("/readyz")
     assert (ready.status, await ready.json()) == (200, {"status": "ready"})
+
+
+async def test_readyz_waits_for_every_platform_of_the_process(web: Web) -> None:
+    assert web.client.app is not None
+    connected = False
+    add_ready_check(web.client.app, "DiscordBot", lambda: connected)
+    waiting = await web.client.get("/readyz")
+    assert waiting.status == 503 and (await waiting.json())["status"] == "DiscordBot not ready"
+    connected = True
+    assert (await web.client.get("/readyz")).status == 200
 
 
 async def test_readyz_is_503_once_the_server_is_stopping(web: Web) -> None:

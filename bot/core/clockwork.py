@@ -173,8 +173,9 @@ class Clockwork(Autoplay):
             return await self._viewed(Outcome(table=await self.get(table_id)))  # played elsewhere
 
     async def resume_all(self) -> list[Outcome]:
-        """On start: resume every table in play that this process shows (`scope`), so adapters can re-render them ("game restored"),
-        and forget idempotency keys old enough that no platform redelivers them any more."""
+        """On start: resume every table in play that this process shows (`scope`), so adapters can
+        re-render them ("game restored"), and forget idempotency keys old enough that no platform
+        redelivers them any more."""
         await self.store.prune_action_keys(self.clock.now() - KEY_MEMORY_S)
         listed = {rec.id: rec for rec in await self.store.list_tables(["playing"]) if self.scope.takes(rec)}
         # One read for all of them; the tables with automatic moves left over play them together

@@ -1,12 +1,15 @@
 # Two commands set everything up on a fresh machine with Python 3.11 and make:
-#   make run   - the main job (a terminal table when no chat token is configured)
-#   make test  - every test
+#   make run   - the main job (a terminal table when no chat token is configured); runtime dependencies only,
+#                the versions and hashes of requirements.lock
+#   make test  - every test (the dev tools too)
+#   make lock  - requirements.lock written again from pyproject.toml (pip-tools' pip-compile)
 PYTHON ?= python3
 VENV := .venv
 BIN := $(VENV)/bin
 STAMP := $(VENV)/.installed-dev
+RUN_STAMP := $(VENV)/.installed-run
 
-.PHONY: run test lint bench simulate clean guides catalogs catalogs-report
+.PHONY: run test lint bench simulate clean guides catalogs catalogs-report lock
 
 $(BIN)/python:
 	$(PYTHON) -m venv $(VENV)
@@ -16,8 +19,17 @@ $(STAMP): pyproject.toml | $(BIN)/python
 	$(BIN)/python -m pip install --quiet -e '.[dev]'
 	touch $(STAMP)
 
-run: $(STAMP)
+$(RUN_STAMP): pyproject.toml requirements.lock | $(BIN)/python
+	$(BIN)/python -m pip install --quiet --require-hashes -r requirements.lock
+	$(BIN)/python -m pip install --quiet --no-deps -e .
+	touch $(RUN_STAMP)
+
+run: $(RUN_STAMP)
 	$(BIN)/rummyclub run
+
+lock: $(STAMP)
+	$(BIN)/pip-compile --quiet --strip-extras --generate-hashes --allow-unsafe --no-emit-index-url \
+		--no-emit-find-links --output-file=requirements.lock pyproject.toml
 
 # Tests run on every core (pytest-xdist); `make test PYTEST_ARGS=-n0` runs them in one process.
 PYTEST_ARGS ?= -n auto

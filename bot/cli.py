@@ -17,6 +17,7 @@ from pathlib import Path
 from typing import Any
 
 from bot import event_loop
+from bot.console.app import PLATFORM as CONSOLE
 from bot.console.app import TERMINAL_OWNER, YOU, ConsoleTable
 from bot.console.colour import colour_wanted, coloured
 from bot.console.seats import default_opponents, levels_error, seats_error
@@ -36,7 +37,16 @@ from bot.simulate import simulate
 from bot.startup import Context, StartupError, check_tokens, explain, load_settings
 from bot.stopping import DEFAULT_GRACE_S, Grace
 from rules import engine_names, get_engine
-from storage import DatabaseUnusable, MemoryStore, PostgresStore, SqliteStore, Store, display_url, open_store
+from storage import (
+    ClaimScope,
+    DatabaseUnusable,
+    MemoryStore,
+    PostgresStore,
+    SqliteStore,
+    Store,
+    display_url,
+    open_store,
+)
 from storage import schema_version as read_schema_version
 from storage.transfer import TransferError, copy_store
 
@@ -150,7 +160,8 @@ async def _session(db: str, lang: str, request: Request | None, web: Settings | 
     store = await _open(db)
     reader = TerminalInput(t("console.prompt", lang))
     served = contextlib.AsyncExitStack()
-    service = TableService(store, owner=TERMINAL_OWNER)
+    # The terminal's tables only: a bot process on the same database runs its own platforms' clocks.
+    service = TableService(store, owner=TERMINAL_OWNER, scope=ClaimScope(platforms=(CONSOLE,)))
     clock: Scheduler | None = None
     try:
         reader.start()
@@ -223,7 +234,7 @@ def _run_discord(settings: Settings, db: str) -> int:
 
     event_loop.run(_check_store(db))
     runner = discord_app.run_with_telegram if settings.telegram_token else discord_app.run
-    return event_loop.run(runner(settings, open_store(db)))
+    return event_loop.run(runner(settings, open_store(db, (settings.pg_pool_min, settings.pg_pool_max))))
 
 
 def terminal_lang(settings: Settings, environ: Mapping[str, str] = os.environ) -> str:
@@ -238,7 +249,7 @@ def _run_telegram(settings: Settings, db: str) -> int:
     from bot.telegram.app import run_from_settings  # python-telegram-bot loads only when it is used
 
     event_loop.run(_check_store(db))
-    return run_from_settings(settings, open_store(db))
+    return run_from_settings(settings, open_store(db, (settings.pg_pool_min, settings.pg_pool_max)))
 
 
 async def _run(settings: Settings, db: str) -> int:
@@ -371,7 +382,7 @@ def main(argv: list[str] | None = None) -> int:
         debug = settings.log_level == "DEBUG"
         urls = [getattr(args, name, None) or "" for name in ("db", "source", "target")]
         redact = Redactor([*secrets_of(settings), *(database_password(u) or "" for u in urls)])
-        setup_logging(settings.log_level, redact)
+        setup_logging(settings.log_level, redact, settings.log_format)
         db = getattr(args, "db", None) or settings.database_url
         ctx = Context(db_setting="--db" if getattr(args, "db", None) else "DATABASE_URL",
                       telegram_api_url=settings.telegram_api_url, discord_api_url=settings.discord_api_url)

@@ -3,12 +3,14 @@ configured secret, so no library's log line (today's or a future one's) can leak
 
 from __future__ import annotations
 
+import json
 import logging
 import re
 import sys
 from collections.abc import Iterable
 from urllib.parse import quote, urlsplit
 
+from bot.core import log_context
 from bot.settings import Settings
 
 MASK = "***"
@@ -85,14 +87,38 @@ class RedactingFilter(logging.Filter):
         return True
 
 
-def setup_logging(level: str, redact: Redactor) -> None:
-    """The root handler on stderr, redacted. Replaces any handler set up before (tests call main
-    more than once in one process)."""
+class JsonFormatter(logging.Formatter):
+    """LOG_FORMAT=json: one JSON object per line — time, level, logger, message, and the table and
+    chat the work was about (bot/core/log_context.py), the traceback when there is one. The record
+    reaches it already redacted (the handler's filter runs first). A dict and json.dumps: too little
+    for a library of its own."""
+
+    def format(self, record: logging.LogRecord) -> str:
+        line: dict[str, object] = {
+            "time": self.formatTime(record, "%Y-%m-%dT%H:%M:%S") + f".{int(record.msecs):03d}",
+            "level": record.levelname, "logger": record.name, "message": record.getMessage(),
+        }
+        if (table := log_context.TABLE.get()) is not None:
+            line["table"] = table
+        if (chat := log_context.CHAT.get()) is not None:
+            line["chat"] = chat
+        if record.exc_info and not record.exc_text:
+            record.exc_text = self.formatException(record.exc_info)
+        if record.exc_text:
+            line["exception"] = record.exc_text
+        if record.stack_info:
+            line["stack"] = record.stack_info
+        return json.dumps(line, ensure_ascii=False)
+
+
+def setup_logging(level: str, redact: Redactor, fmt: str = "text") -> None:
+    """The root handler on stderr, redacted, as text or JSON lines (`fmt`, LOG_FORMAT). Replaces any
+    handler set up before (tests call main more than once in one process)."""
     root = logging.getLogger()
     for old in list(root.handlers):
         root.removeHandler(old)
     handler = logging.StreamHandler(sys.stderr)
-    handler.setFormatter(logging.Formatter(FORMAT))
+    handler.setFormatter(JsonFormatter() if fmt == "json" else logging.Formatter(FORMAT))
     handler.addFilter(RedactingFilter(redact))
     root.addHandler(handler)
     root.setLevel(level)

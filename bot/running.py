@@ -19,6 +19,8 @@ if TYPE_CHECKING:
 class HasWeb(Protocol):
     web: WebServer | None
 
+    def ready(self) -> bool: ...
+
 
 @asynccontextmanager
 async def web_table(settings: Settings, service: TableService, store: Store, *adapters: HasWeb) -> AsyncIterator[None]:
@@ -30,11 +32,14 @@ async def web_table(settings: Settings, service: TableService, store: Store, *ad
     if not settings.web_port:
         yield
         return
+    from bot.web.ops import add_ready_check
     from bot.web.server import serve  # aiohttp's server loads only when asked for
 
     async with serve(service, store, settings) as server:
         for adapter in adapters:
             adapter.web = server
+            if server.app is not None:  # /readyz waits for every platform of the process
+                add_ready_check(server.app, type(adapter).__name__, adapter.ready)
         try:
             yield
         finally:

@@ -10,9 +10,11 @@ import aiosqlite
 from storage.memory import MemoryStore
 from storage.models import (
     ACTIVE_STATUSES,
+    EVERY_TABLE,
     GLOBAL_SCOPE,
     ActionKeyRecord,
     BoardRow,
+    ClaimScope,
     ClaimWrite,
     DuplicateAction,
     LogEntry,
@@ -29,7 +31,7 @@ from storage.models import (
     VersionConflict,
 )
 from storage.ports import RateFn, Store
-from storage.postgres import PostgresStore, PostgresUnusable, display_url
+from storage.postgres import DEFAULT_POOL, PostgresStore, PostgresUnusable, display_url
 from storage.sqlite import DatabaseUnusable, SqliteStore
 
 POSTGRES_SCHEMES = ("postgresql://", "postgres://")
@@ -39,8 +41,9 @@ class StoreURLError(ValueError):
     """A database URL that names no store we have (an unknown scheme, or no file)."""
 
 
-def open_store(url: str) -> Store:
-    """The store a URL names, not yet opened (`await store.open()` next).
+def open_store(url: str, pg_pool: tuple[int, int] = DEFAULT_POOL) -> Store:
+    """The store a URL names, not yet opened (`await store.open()` next). `pg_pool`: a PostgreSQL
+    store's connection pool, (fewest kept open, most at once) — PG_POOL_MIN / PG_POOL_MAX.
 
     "memory://" is a MemoryStore; "sqlite:///data/rummy.db" (relative) or "sqlite:////srv/rummy.db"
     (absolute, the SQLAlchemy spelling) or a plain path is a SqliteStore;
@@ -49,7 +52,7 @@ def open_store(url: str) -> Store:
     if url == "memory://":
         return MemoryStore()
     if url.startswith(POSTGRES_SCHEMES):
-        return PostgresStore(url)
+        return PostgresStore(url, pool=pg_pool)
     if url.startswith("sqlite:///"):
         path = url.removeprefix("sqlite:///")
     elif "://" in url:
@@ -79,7 +82,7 @@ async def schema_version(store: Store) -> tuple[int, str]:
 
 
 __all__ = [
-    "ACTIVE_STATUSES", "GLOBAL_SCOPE", "ActionKeyRecord", "BoardRow", "ClaimWrite", "DatabaseUnusable", "DuplicateAction",
+    "ACTIVE_STATUSES", "GLOBAL_SCOPE", "ActionKeyRecord", "BoardRow", "ClaimScope", "ClaimWrite", "EVERY_TABLE", "DatabaseUnusable", "DuplicateAction",
     "LogEntry", "MatchPlayerRecord", "MatchResultRecord", "MemoryStore", "PlayerRecord", "PostgresStore",
     "PostgresUnusable", "RateFn", "RatingKey",
     "RatingRecord", "SeatRecord", "SqliteStore", "Store", "StoreURLError", "TableExists", "TableNotFound",

@@ -19,6 +19,7 @@ Outcome = tuple[bool, Any]  # (ok, the work's value or the error it raised)
 class Job(Generic[W]):
     work: W
     future: asyncio.Future[Any]
+    tag: str | None = None  # what the writer announces once the work is committed (a table id)
 
 
 class JobQueue(Generic[W]):
@@ -29,10 +30,10 @@ class JobQueue(Generic[W]):
     def __bool__(self) -> bool:
         return bool(self._jobs)
 
-    async def put(self, work: W) -> Any:
+    async def put(self, work: W, tag: str | None = None) -> Any:
         """Queue `work`; its value (or its error) once its batch is committed."""
         future: asyncio.Future[Any] = asyncio.get_running_loop().create_future()
-        self._jobs.append(Job(work, future))
+        self._jobs.append(Job(work, future, tag))
         self.wake.set()
         return await future
 

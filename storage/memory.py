@@ -11,9 +11,11 @@ from pydantic import BaseModel
 
 from storage.models import (
     ACTIVE_STATUSES,
+    EVERY_TABLE,
     GLOBAL_SCOPE,
     ActionKeyRecord,
     BoardRow,
+    ClaimScope,
     ClaimWrite,
     DuplicateAction,
     LogEntry,
@@ -42,6 +44,16 @@ def _stored(rec: M) -> M:
 
 def _out(rec: M) -> M:
     return rec.model_copy(deep=True)  # stored data is plain JSON already, so a deep copy suffices
+
+
+def _due_at(t: TableRecord, now: float) -> float | None:
+    """When the table's clock work fell due, if it has: a playing table's deadline or `wake`
+    (automatic moves nobody played), a lobby's `expires`."""
+    if t.status == "lobby":
+        return t.expires if t.expires is not None and t.expires <= now else None
+    if t.status == "playing" and any(x is not None and x <= now for x in (t.deadline, t.wake)):
+        return min(x for x in (t.deadline, t.wake) if x is not None)
+    return None
 
 
 class MemoryStore:
@@ -129,6 +141,13 @@ class MemoryStore:
         found = [_out(t) for t in self._tables.values() if t.status in statuses]
         return sorted(found, key=lambda t: (t.created_at, t.id))
 
+    async def count_tables(self, statuses: Sequence[str]) -> dict[str, int]:
+        counts = dict.fromkeys(statuses, 0)
+        for t in self._tables.values():
+            if t.status in counts:
+                counts[t.status] += 1
+        return counts
+
     async def due_tables(self, now: float) -> list[str]:
         due = [t for t in self._tables.values()
                if t.status == "playing" and t.deadline is not None and t.deadline <= now]
@@ -141,10 +160,8 @@ class MemoryStore:
         return held is None or held[0] == owner or held[1] <= now or held[0] in dead
 
     async def claim_due(self, now: float, owner: str, lease_s: float, limit: int = 100,
-                        dead: Sequence[str] = ()) -> list[str]:
-        # Due: a passed deadline, or automatic moves nobody played (`wake`).
-        at = {t.id: min(x for x in (t.deadline, t.wake) if x is not None) for t in self._tables.values()
-              if t.status == "playing" and any(x is not None and x <= now for x in (t.deadline, t.wake))}
+                        dead: Sequence[str] = (), scope: ClaimScope = EVERY_TABLE) -> list[str]:
+        at = {t.id: when for t in self._tables.values() if scope.takes(t) and (when := _due_at(t, now)) is not None}
         due = [t for t in sorted(at, key=lambda t: (at[t], t)) if self._claimable(t, owner, now, dead)]
         for table_id in due[:max(limit, 0)]:
             self._claims[table_id] = (owner, now + lease_s)
@@ -154,9 +171,10 @@ class MemoryStore:
         return sorted({o for o, until in self._claims.values() if until > now})
 
     async def claim_stale(self, now: float, owner: str, lease_s: float, limit: int = 100,
-                          dead: Sequence[str] = ()) -> list[str]:
+                          dead: Sequence[str] = (), scope: ClaimScope = EVERY_TABLE) -> list[str]:
         stale = sorted((until, t) for t, (held, until) in self._claims.items()
-                       if (until <= now or held in dead) and t in self._tables and self._tables[t].status == "playing")
+                       if (until <= now or held in dead) and t in self._tables and self._tables[t].status == "playing"
+                       and scope.takes(self._tables[t]))
         taken = sorted(t for _, t in stale[:max(limit, 0)])
         for table_id in taken:
             self._claims[table_id] = (owner, now + lease_s)

@@ -48,9 +48,36 @@ class TableRecord(BaseModel):
     # While an AI or away seat is on turn: when those automatic moves became due (None: a present
     # human is on turn). Store.claim_due takes tables whose wake passed, whatever became of the claim.
     wake: float | None = None
+    # A lobby's end: not started by then, it is abandoned by whichever process claims it (claim_due).
+    expires: float | None = None
+    # What a platform's processes split its tables by (`ClaimScope.shards`): for Discord the guild
+    # id's upper bits (guild_id >> 22), so shard_key % shard_count is the guild's gateway shard.
+    # None: any process of the platform (tables opened before shards were known).
+    shard_key: int | None = Field(None, ge=0, le=_INT64_MAX)
     created_at: float
     updated_at: float
     meta: dict[str, Any] = Field(default_factory=dict)  # adapter data: message ids, language...
+
+
+class ClaimScope(BaseModel, frozen=True):
+    """The tables a process does clock work for: those it can show (a passed deadline played by a
+    process that cannot edit the table's message would be stored and never seen). `platforms=None`:
+    every platform. `shards=(count, ids)`: of the tables with a `shard_key`, only those whose
+    `shard_key % count` is in `ids` (a Discord shard's guilds); tables without one pass."""
+
+    platforms: tuple[str, ...] | None = None
+    shards: tuple[int, tuple[int, ...]] | None = None
+
+    def takes(self, rec: TableRecord) -> bool:
+        if self.platforms is not None and rec.platform not in self.platforms:
+            return False
+        if self.shards is None or rec.shard_key is None:
+            return True
+        count, ids = self.shards
+        return rec.shard_key % count in ids
+
+
+EVERY_TABLE = ClaimScope()
 
 
 class LogEntry(BaseModel):

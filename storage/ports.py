@@ -6,8 +6,10 @@ from collections.abc import Callable, Sequence
 from typing import Any, Protocol
 
 from storage.models import (
+    EVERY_TABLE,
     ActionKeyRecord,
     BoardRow,
+    ClaimScope,
     ClaimWrite,
     LogEntry,
     MatchPlayerRecord,
@@ -47,16 +49,20 @@ class Store(Protocol):
     async def list_tables(self, statuses: Sequence[str]) -> list[TableRecord]:
         """Tables in any of `statuses`, oldest first."""
 
+    async def count_tables(self, statuses: Sequence[str]) -> dict[str, int]:
+        """How many tables are in each of `statuses` (0 for none): an index count, for metrics."""
+
     async def due_tables(self, now: float) -> list[str]:
         """Ids of playing tables whose turn deadline is at or before `now`, earliest first."""
 
     # ---- claims (migration 005): one process does a table's clock work --------------------------
 
     async def claim_due(self, now: float, owner: str, lease_s: float, limit: int = 100,
-                        dead: Sequence[str] = ()) -> list[str]:
-        """Atomically claim, for `owner` until `now + lease_s`, up to `limit` playing tables whose
-        clock work is due — a deadline or a `wake` (automatic moves on turn) at or before `now` —
-        earliest first, and return their ids. A table claimed by another owner whose lease has not
+                        dead: Sequence[str] = (), scope: ClaimScope = EVERY_TABLE) -> list[str]:
+        """Atomically claim, for `owner` until `now + lease_s`, up to `limit` tables in `scope` whose
+        clock work is due — a playing table's deadline or `wake` (automatic moves on turn), or a
+        lobby's `expires`, at or before `now` — earliest first, and return their ids. Indexed by
+        (platform, time) per status, so no process reads the tables it does not take. A table claimed by another owner whose lease has not
         run out (until > now) is skipped, unless that owner is in `dead` (proven gone: its claims
         are taken at once); an expired claim, or one of `owner`'s own, is taken (renewed). Two
         owners claiming at once never get the same table.
@@ -65,8 +71,8 @@ class Store(Protocol):
         released, a process that died, a claim lost — is due again at the next tick."""
 
     async def claim_stale(self, now: float, owner: str, lease_s: float, limit: int = 100,
-                          dead: Sequence[str] = ()) -> list[str]:
-        """Atomically take over up to `limit` playing tables holding a claim that was never released
+                          dead: Sequence[str] = (), scope: ClaimScope = EVERY_TABLE) -> list[str]:
+        """Atomically take over up to `limit` playing tables in `scope` holding a claim that was never released
         and either expired or belongs to an owner in `dead` (its owner died mid-turn: AI moves or a
         timeout are pending); the oldest leases are taken first, the ids come sorted."""
 

@@ -43,7 +43,7 @@ from storage.postgres_rows import RESULT_JSON, commit_columns, commit_sql, from_
 from storage.postgres_schema import PostgresUnusable, display_url, migrate
 from storage.postgres_side import PostgresSideTables, count, insert_sql, result_from_row
 from storage.postgres_versions import VersionReads
-from storage.postgres_writer import PgGroupWriter, Refused
+from storage.postgres_writer import IN_FLIGHT, PgGroupWriter, Refused
 from storage.record_cache import RecordCache
 from storage.unavailable import OutageInOneLine
 
@@ -52,7 +52,10 @@ __all__ = ["PostgresStore", "PostgresUnusable", "display_url"]
 T = TypeVar("T")
 
 CONNECT_TIMEOUT_S = 10.0
-POOL_MAX = 10
+# The pool's (fewest kept open, most at once): PG_POOL_MIN / PG_POOL_MAX. Each process also holds two
+# connections of its own (the liveness lock, the change feed's LISTEN), so N processes need
+# N * (max + 2) of the server's max_connections.
+DEFAULT_POOL = (1, 10)
 
 _ACTIVE_IN = "status IN ('lobby', 'playing')"  # spelled as in the partial unique index
 
@@ -70,8 +73,11 @@ async def keep_session(_db: asyncpg.Connection) -> None:
 
 
 class PostgresStore(PostgresSideTables, PostgresClaims):
-    def __init__(self, url: str, clock: Callable[[], float] = time.time) -> None:
+    def __init__(self, url: str, clock: Callable[[], float] = time.time, pool: tuple[int, int] = DEFAULT_POOL) -> None:
+        if not 1 <= pool[0] <= pool[1] or pool[1] < 2:
+            raise ValueError(f"pool {pool}: at least 1 connection kept, at most at least 2 and no fewer than kept")
         self.url = url
+        self.pool_size = pool
         self._clock = clock
         self._pool: asyncpg.Pool | None = None
         self.writer: PgGroupWriter | None = None
@@ -86,8 +92,8 @@ class PostgresStore(PostgresSideTables, PostgresClaims):
         if self._pool is not None:
             return
         try:
-            pool = await asyncpg.create_pool(self.url, min_size=1, max_size=POOL_MAX, timeout=CONNECT_TIMEOUT_S,
-                                             reset=keep_session)
+            pool = await asyncpg.create_pool(self.url, min_size=self.pool_size[0], max_size=self.pool_size[1],
+                                             timeout=CONNECT_TIMEOUT_S, reset=keep_session)
         except asyncpg.InvalidCatalogNameError as err:
             raise PostgresUnusable(self.url, "no_database", str(err)) from None
         except (asyncpg.InvalidAuthorizationSpecificationError, asyncpg.InvalidPasswordError) as err:
@@ -100,7 +106,8 @@ class PostgresStore(PostgresSideTables, PostgresClaims):
             await pool.close()
             raise
         self._pool = pool
-        self.writer = PgGroupWriter(pool)
+        # Batches in flight leave a connection of the pool for reads.
+        self.writer = PgGroupWriter(pool, in_flight=min(IN_FLIGHT, self.pool_size[1] - 1))
         self.writer.open()
         self.versions = VersionReads(pool)
 
@@ -146,11 +153,12 @@ class PostgresStore(PostgresSideTables, PostgresClaims):
         async with self._conn() as db, db.transaction():
             yield db
 
-    async def _grouped(self, work: Callable[[asyncpg.Connection], Awaitable[T]]) -> T:
-        """`work` in the next shared transaction (its own savepoint), answered after COMMIT."""
+    async def _grouped(self, work: Callable[[asyncpg.Connection], Awaitable[T]], announce: str | None = None) -> T:
+        """`work` in the next shared transaction (its own savepoint), answered after COMMIT; the change
+        feed is told of `announce` (a table whose version moved) with the batch's other tables."""
         if self.writer is None:
             raise RuntimeError("PostgresStore is not open; await store.open() first")
-        return await self.writer.write(work)
+        return await self.writer.write(work, announce)
 
     # ---- tables ----------------------------------------------------------------------------------
 
@@ -233,6 +241,12 @@ class PostgresStore(PostgresSideTables, PostgresClaims):
                 f"AND {_ACTIVE_IN}", platform, chat_id, topic_id or "")
         return table_from_row(row) if row else None
 
+    async def count_tables(self, statuses: Sequence[str]) -> dict[str, int]:
+        async with self._conn() as db:
+            rows = await db.fetch("SELECT status, count(*) AS n FROM game_tables WHERE status = ANY($1::text[]) "
+                                  "GROUP BY status", list(statuses))
+        return {**dict.fromkeys(statuses, 0), **{r["status"]: r["n"] for r in rows}}
+
     async def list_tables(self, statuses: Sequence[str]) -> list[TableRecord]:
         async with self._conn() as db:
             rows = await db.fetch("SELECT * FROM game_tables WHERE status = ANY($1::text[]) ORDER BY created_at, id",
@@ -285,7 +299,7 @@ class PostgresStore(PostgresSideTables, PostgresClaims):
             return stored
 
         try:
-            stored = await self._grouped(work)
+            stored = await self._grouped(work, announce=rec.id)
         except asyncpg.UniqueViolationError as err:
             raise await self._clash(err, rec, key) from None
         except asyncpg.DeadlockDetectedError:

@@ -1,8 +1,8 @@
 """The PostgreSQL change feed: LISTEN on one connection of its own (a pooled connection would be
-handed to other work). The NOTIFY comes from a trigger inside the committing transaction
-(migrations_pg/006_change_feed.sql), carrying the table id, so it is delivered only if and once the
-commit is. Channels are per database, not per schema: a notification for a table this process does
-not watch (another schema's, a table without pages) is dropped here."""
+handed to other work). The group writer NOTIFYs once per batch, inside the batch's transaction
+(storage/postgres_writer.py), with the ids of the tables it committed, so it is delivered only if
+and once the commit is. Channels are per database, not per schema: an id this process does not
+watch (another schema's, a table without pages) is dropped here."""
 
 from __future__ import annotations
 
@@ -13,8 +13,8 @@ from dataclasses import dataclass
 import asyncpg
 
 from storage.feed import Changed, Watched
+from storage.postgres_writer import CHANNEL, SEPARATOR
 
-CHANNEL = "rummy_tables"
 RECONNECT_S = 1.0
 
 
@@ -43,9 +43,11 @@ class PostgresFeed:
     @staticmethod
     async def _listen(conn: asyncpg.Connection, watched: Watched, changed: Changed, catch_up: bool) -> None:
         """Until the connection is lost."""
-        def notified(_conn: object, _pid: int, _channel: str, table_id: str) -> None:
-            if table_id in watched():
-                changed(table_id)
+        def notified(_conn: object, _pid: int, _channel: str, payload: str) -> None:
+            seen = watched()
+            for table_id in payload.split(SEPARATOR):
+                if table_id in seen:
+                    changed(table_id)
 
         lost = asyncio.Event()
         conn.add_termination_listener(lambda _c: lost.set())

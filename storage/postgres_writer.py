@@ -39,8 +39,16 @@ from storage.group_queue import Job, JobQueue, fail, settle
 T = TypeVar("T")
 Work = Callable[[asyncpg.Connection], Awaitable[T]]
 
+# The change feed (storage/postgres_feed.py): the ids of the tables a batch committed, told once per
+# batch, before its COMMIT (so PostgreSQL delivers them only if it commits), joined by SEPARATOR and
+# cut under NOTIFY's 8000-byte payload limit. One NOTIFY per batch instead of one per commit: a
+# listener's wake-ups and the server's notification queue grow with batches, not with moves.
+CHANNEL = "rummy_tables"
+SEPARATOR = "\n"
+PAYLOAD_BYTES = 7900
+
 MAX_BATCH = 256  # writes per transaction: bounds how long one batch holds its row locks
-IN_FLIGHT = 3  # batches at once, a pool connection each (the pool holds POOL_MAX)
+IN_FLIGHT = 3  # batches at once, a pool connection each (fewer when the pool is smaller: PG_POOL_MAX)
 
 
 @dataclass
@@ -70,20 +78,35 @@ class _Redo(Exception):  # noqa: N818 - not an error: the batch runs again
         self.index, self.error = index, error
 
 
+def payloads(ids: list[str]) -> list[str]:
+    """`ids` joined by SEPARATOR in as few payloads as NOTIFY's size limit allows."""
+    out: list[str] = []
+    size = PAYLOAD_BYTES
+    for table_id in dict.fromkeys(ids):
+        n = len(table_id.encode()) + 1
+        if size + n > PAYLOAD_BYTES:
+            out.append(table_id)
+            size = n
+        else:
+            out[-1] += SEPARATOR + table_id
+            size += n
+    return out
+
+
 class PgGroupWriter:
     """Runs `Work` coroutines (given the batch's connection) in shared transactions; see the module doc.
 
     `before_commit`, for tests, runs after the batch's writes and before its COMMIT (raising there
     is a failing COMMIT)."""
 
-    def __init__(self, pool: asyncpg.Pool) -> None:
+    def __init__(self, pool: asyncpg.Pool, in_flight: int = IN_FLIGHT) -> None:
         self._pool = pool
         self.before_commit: Callable[[asyncpg.Connection], Awaitable[None]] | None = None
         self.stats = PgWriterStats()
         self._queue: JobQueue[Work[Any]] = JobQueue()
         self._task: asyncio.Task[None] | None = None
         self._closing = False
-        self._slots = asyncio.Semaphore(IN_FLIGHT)
+        self._slots = asyncio.Semaphore(in_flight)
         self._running: set[asyncio.Task[None]] = set()
 
     def open(self) -> None:
@@ -97,11 +120,12 @@ class PgGroupWriter:
             task, self._task = self._task, None
             await task
 
-    async def write(self, work: Work[T]) -> T:
-        """Run `work` in the next shared transaction; its result (or its error) once COMMIT is done."""
+    async def write(self, work: Work[T], announce: str | None = None) -> T:
+        """Run `work` in the next shared transaction; its result (or its error) once COMMIT is done.
+        `announce`: a table id the change feed is told of when the work succeeded."""
         if self._task is None or self._closing:
             raise RuntimeError("PostgresStore is not open; await store.open() first")
-        result: T = await self._queue.put(work)
+        result: T = await self._queue.put(work, announce)
         return result
 
     async def _run(self) -> None:
@@ -164,6 +188,9 @@ class PgGroupWriter:
                     outcomes.append((False, err))
                 else:
                     outcomes.append((True, value))
+            told = [job.tag for job, (ok, _) in zip(batch, outcomes, strict=True) if ok and job.tag is not None]
+            if told:
+                await db.execute(f"SELECT pg_notify('{CHANNEL}', p) FROM unnest($1::text[]) p", payloads(told))
             if self.before_commit is not None:
                 await self.before_commit(db)
         return outcomes

@@ -241,6 +241,17 @@ class SqliteStore(SideTables, SqliteClaims):
                                                   (platform, chat_id, topic_id or "")))
         return table_from_row(rows[0]) if rows else None
 
+    async def count_tables(self, statuses: Sequence[str]) -> dict[str, int]:
+        counts = dict.fromkeys(statuses, 0)
+        if statuses:
+            marks = ", ".join("?" * len(statuses))
+            async with self._read() as db:
+                rows = await db.execute_fetchall(
+                    f"SELECT status, count(*) FROM game_tables WHERE status IN ({marks}) GROUP BY status",
+                    tuple(statuses))
+            counts.update({r[0]: r[1] for r in rows})
+        return counts
+
     async def list_tables(self, statuses: Sequence[str]) -> list[TableRecord]:
         if not statuses:
             return []

@@ -40,6 +40,7 @@ from multiprocessing.connection import Connection
 from multiprocessing.process import BaseProcess
 from typing import Any
 
+from bot.core import metrics
 from bot.core.automoves import AutoJob, AutoRun, play_automatic, views_of
 from rules import State
 
@@ -204,7 +205,8 @@ class AiPool:
 
     async def run(self, job: AutoJob) -> AutoRun:
         """The automatic moves of `job` (`play_automatic`)."""
-        result: AutoRun = await self.call(self._work, job)
+        with metrics.AI_SECONDS.time():
+            result: AutoRun = await self.call(self._work, job)
         return result
 
     async def views(self, game: str, state: State, humans: tuple[int, ...]

@@ -12,6 +12,10 @@ the very commit that put that seat on turn, so it is due at every tick until its
 are stored, whatever failed on the way (a commit, a release, the process). A live process takes its
 own claims again at its next tick (`claim_due` renews the caller's own): a store error costs a tick,
 not a lease.
+
+A process claims only the tables it can show (`ClaimScope`: its platforms, its Discord shards): a
+timeout played by a process that cannot edit the table's message would be stored and never seen.
+Lobby expiry is claimed the same way (the row's `expires`), not found by reading every lobby.
 """
 
 from __future__ import annotations
@@ -24,7 +28,7 @@ from typing import TYPE_CHECKING
 from bot.core.autoplay import Autoplay
 from bot.core.liveness import proven_dead
 from bot.core.models import Outcome, ViewsLater
-from storage import TableRecord, VersionConflict
+from storage import ClaimScope, TableRecord, VersionConflict
 
 if TYPE_CHECKING:
     from rules import Engine, State
@@ -53,6 +57,7 @@ async def _each(table_ids: list[str], work: Callable[[str], Awaitable[Outcome | 
 class Clockwork(Autoplay):
     """Mixed into `TableService`, which provides the helpers declared here."""
 
+    scope: ClaimScope  # the tables whose clock this process runs: those it can show
     _unseen: dict[str, float]  # claim owners the database showed gone -> since when (`_dead_owners`)
 
     if TYPE_CHECKING:
@@ -72,25 +77,16 @@ class Clockwork(Autoplay):
         finds hundreds of passed deadlines costs a few transactions, not hundreds of round trips."""
         now = self.clock.now() if now is None else now
         dead = await self._dead_owners(now)
-        # Only the tables this process claimed: another process ticking now gets the others.
-        due = await self.store.claim_due(now, self.owner, self.claim_lease_s, CLAIM_BATCH, dead)
+        # Only the tables this process claimed, of those it can show (`scope`): another process
+        # ticking now gets the others. Lobbies past their expiry are among them.
+        due = await self.store.claim_due(now, self.owner, self.claim_lease_s, CLAIM_BATCH, dead, self.scope)
         # A table whose automatic moves this process is playing right now is due too (its `wake`):
         # that task goes on with it, and drops the claim when done.
         due = [table_id for table_id in due if not self._lock(table_id).busy]
         outcomes = await _each(due, lambda table_id: self._tick_due(table_id, now))
         # Tables whose claim outlived its owner: a process died mid-turn; finish what it left.
-        stale = await self.store.claim_stale(now, self.owner, self.claim_lease_s, CLAIM_BATCH, dead)
+        stale = await self.store.claim_stale(now, self.owner, self.claim_lease_s, CLAIM_BATCH, dead, self.scope)
         outcomes += await _each(stale, self._take_over)
-        for rec in await self.store.list_tables(["lobby"]):
-            if rec.meta.get("lobby_expires", float("inf")) <= now:
-                async with self._lock(rec.id):
-                    fresh = await self.get(rec.id)
-                    if fresh.status == "lobby":
-                        fresh.status = "abandoned"
-                        try:
-                            outcomes.append(Outcome(table=await self._save_seats(fresh)))
-                        except VersionConflict:
-                            continue  # someone joined or started it this very moment
         return outcomes
 
     async def _dead_owners(self, now: float) -> list[str]:
@@ -116,6 +112,8 @@ class Clockwork(Autoplay):
         async with self._lock(table_id):
             try:
                 rec = await self.get(table_id)
+                if rec.status == "lobby":
+                    return await self._expire_lobby(rec, now)
                 if rec.status != "playing" or rec.state is None:
                     return None
                 if self._automatic_seat(rec, self.engine_for(rec), rec.state) is not None:
@@ -128,6 +126,16 @@ class Clockwork(Autoplay):
                     return None  # a move (or, despite the claim, another process) came first
             finally:
                 await self._let_go(table_id)
+
+    async def _expire_lobby(self, rec: TableRecord, now: float) -> Outcome | None:
+        """A lobby nobody started before its `expires` is abandoned."""
+        if rec.expires is None or rec.expires > now:
+            return None
+        rec.status = "abandoned"
+        try:
+            return Outcome(table=await self._save_seats(rec))
+        except VersionConflict:
+            return None  # someone joined or started it this very moment
 
     async def _take_over(self, table_id: str) -> Outcome:
         async with self._lock(table_id):
@@ -165,10 +173,11 @@ class Clockwork(Autoplay):
             return await self._viewed(Outcome(table=await self.get(table_id)))  # played elsewhere
 
     async def resume_all(self) -> list[Outcome]:
-        """On start: resume every table in play, so adapters can re-render them ("game restored"),
-        and forget idempotency keys old enough that no platform redelivers them any more."""
+        """On start: resume every table in play that this process shows (`scope`), so adapters can
+        re-render them ("game restored"), and forget idempotency keys old enough that no platform
+        redelivers them any more."""
         await self.store.prune_action_keys(self.clock.now() - KEY_MEMORY_S)
-        listed = {rec.id: rec for rec in await self.store.list_tables(["playing"])}
+        listed = {rec.id: rec for rec in await self.store.list_tables(["playing"]) if self.scope.takes(rec)}
         # One read for all of them; the tables with automatic moves left over play them together
         # (their commits share group commits).
         return await _each(list(listed), lambda table_id: self._resume_listed(listed[table_id]))

@@ -147,8 +147,10 @@ class Lobby:
         meta: dict[str, Any] | None = None,
         seat_host: bool = True,
         key: str | None = None,
+        shard_key: int | None = None,
     ) -> TableRecord:
-        """Open a lobby in a chat. The host takes seat 1 unless `seat_host` is off (AI-only tables)."""
+        """Open a lobby in a chat. The host takes seat 1 unless `seat_host` is off (AI-only tables).
+        `shard_key` places the table with the process of its Discord shard (`TableRecord.shard_key`)."""
         if (done := await self._done(key)) is not None:
             return await self.get(done.table_id)
         try:
@@ -168,7 +170,7 @@ class Lobby:
             id=self._new_table_id(), game=engine.name, platform=platform, chat_id=chat_id, topic_id=topic_id,
             status="lobby", host_platform=host.platform, host_user_id=host.user_id, options=opts,
             seed=self._new_seed() if seed is None else seed, deck=deck, seats=seats if seat_host else [],
-            created_at=now, updated_at=now, meta={"lobby_expires": now + self.lobby_ttl_s, **(meta or {})},
+            created_at=now, updated_at=now, expires=now + self.lobby_ttl_s, shard_key=shard_key, meta=meta or {},
         )
         return await self._create(rec, key)
 
@@ -191,7 +193,7 @@ class Lobby:
 
     async def rematch(
         self, platform: str, chat_id: str, by: Player, *, topic_id: str | None = None,
-        meta: dict[str, Any] | None = None, key: str | None = None,
+        meta: dict[str, Any] | None = None, key: str | None = None, shard_key: int | None = None,
     ) -> TableRecord:
         """`/rematch`: a lobby with the seats and options of the chat's last match, and a new seed.
         Anyone who sat at that match (or hosted it) may ask; they host the new one."""
@@ -216,7 +218,7 @@ class Lobby:
             status="lobby", host_platform=by.platform, host_user_id=by.user_id, options=dict(old.options),
             seed=self._new_seed(), deck=None, seats=[s.model_copy(update={"away": False}) for s in old.seats],
             created_at=now, updated_at=now,
-            meta={"lobby_expires": now + self.lobby_ttl_s, "rematch_of": old.id, **(meta or {})},
+            expires=now + self.lobby_ttl_s, shard_key=shard_key, meta={"rematch_of": old.id, **(meta or {})},
         )
         return await self._create(rec, key)
 

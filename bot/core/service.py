@@ -32,6 +32,7 @@ import uuid
 from collections.abc import Callable
 from typing import Any
 
+from bot.core import metrics
 from bot.core.ai_pool import AiPool
 from bot.core.automoves import end_of_round
 from bot.core.clock import Clock, SystemClock
@@ -45,7 +46,9 @@ from bot.core.store_guard import guarded
 from bot.core.table_gate import TableGate
 from rules import Action, Engine, Event, RoundResult, SetupError, State, get_engine
 from storage import (
+    EVERY_TABLE,
     ActionKeyRecord,
+    ClaimScope,
     ClaimWrite,
     DuplicateAction,
     LogEntry,
@@ -81,12 +84,14 @@ class TableService(Lobby, Clockwork):
         owner: str | None = None,
         claim_lease_s: float = CLAIM_LEASE_S,
         ai: AiPool | None = None,
+        scope: ClaimScope = EVERY_TABLE,
     ) -> None:
         self.store = guarded(store)  # an unreachable store raises StoreUnavailable (a ServiceError)
         self.ai = ai or AiPool(0)  # inline unless the app gives it worker processes (AI_WORKERS)
         self._settling: set[asyncio.Task[Outcome]] = set()
         self.owner = owner or process_owner()
         self.claim_lease_s = claim_lease_s
+        self.scope = scope  # the tables whose clock this process runs: those its surfaces show
         self._unseen: dict[str, float] = {}
         self.clock = clock or SystemClock()
         self.lobby_ttl_s = lobby_ttl_s
@@ -111,7 +116,7 @@ class TableService(Lobby, Clockwork):
                 # gates stay about the tables in play, not every table ever played, at O(1) a call.
                 self._locks = {t: g for t, g in self._locks.items() if not g.idle()}
                 self._gates_swept_at = max(GATES_SWEEP_MIN, 2 * len(self._locks))
-            gate = self._locks[table_id] = TableGate()
+            gate = self._locks[table_id] = TableGate(table_id)
         return gate
 
     async def close(self, grace_s: float | None = None) -> None:
@@ -361,6 +366,7 @@ class TableService(Lobby, Clockwork):
         return saved
 
     def _tell(self, rec: TableRecord) -> None:
+        metrics.MOVES.labels(rec.platform).inc()
         for listener in self.commit_listeners:
             listener(rec)
 

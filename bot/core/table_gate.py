@@ -9,13 +9,19 @@ table's work stays one piece at a time, in the order it came, without handing a 
 from __future__ import annotations
 
 import asyncio
+from contextvars import Token
 from types import TracebackType
 from typing import Any
 
+from bot.core import log_context
+
 
 class TableGate:
-    def __init__(self) -> None:
+    def __init__(self, table_id: str | None = None) -> None:
+        self.table_id = table_id
         self._lock = asyncio.Lock()
+        # Inside the gate, a task's log lines name the table (bot/core/log_context.py).
+        self._logging: dict[asyncio.Task[Any] | None, Token[str | None]] = {}
         self.settling: asyncio.Future[Any] | None = None  # set under the lock, by `settle_with`
         self._users = 0  # tasks inside the gate or waiting at it
 
@@ -47,6 +53,7 @@ class TableGate:
                 await self._lock.acquire()
                 pending = self.settling
                 if pending is None or pending.done():
+                    self._logging[asyncio.current_task()] = log_context.TABLE.set(self.table_id)
                     return self
                 self._lock.release()
                 await asyncio.wait([pending])  # its failure belongs to whoever awaits its outcome
@@ -56,5 +63,8 @@ class TableGate:
 
     async def __aexit__(self, kind: type[BaseException] | None, err: BaseException | None,
                         tb: TracebackType | None) -> None:
+        token = self._logging.pop(asyncio.current_task(), None)
+        if token is not None:
+            log_context.TABLE.reset(token)
         self._lock.release()
         self._users -= 1

@@ -12,12 +12,14 @@ import yarl
 from bot.core.ai_pool import AiPool
 from bot.core.models import Outcome
 from bot.core.service import TableService
+from bot.discord.base import PLATFORM
 from bot.discord.bot import DiscordBot, DiscordConfig, build_client
 from bot.running import close_service, web_table
 from bot.settings import Settings
-from bot.startup import PLATFORM, StartupError
+from bot.startup import PLATFORM as DISCORD_EXIT
+from bot.startup import StartupError
 from bot.stopping import Grace, StopSignal
-from storage import Store
+from storage import ClaimScope, Store
 
 log = logging.getLogger(__name__)
 
@@ -44,7 +46,7 @@ async def check_gateway(url: str | None, timeout_s: float = 10.0) -> None:
     except (OSError, TimeoutError) as err:
         reason = err.strerror if isinstance(err, OSError) and err.strerror else type(err).__name__
         raise StartupError(f"DISCORD_GATEWAY_URL: cannot reach the Discord gateway at {where} ({reason}) — check "
-                           "the network and DISCORD_GATEWAY_URL", PLATFORM) from err
+                           "the network and DISCORD_GATEWAY_URL", DISCORD_EXIT) from err
     writer.close()
     await writer.wait_closed()
 
@@ -52,7 +54,9 @@ async def check_gateway(url: str | None, timeout_s: float = 10.0) -> None:
 def config_from(settings: Settings, run_scheduler: bool = True) -> DiscordConfig:
     return DiscordConfig(default_lang=settings.default_lang, tick_interval_s=settings.tick_interval_s,
                          run_scheduler=run_scheduler, ack_after_s=settings.discord_ack_after_s,
-                         sync_commands=settings.discord_sync_commands, sharded=settings.discord_sharded)
+                         sync_commands=settings.discord_sync_commands,
+                         sharded=settings.discord_sharded or settings.discord_shard_count is not None,
+                         shard_count=settings.discord_shard_count, shard_ids=settings.discord_shard_ids)
 
 
 def build(settings: Settings, service: TableService, store: Store,
@@ -87,7 +91,7 @@ async def run(settings: Settings, store: Store) -> int:
     with StopSignal() as stop:
         await store.open()
         service = TableService(store, lobby_ttl_s=settings.lobby_ttl_s, ai=AiPool(settings.ai_workers),
-                               claim_lease_s=settings.claim_lease_s)
+                               claim_lease_s=settings.claim_lease_s, scope=config_from(settings).claims())
         client, adapter = build(settings, service, store)
         try:
             async with web_table(settings, service, store, adapter):
@@ -103,6 +107,7 @@ async def run_with_telegram(settings: Settings, store: Store) -> int:
     adapter the outcomes of its own tables."""
     from bot.telegram.app import build_application, check_bot_api, polling, running
     from bot.telegram.app import config_from as telegram_config
+    from bot.telegram.common import PLATFORM as TELEGRAM
 
     assert settings.discord_token is not None and settings.telegram_token is not None
     # A rejected token or an unreachable Bot API surfaces here, before anything needs closing.
@@ -111,8 +116,10 @@ async def run_with_telegram(settings: Settings, store: Store) -> int:
     grace = Grace(settings.shutdown_grace_s)
     with StopSignal() as stop:
         await store.open()
+        # One clock for both platforms' tables (Discord's of this process's shards).
+        scope = ClaimScope(platforms=(TELEGRAM, PLATFORM), shards=config_from(settings).claims().shards)
         service = TableService(store, lobby_ttl_s=settings.lobby_ttl_s, ai=AiPool(settings.ai_workers),
-                               claim_lease_s=settings.claim_lease_s)
+                               claim_lease_s=settings.claim_lease_s, scope=scope)
         client, dc = build(settings, service, store, run_scheduler=False)
         app, tg = build_application(
             settings.telegram_token.get_secret_value(), service, store,

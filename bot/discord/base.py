@@ -15,7 +15,9 @@ from typing import TYPE_CHECKING, Any, TypeVar
 import discord
 from discord import app_commands
 
+from bot.core import metrics
 from bot.core.i18n import has, t
+from bot.core.log_context import about_chat
 from bot.core.models import Player, ServiceError
 from bot.core.pictures import PictureCache
 from bot.core.presenter import HandUIs, Presenter
@@ -27,7 +29,7 @@ from bot.discord import answer
 from bot.discord.delivery import Delivery
 from bot.discord.hand_pictures import HandPictures
 from bot.discord.translator import lang_of
-from storage import Store, TableRecord
+from storage import ClaimScope, Store, TableRecord
 from storage.unavailable import unavailable
 
 if TYPE_CHECKING:
@@ -48,6 +50,22 @@ class DiscordConfig:
     sync_commands: bool = True
     sharded: bool = False
     guild_ready_timeout: float = 2.0
+    # DISCORD_SHARD_COUNT / DISCORD_SHARD_IDS: this process runs these gateway shards of that many
+    # (an AutoShardedClient), and only their guilds' tables.
+    shard_count: int | None = None
+    shard_ids: tuple[int, ...] | None = None
+
+    def claims(self) -> ClaimScope:
+        """The tables whose clock this process runs: Discord's, of its shards' guilds."""
+        if self.shard_count is None or self.shard_ids is None:
+            return ClaimScope(platforms=(PLATFORM,))
+        return ClaimScope(platforms=(PLATFORM,), shards=(self.shard_count, self.shard_ids))
+
+
+def shard_key(guild_id: int | None) -> int | None:
+    """A guild's table's `shard_key`: the part of the guild id Discord shards by, as it assigns
+    guilds to shards ((guild_id >> 22) % shard_count), so any shard count splits the stored tables."""
+    return None if guild_id is None else guild_id >> 22
 
 
 def player_of(user: discord.abc.User) -> Player:
@@ -92,6 +110,7 @@ class AdapterBase:
     # ---- bookkeeping --------------------------------------------------------------------------------
 
     async def _mark_processed(self, interaction: discord.Interaction) -> None:
+        metrics.UPDATES.labels(PLATFORM).inc()
         async with self._processed_cond:
             self.processed.append(interaction.id)
             self._processed_cond.notify_all()
@@ -179,6 +198,7 @@ class AdapterBase:
                        public: bool = False, direct: bool = False) -> None:
         """A slash command: deferred at entry (ephemeral unless `public`), or, when `direct`, answered
         by the work itself unless it runs past the budget; run, its errors answered."""
+        about_chat(PLATFORM, interaction.channel_id)  # discord.py runs each interaction in a task of its own
         try:
             if direct:
                 await self._within(interaction, work, update=False)

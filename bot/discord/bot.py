@@ -17,6 +17,7 @@ import logging
 import discord
 from discord import app_commands
 
+from bot.core import metrics
 from bot.core.i18n import t
 from bot.core.restored import RestoredRender
 from bot.core.scheduler import Scheduler
@@ -49,6 +50,10 @@ class DiscordBot(Components):
         self.tree.error(self._on_tree_error)  # discord.py's way to set the tree's on_error
         client.add_dynamic_items(ui.CodecItem)
 
+    def ready(self) -> bool:
+        """Connected to the gateway and taking interactions (the web server's /readyz)."""
+        return self.client is not None and self.client.is_ready() and not self.client.is_closed()
+
     async def setup(self) -> None:
         """From the client's setup_hook: translations, command sync, restore every table, start the clock."""
         assert self.tree is not None
@@ -72,15 +77,40 @@ class DiscordBot(Components):
         await self._mark_processed(interaction)
 
 
+class CountRateLimits(logging.Filter):
+    """discord.py waits out a 429 itself and tells nobody but its log ("We are being rate limited"):
+    each such line counts in `rummy_rate_limited` (the line itself goes on as it was)."""
+
+    def filter(self, record: logging.LogRecord) -> bool:
+        if isinstance(record.msg, str) and record.msg.startswith("We are being rate limited"):
+            metrics.RATE_LIMITED.labels(PLATFORM).inc()
+        return True
+
+
+logging.getLogger("discord.http").addFilter(CountRateLimits())
+
+# The gateway events the bot reads: its guilds (the channels and permissions an interaction is checked
+# against). Commands and presses arrive as interactions, which need no intent; messages, members,
+# reactions, presences, typing and voice are never read, so Discord is not asked to send them.
+INTENTS = discord.Intents(guilds=True)
+
+
 def build_client(adapter: DiscordBot, *, intents: discord.Intents | None = None) -> discord.Client:
-    """A Client (or an AutoShardedClient) whose setup hook installs the adapter."""
-    base: type[discord.Client] = discord.AutoShardedClient if adapter.config.sharded else discord.Client
+    """A Client, or an AutoShardedClient running `shard_ids` of `shard_count` shards (DISCORD_SHARD_*:
+    this process gets those shards' guilds' interactions, and claims only their tables), whose setup
+    hook installs the adapter."""
+    config = adapter.config
+    base: type[discord.Client] = discord.AutoShardedClient if config.sharded else discord.Client
+    shards: dict[str, object] = {}
+    if config.sharded and config.shard_count is not None:
+        shards = {"shard_count": config.shard_count,
+                  "shard_ids": list(config.shard_ids) if config.shard_ids is not None else None}
 
     class RummyClient(base):  # type: ignore[valid-type,misc]  # a base chosen at run time (sharded or not)
         def __init__(self) -> None:
             # Nobody is pinged unless a message names its one user (bot.discord.safe.only).
-            super().__init__(intents=intents or discord.Intents.default(), allowed_mentions=NOBODY,
-                             guild_ready_timeout=adapter.config.guild_ready_timeout)
+            super().__init__(intents=intents or INTENTS, allowed_mentions=NOBODY,
+                             guild_ready_timeout=config.guild_ready_timeout, **shards)
             self.ready_event = asyncio.Event()
 
         async def setup_hook(self) -> None:

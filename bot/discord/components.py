@@ -15,6 +15,7 @@ import discord
 
 from bot.core.codec import ButtonData, CodecError, decode
 from bot.core.i18n import t
+from bot.core.log_context import about_chat
 from bot.core.models import Player, ServiceError
 from bot.core.presenter import press
 from bot.core.presenter.games import IllegalAction, moves_of, turn_of, view_of
@@ -82,6 +83,7 @@ class Components(Commands):
         return False
 
     async def on_component(self, interaction: discord.Interaction, custom_id: str, values: list[str]) -> None:
+        about_chat(PLATFORM, interaction.channel_id)  # discord.py runs each interaction in a task of its own
         lang = self._ulang(interaction)
         try:
             data = decode(custom_id)

@@ -16,7 +16,7 @@ from bot.core.options_ui import option_choices
 from bot.core.presenter.games import max_seats, options_model
 from bot.discord import answer
 from bot.discord import views as ui
-from bot.discord.base import PLATFORM, interaction_key, player_of
+from bot.discord.base import PLATFORM, interaction_key, player_of, shard_key
 from bot.discord.render import Rendering
 from bot.discord.translator import lang_of
 from storage import TableRecord
@@ -34,7 +34,8 @@ class Lobby(Rendering):
                 return
             opts = options_from_text(options)  # turn_timer_s=120 match_games=3, as Telegram's /new takes them
             rec = await self.service.open_table(game, PLATFORM, str(interaction.channel_id), player_of(interaction.user),
-                                                options=opts, key=interaction_key(interaction))
+                                                options=opts, key=interaction_key(interaction),
+                                                shard_key=shard_key(interaction.guild_id))
             await self.delivery.set_ref(rec.id, "lang", lang_of(interaction.guild_locale) or lang)
             await answer.say(interaction, t("dc.opened", lang, game=t(f"game.{rec.game}", lang)))  # answer first
             target = interaction.channel_id
@@ -127,7 +128,7 @@ class Lobby(Rendering):
         async def work() -> None:
             lang = self._ulang(interaction)
             rec = await self.service.rematch(PLATFORM, str(interaction.channel_id), player_of(interaction.user),
-                                             key=interaction_key(interaction))
+                                             key=interaction_key(interaction), shard_key=shard_key(interaction.guild_id))
             await self.delivery.set_ref(rec.id, "lang", lang_of(interaction.guild_locale) or lang)
             await answer.say(interaction, t("stats.rematch_opened", lang))
             await self.delivery.set_ref(rec.id, "channel", str(interaction.channel_id))

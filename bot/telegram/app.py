@@ -10,7 +10,6 @@ from collections.abc import AsyncIterator, Awaitable, Callable
 from contextlib import asynccontextmanager
 from dataclasses import replace
 from typing import TYPE_CHECKING, Any
-from urllib.parse import urlparse
 
 from telegram import Bot, LinkPreviewOptions, Update
 from telegram.constants import ParseMode
@@ -24,17 +23,22 @@ from bot.settings import Settings
 from bot.startup import StartupError
 from bot.stopping import Grace, StopSignal
 from bot.telegram.bot import TelegramBot, TelegramConfig
+from bot.telegram.common import PLATFORM
 from bot.telegram.processing import PerChatUpdateProcessor
-from storage import Store
+from bot.telegram.webhook import serve_webhook
+from storage import ClaimScope, Store
 
 if TYPE_CHECKING:
-    from telegram.ext import Updater
+    pass
 
 log = logging.getLogger(__name__)
 # Only what the handlers read: commands and DM text (message), buttons (callback_query).
 # Edits are not subscribed: an edited command or move is not a new one (and would only replay the
 # first outcome through its idempotency key); member changes and the rest are not used.
 ALLOWED_UPDATES = [Update.MESSAGE, Update.CALLBACK_QUERY]
+# The clock work of Telegram's tables only: a timeout taken by a process that cannot edit a table's
+# message would be played, stored and never shown (issue 27).
+CLAIMS = ClaimScope(platforms=(PLATFORM,))
 # The logger AIORateLimiter writes to (PTB's get_logger with class_name).
 RATE_LIMITER_LOGGER = "telegram.ext.AIORateLimiter"
 
@@ -109,7 +113,8 @@ def build_application(
     return app, tg
 
 
-StartUpdates = Callable[["Updater"], Awaitable[object]]
+# Starts taking updates; returns how to stop taking them.
+StartUpdates = Callable[[Application], Awaitable[Callable[[], Awaitable[object]]]]
 
 
 @asynccontextmanager
@@ -123,18 +128,17 @@ async def running(app: Application, tg: TelegramBot, grace: Grace,
     messages sent within what is left of `grace` (a group's window is not waited out: the restored
     render shows the tables again at the next start)."""
     await app.initialize()
+    stop_updates: Callable[[], Awaitable[object]] | None = None
     try:
         try:
             # In run_polling's order: a webhook Telegram refuses fails before the application starts.
             await tg.startup(app)
-            if start_updates is not None:
-                assert app.updater is not None
-                await start_updates(app.updater)
+            stop_updates = await start_updates(app) if start_updates is not None else None
             await app.start()
             yield
         finally:
-            if app.updater is not None and app.updater.running:
-                await app.updater.stop()
+            if stop_updates is not None:
+                await stop_updates()
             tg.leaving()  # the updates fetched are handled now, without waiting out a group's window
             if app.running:
                 # Handled within the grace; past it the AI moves they wait for are handed back.
@@ -149,14 +153,17 @@ async def running(app: Application, tg: TelegramBot, grace: Grace,
 
 
 def polling() -> StartUpdates:
-    return lambda updater: updater.start_polling(allowed_updates=ALLOWED_UPDATES)
+    async def start(app: Application) -> Callable[[], Awaitable[object]]:
+        assert app.updater is not None
+        await app.updater.start_polling(allowed_updates=ALLOWED_UPDATES)
+        return app.updater.stop
+    return start
 
 
 def webhook(url: str, listen: str, port: int, secret: str | None) -> StartUpdates:
-    """Serve the webhook on the same path as the public URL (a proxy in front forwards to it)."""
-    path = urlparse(url).path.strip("/")
-    return lambda updater: updater.start_webhook(listen=listen, port=port, url_path=path, webhook_url=url,
-                                                 secret_token=secret, allowed_updates=ALLOWED_UPDATES)
+    """Serve the webhook on the same path as the public URL (a proxy in front forwards to it), on
+    aiohttp (bot/telegram/webhook.py)."""
+    return lambda app: serve_webhook(app, url, listen, port, secret, list(ALLOWED_UPDATES))
 
 
 async def check_bot_api(token: str, base_url: str | None) -> None:
@@ -233,7 +240,7 @@ async def serve(settings: Settings, store: Store) -> int:
     with StopSignal() as stop:
         await store.open()
         service = TableService(store, lobby_ttl_s=settings.lobby_ttl_s, ai=AiPool(settings.ai_workers),
-                               claim_lease_s=settings.claim_lease_s)
+                               claim_lease_s=settings.claim_lease_s, scope=CLAIMS)
         app, tg = build_application(
             settings.telegram_token.get_secret_value(), service, store, config=config_from(settings),
             base_url=settings.telegram_api_url, rate_limit=settings.telegram_rate_limit,

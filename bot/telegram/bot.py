@@ -35,6 +35,7 @@ from telegram.ext import (
     filters,
 )
 
+from bot.core import metrics
 from bot.core.i18n import DEFAULT_LANG, available_languages, resolve_language, t
 from bot.core.models import Player, StoreUnavailable
 from bot.core.pictures import PictureCache
@@ -113,6 +114,7 @@ class TelegramBot(Commands, Standings, Buttons, Lobby, Hints, WebLinks, Pictures
         self.scheduler = Scheduler(service, self.config.tick_interval_s, self.render_outcomes,
                                    platforms=(PLATFORM, RUNNING))
         self.restored = RestoredRender()  # the tables a start resumed, shown again beside new updates
+        self.started = False  # `startup` done and not leaving: /readyz
         self.bot_username = "rummyclub_bot"  # replaced by the real one at startup (getMe)
         self.web: WebServer | None = None  # the web table (WEB_PORT), set by app.py while it runs
         self._settings: dict[str, dict[str, Any]] = {}
@@ -138,6 +140,7 @@ class TelegramBot(Commands, Standings, Buttons, Lobby, Hints, WebLinks, Pictures
         self._outbox = Outbox(app.bot, self.store, self.sleep, group_limit=self.config.group_limit,
                               group_period=self.config.group_period_s, clock=self.service.clock.now)
         self.outbox.on_unreachable = self._unreachable
+        metrics.queued["telegram"] = self._outbox.queued
         app.add_handler(TypeHandler(Update, self._dedupe), group=-2)
         app.add_handler(TypeHandler(Update, self._come_back), group=-1)  # after: a repeat stops at _dedupe
         app.add_handler(CommandHandler("start", self.cmd_start))
@@ -181,10 +184,16 @@ class TelegramBot(Commands, Standings, Buttons, Lobby, Hints, WebLinks, Pictures
         await self.store.prune_updates(RUNNING, self.service.clock.now() + 1.0)
         if self.config.run_scheduler:
             self.scheduler.start()
+        self.started = True
+
+    def ready(self) -> bool:
+        """Taking updates (the web server's /readyz): started, and not on the way down."""
+        return self.started
 
     def leaving(self) -> None:
         """Shutting down: no group window or RetryAfter is waited out any more (a command's reply
         that would have to wait is given up; the restored render shows the tables at the next start)."""
+        self.started = False
         if self._outbox is not None:
             self._outbox.stop_waiting()
 

@@ -40,6 +40,7 @@ from telegram import Bot, InlineKeyboardMarkup, InputMediaPhoto, Message
 from telegram.constants import ParseMode
 from telegram.error import BadRequest, Forbidden, RetryAfter, TelegramError
 
+from bot.core import metrics
 from bot.telegram.keyboards import markup_key
 from bot.telegram.limits import CAPTION_MAX, TEXT_MAX, fit_html
 from bot.telegram.window import SlidingWindow
@@ -64,6 +65,7 @@ async def obey_retry_after(call: Callable[[], Awaitable[T]], sleep: Sleep, retri
         try:
             return await call()
         except RetryAfter as err:
+            metrics.RATE_LIMITED.labels("telegram").inc()
             if attempt == retries:
                 raise
             await sleep(retry_seconds(err))
@@ -130,6 +132,10 @@ class Outbox:
         self.on_unreachable: Unreachable | None = None
         self._leaving = False
         self._sleepers: set[asyncio.Future[None]] = set()
+
+    def queued(self) -> int:
+        """Messages waiting to go out, over every chat (the `rummy_outbox_queued` metric)."""
+        return sum(len(queue) for queue in self._queues.values())
 
     # ---- queueing -------------------------------------------------------------------------------
 

@@ -21,6 +21,9 @@ from typing import Any
 from telegram import Update
 from telegram.ext import BaseUpdateProcessor
 
+from bot.core import metrics
+from bot.core.log_context import CHAT, about_chat
+
 
 def chat_key(update: object) -> int | None:
     """What serialises an update: its chat (a button's message chat), else its sender; None for
@@ -46,11 +49,13 @@ class PerChatUpdateProcessor(BaseUpdateProcessor):
         self._chats: dict[int, list[Any]] = {}
 
     async def do_process_update(self, update: object, coroutine: Awaitable[Any]) -> None:
+        metrics.UPDATES.labels("telegram").inc()
         key = chat_key(update)
         if key is None:
             async with self._running:
                 await coroutine
             return
+        about = about_chat("telegram", key)  # the update's log lines name its chat
         entry = self._chats.setdefault(key, [asyncio.Lock(), 0])
         entry[1] += 1
         try:
@@ -59,6 +64,7 @@ class PerChatUpdateProcessor(BaseUpdateProcessor):
             async with entry[0], self._running:
                 await coroutine
         finally:
+            CHAT.reset(about)
             entry[1] -= 1
             if entry[1] == 0:
                 del self._chats[key]

@@ -36,6 +36,7 @@ from bot.web.auth import AuthError, SeatLinks, validate_init_data
 from bot.web.frames import Frames, event
 from bot.web.layout import BadLayout, check, parse_layout, play_text
 from bot.web.limits import MAX_BODY, WebLimits
+from bot.web.ops import add_ops
 from bot.web.payload import payload
 from bot.web.push import ENDED, Hub, successor
 from bot.web.replay import Replays, frame
@@ -447,4 +448,5 @@ def create_app(service: TableService, store: Store, config: WebConfig, clock: Cl
     app.router.add_post("/api/table/{table}/check", post_check)
     app.router.add_get("/api/table/{table}/events", events)
     app.router.add_get("/api/table/{table}/replay", replay)
+    add_ops(app, service.store)  # /healthz, /readyz, /metrics (bot/web/ops.py)
     return app

@@ -20,9 +20,9 @@ from tests.bot.test_service import ALICE_RACK, BOB_RACK, two_player_table
 from tests.crash import Died, DyingStore
 
 
-async def ai_table(service: TableService, **options: Any) -> str:
+async def ai_table(service: TableService, platform: str = "test", chat: str = "chat1", **options: Any) -> str:
     """Alice against one AI, Alice on turn: every action of hers is answered by an AI move."""
-    rec = await service.open_table("rummikub", "test", "chat1", ALICE, options=options, deck=ALICE_RACK + BOB_RACK)
+    rec = await service.open_table("rummikub", platform, chat, ALICE, options=options, deck=ALICE_RACK + BOB_RACK)
     await service.add_ai(rec.id, ALICE)
     await service.start(rec.id, ALICE)
     return rec.id

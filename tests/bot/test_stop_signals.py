@@ -36,16 +36,18 @@ TELEGRAM_TOKEN = "123456:TEST-TOKEN"
 GRACE_S = 2  # SHUTDOWN_GRACE_S of the runs: a thinking AI is handed back after it
 EXIT_LIMIT_S = 10.0  # what a container runtime waits between SIGTERM and SIGKILL
 START_LIMIT_S = 60.0  # a guard against a child that never starts, not a wait
+CHATS = {"telegram": "-100500", "discord": "1234567890123456789"}  # the table's chat on each platform
 
 
-async def handed_back_table(db: Path) -> tuple[str, list[tuple[str, int | None, str]]]:
+async def handed_back_table(db: Path, platform: str = "telegram") -> tuple[str, list[tuple[str, int | None, str]]]:
     """Alice's draw stored, the AI's answer not, no claim on the table: what a stop that handed its AI
-    work back leaves (and what a start must finish). Returns the table and its log so far."""
+    work back leaves (and what a start must finish: a process showing `platform`'s tables). Returns
+    the table and its log so far."""
     store = SqliteStore(str(db))
     await store.open()
     try:
         service = TableService(store, owner="before", ai=AiPool(0))
-        table = await ai_table(service)
+        table = await ai_table(service, platform, CHATS[platform])
         ack = await service.submit(table, ALICE, "draw")
         assert ack.pending is not None
         ack.pending.cancel()  # before it ran: the answer is never computed nor stored
@@ -144,7 +146,7 @@ async def test_sigterm_ends_each_mode_cleanly_and_the_ai_work_in_flight_is_playe
     mode: Mode, tmp_path: Path
 ) -> None:
     db = tmp_path / "run.db"
-    table, before = await handed_back_table(db)
+    table, before = await handed_back_table(db, "discord" if mode.name == "discord" else "telegram")
 
     # A start whose AI is still thinking about the table's answer when SIGTERM comes.
     proc = await spawn("tests.stop_child", mode.env(db), tmp_path)

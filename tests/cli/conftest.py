@@ -33,6 +33,7 @@ class Outcome:
 def clean_env(monkeypatch: pytest.MonkeyPatch, tmp_path: Path) -> Iterator[pytest.MonkeyPatch]:
     for name in Settings.model_fields:
         monkeypatch.delenv(name.upper(), raising=False)
+        monkeypatch.delenv(f"{name.upper()}_FILE", raising=False)
     monkeypatch.chdir(tmp_path)
     # main() installs its own root handler; put back pytest's afterwards.
     root = logging.getLogger()

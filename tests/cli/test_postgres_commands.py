@@ -34,7 +34,7 @@ def sql(url: str, statement: str) -> None:
 def test_migrate_sqlite(tmp_path: Path, rummyclub: Run) -> None:
     for _ in range(2):  # a new file, then one already up to date
         got = rummyclub("migrate", "--db", "data/rummy.db")
-        assert (got.code, got.out, got.err) == (0, "data/rummy.db: schema version 6 (006_wake.sql), "
+        assert (got.code, got.out, got.err) == (0, "data/rummy.db: schema version 7 (007_claim_scope.sql), "
                                                    "up to date\n", "")
     assert (tmp_path / "data" / "rummy.db").is_file()
 
@@ -43,7 +43,7 @@ def test_migrate_postgres(postgres_url: str, clean_env: pytest.MonkeyPatch, rumm
     clean_env.setenv("DATABASE_URL", postgres_url)
     for _ in range(2):
         got = rummyclub("migrate")
-        assert (got.code, got.out, got.err) == (0, f"{postgres_url}: schema version 7 (007_wake.sql), "
+        assert (got.code, got.out, got.err) == (0, f"{postgres_url}: schema version 9 (009_notify_per_batch.sql), "
                                                    "up to date\n", "")
 
 

@@ -26,6 +26,9 @@ BAD_VALUES = [
     ("TICK_INTERVAL_S", "-1", "expected a number above 0, got '-1'"),
     ("TICK_INTERVAL_S", "inf", "expected a number above 0, got 'inf'"),
     ("CLAIM_LEASE_S", "0", "expected a number above 0, got '0'"),
+    ("PG_POOL_MIN", "0", "expected a whole number from 1 to 1000, got '0'"),
+    ("PG_POOL_MAX", "1", "expected a whole number from 2 to 1000, got '1'"),
+    ("PG_POOL_MAX", "lots", "expected a whole number from 2 to 1000, got 'lots'"),
     ("SHUTDOWN_GRACE_S", "-1", "expected a number from 0 to 60, got '-1'"),
     ("SHUTDOWN_GRACE_S", "a while", "expected a number from 0 to 60, got 'a while'"),
     ("TELEGRAM_OVERALL_MAX_PER_S", "lots", "expected a number above 0, got 'lots'"),
@@ -50,6 +53,7 @@ BAD_VALUES = [
     ("WEB_URL", "table.example", "expected a http:// or https:// URL with a host, got 'table.example'"),
     ("TELEGRAM_RATE_LIMIT", "maybe", "expected true or false, got 'maybe'"),
     ("DISCORD_SHARDED", "2", "expected true or false, got '2'"),
+    ("DISCORD_SHARD_COUNT", "0", "expected a whole number from 1 to 100000, got '0'"),
     ("DISCORD_SYNC_COMMANDS", "yes please", "expected true or false, got 'yes please'"),
     ("TELEGRAM_MODE", "push", "expected one of polling, webhook, got 'push'"),
     ("LOG_LEVEL", "LOUD", "expected one of DEBUG, INFO, WARNING, ERROR, CRITICAL, got 'LOUD'"),
@@ -90,6 +94,13 @@ def test_two_bad_settings_are_two_lines(clean_env: pytest.MonkeyPatch, rummyclub
     clean_env.setenv("TELEGRAM_MODE", "push")
     got = rummyclub("run")
     assert got.code == 2 and [line.split(":")[1].strip() for line in got.lines] == ["LOBBY_TTL_S", "TELEGRAM_MODE"]
+
+
+def test_a_pool_smaller_than_its_minimum_is_refused(clean_env: pytest.MonkeyPatch, rummyclub: Run) -> None:
+    clean_env.setenv("PG_POOL_MIN", "8")
+    clean_env.setenv("PG_POOL_MAX", "4")
+    got = rummyclub("run")
+    assert (got.code, got.lines) == (2, [f"rummyclub: PG_POOL_MAX: expected at least PG_POOL_MIN (8), got '4' {FIX}"])
 
 
 def test_log_level_is_case_insensitive(clean_env: pytest.MonkeyPatch) -> None:

@@ -66,6 +66,8 @@ class Harness:
         self.deck: list[str] | None = None
         self.ack_after_s = 2.0
         self.sharded = False
+        self.shard_count: int | None = None
+        self.shard_ids: tuple[int, ...] | None = None
         self.client: discord.Client | None = None
         fake.clock = clock.now  # interactions expire on the test's clock, never on the wall clock
         self.wrap_store: Any = None  # e.g. a slow store: called with the SQLite store, returns the one the bot uses
@@ -75,10 +77,11 @@ class Harness:
         await self.store.open()
         used = self.wrap_store(self.store) if self.wrap_store else self.store
         ids = iter(range(1, 10_000))
+        config = DiscordConfig(run_scheduler=False, guild_ready_timeout=0.05, ack_after_s=self.ack_after_s,
+                               sharded=self.sharded, shard_count=self.shard_count, shard_ids=self.shard_ids)
         self.service = TableService(used, self.clock, new_table_id=lambda: f"dc{next(ids):04d}{random.randrange(10**4):04d}",
-                                    new_seed=lambda: self.seed, lobby_ttl_s=600)
-        self.bot = DiscordBot(self.service, used, DiscordConfig(
-            run_scheduler=False, guild_ready_timeout=0.05, ack_after_s=self.ack_after_s, sharded=self.sharded))
+                                    new_seed=lambda: self.seed, lobby_ttl_s=600, scope=config.claims())
+        self.bot = DiscordBot(self.service, used, config)
         self.client = build_client(self.bot)
         self.task = asyncio.create_task(self.client.start(TOKEN))
         await asyncio.wait_for(self.client.ready_event.wait(), 10)  # type: ignore[attr-defined]

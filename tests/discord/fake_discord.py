@@ -210,8 +210,11 @@ class FakeDiscord:
 
     # ----------------------------------------------------------------- gateway
     async def dispatch(self, event: str, data: JSON) -> None:
+        """To the sessions whose shard has the event's guild, as Discord routes events (a DM's to shard 0)."""
+        guild = data.get("guild_id") if isinstance(data, dict) else None
         for s in list(self._sockets):
-            await s.dispatch(event, data)
+            if s.has_guild(int(guild) if guild is not None else None):
+                await s.dispatch(event, data)
 
     async def send_interaction(self, payload: JSON) -> JSON:
         for opt in command_options(payload.get("data") or {}):
@@ -307,8 +310,16 @@ class _GatewaySession:
 
     def __init__(self, fake: FakeDiscord, ws: web.WebSocketResponse, zlib_on: bool) -> None:
         self.fake, self.ws, self.seq = fake, ws, 0
+        self.shard: tuple[int, int] | None = None  # [shard_id, shard_count] from IDENTIFY
         self._z = zlib.compressobj() if zlib_on else None
         self._lock = asyncio.Lock()
+
+    def has_guild(self, guild_id: int | None) -> bool:
+        """Whether this session's shard gets the guild's events: (guild_id >> 22) % count == id."""
+        if self.shard is None:
+            return True
+        shard_id, count = self.shard
+        return shard_id == (0 if guild_id is None else (guild_id >> 22) % count)
 
     async def send(self, payload: JSON) -> None:
         raw = json.dumps(payload)
@@ -342,13 +353,17 @@ class _GatewaySession:
                     await self.ws.close(code=4014, message=b"Disallowed intent(s).")
                     return
                 ready_extra = {"shard": d["shard"]} if "shard" in d else {}  # AutoShardedClient needs it
+                if "shard" in d:
+                    self.shard = (int(d["shard"][0]), int(d["shard"][1]))
+                mine = self.has_guild(self.fake.guild_id)
                 await self.dispatch("READY", {**ready_extra,
                     "v": 10, "user": self.fake.bot_user, "session_id": "fake-session",
                     "resume_gateway_url": self.fake.gateway_url,
-                    "guilds": [{"id": str(self.fake.guild_id), "unavailable": True}],
+                    "guilds": [{"id": str(self.fake.guild_id), "unavailable": True}] if mine else [],
                     "application": {"id": str(self.fake.app_id), "flags": 0},
                     "private_channels": [], "relationships": []})
-                await self.dispatch("GUILD_CREATE", self.fake.guild())
+                if mine:
+                    await self.dispatch("GUILD_CREATE", self.fake.guild())
                 self.fake.ready.set()
             elif op == self.RESUME:
                 await self.dispatch("RESUMED", {})

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 from bot.core.i18n import t
+from bot.core.metrics import REGISTRY
 from rules import get_engine
 from tests.discord.conftest import Harness, components, is_hand
 from tests.discord.fake_wire import EPHEMERAL
@@ -92,9 +93,11 @@ async def test_rate_limited_edit_is_retried_by_discord_py(h: Harness) -> None:
     await h.open_lobby("rummikub")
     rec = await h.table()
     h.fake.fail_next("PATCH", rf"/channels/{h.fake.channel_id}/messages/\d+")
+    counted = REGISTRY.get_sample_value("rummy_rate_limited_total", {"platform": "discord"}) or 0.0
     await h.slash("join", h.bob)  # answered, then the lobby edit meets a 429 and is sent again
     edits = h.fake.requests_to("PATCH", rf"/channels/{h.fake.channel_id}/messages/\d+")
     assert len(edits) == 2 and edits[0].json == edits[1].json
+    assert REGISTRY.get_sample_value("rummy_rate_limited_total", {"platform": "discord"}) == counted + 1  # /metrics
     assert "Bob" in (await h.table_message(rec))["embeds"][0]["description"]
 
 

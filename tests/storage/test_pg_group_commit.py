@@ -195,7 +195,7 @@ async def test_a_commit_rolled_back_by_a_deadlock_is_a_version_conflict(store: P
     assert store.writer is not None
     real = store.writer.write
 
-    async def deadlocked(work: object) -> object:
+    async def deadlocked(work: object, announce: str | None = None) -> object:
         raise asyncpg.DeadlockDetectedError("deadlock detected")
 
     store.writer.write = deadlocked  # type: ignore[assignment,method-assign]
@@ -228,7 +228,7 @@ async def test_a_batch_in_flight_does_not_hold_up_the_next(store: PostgresStore)
 async def test_a_commit_is_one_statement_with_its_log_key_and_claim(store: PostgresStore) -> None:
     # Round trips are what the server's CPU goes to at saturation: a commit's guard, log entries,
     # key and claim travel in one statement, a batch has no savepoints while nothing fails inside
-    # the database, and the connection goes back to the pool without a reset query.
+    # the database, one NOTIFY tells the batch's tables, and the connection goes back to the pool without a reset query.
     assert store.writer is not None
     await store.writer.close()
     pool = await asyncpg.create_pool(store.url, min_size=1, max_size=1, reset=keep_session)
@@ -247,4 +247,5 @@ async def test_a_commit_is_one_statement_with_its_log_key_and_claim(store: Postg
         await pool.close()
     assert [r.version for r in saved] == [1] * (N - 1)
     assert await stored(store.url) == {f"t{i}": (1, 2) for i in range(N)}
-    assert sent == ["BEGIN;", *(["WITH"] * (N - 1)), "COMMIT;"], sent
+    # The batch tells the change feed of its tables in one NOTIFY (a SELECT pg_notify) before COMMIT.
+    assert sent == ["BEGIN;", *(["WITH"] * (N - 1)), "SELECT", "COMMIT;"], sent

@@ -19,7 +19,8 @@ from tests.storage.pg_server import PASSWORD_ROLE, PostgresServer
 from tests.storage.records import make_entries, make_table
 
 MIGRATIONS = [(1, "001_init.sql"), (2, "002_adapters.sql"), (3, "003_stats.sql"), (4, "004_action_keys.sql"),
-              (5, "005_claims.sql"), (6, "006_change_feed.sql"), (7, "007_wake.sql")]
+              (5, "005_claims.sql"), (6, "006_change_feed.sql"), (7, "007_wake.sql"),
+              (8, "008_claim_scope.sql"), (9, "009_notify_per_batch.sql")]
 
 
 @pytest.fixture

@@ -14,6 +14,8 @@ import pytest
 import storage.sqlite as sqlite_backend
 import storage.sqlite_migrations as sqlite_migrations
 from storage import MemoryStore, SqliteStore, VersionConflict, open_store
+from storage.models import table_row
+from storage.sqlite_rows import insert_sql
 from tests.storage.test_store_contract import make_entries, make_result, make_table
 
 
@@ -48,7 +50,8 @@ async def test_migrations_recorded_and_idempotent(store: SqliteStore, db_path: s
     recorded = query(db_path, "SELECT version, name, applied_at FROM schema_migrations")
     assert [(v, n) for v, n, _ in recorded] == [(1, "001_init.sql"), (2, "002_adapters.sql"),
                                                  (3, "003_stats.sql"), (4, "004_action_keys.sql"),
-                                                 (5, "005_claims.sql"), (6, "006_wake.sql")]
+                                                 (5, "005_claims.sql"), (6, "006_wake.sql"),
+                                                 (7, "007_claim_scope.sql")]
     await store.close()
     await store.open()
     await store.close()
@@ -74,7 +77,7 @@ async def test_pending_migration_applies_on_reopen(
     second = SqliteStore(db_path)
     await second.open()
     await second.close()
-    assert query(db_path, "SELECT version FROM schema_migrations ORDER BY version") == [(1,), (2,), (3,), (4,), (5,), (6,), (99,)]
+    assert query(db_path, "SELECT version FROM schema_migrations ORDER BY version") == [(1,), (2,), (3,), (4,), (5,), (6,), (7,), (99,)]
     assert "nickname" in [c[1] for c in query(db_path, "PRAGMA table_info(players)")]
     assert query(db_path, "SELECT id FROM game_tables") == [("t1",)]
 
@@ -171,3 +174,31 @@ def test_open_store_other_urls() -> None:
     for bad in ("mysql://db/rummy", "sqlite:///", ""):
         with pytest.raises(ValueError):
             open_store(bad)
+
+
+async def test_migration_007_gives_open_lobbies_their_expiry(
+    db_path: str, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """A lobby opened before migration 007 kept its expiry in `meta`; the migration copies it to the
+    indexed column, so the lobby is still claimed when it expires."""
+    folder = tmp_path / "migrations"
+    shutil.copytree(sqlite_migrations.MIGRATIONS_DIR, folder)
+    (folder / "007_claim_scope.sql").unlink()
+    monkeypatch.setattr(sqlite_migrations, "MIGRATIONS_DIR", folder)
+    old = SqliteStore(db_path)
+    await old.open()
+    await old.close()
+    row = {k: v for k, v in table_row(make_table("lb", meta={"lobby_expires": 700.0})).items()
+           if k not in ("expires", "shard_key")}
+    with closing(sqlite3.connect(db_path)) as conn, conn:
+        conn.execute(insert_sql("game_tables", row), tuple(row.values()))
+    monkeypatch.undo()
+    new = SqliteStore(db_path)
+    await new.open()
+    try:
+        rec = await new.get_table("lb")
+        assert rec is not None and rec.expires == 700.0
+        assert await new.claim_due(699.0, "A", 30.0) == []
+        assert await new.claim_due(700.0, "A", 30.0) == ["lb"]
+    finally:
+        await new.close()

@@ -16,7 +16,7 @@ from bot.core.clock import FakeClock
 from bot.core.codec import decode
 from bot.core.service import TableService
 from bot.telegram import TelegramConfig, build_application
-from bot.telegram.app import ALLOWED_UPDATES
+from bot.telegram.app import ALLOWED_UPDATES, CLAIMS
 from rules import get_engine
 from storage import SqliteStore, Store, TableRecord
 from tests.telegram.fake_bot_api import JSON, FakeTelegramBotAPI
@@ -61,7 +61,7 @@ class Harness:
         await self.store.open()
         ids = iter(range(1, 10_000))
         self.service = TableService(self.store, self.clock, new_table_id=lambda: f"tb{next(ids):04d}{random.randrange(10**4):04d}",
-                                    new_seed=lambda: self.seed, lobby_ttl_s=600)
+                                    new_seed=lambda: self.seed, lobby_ttl_s=600, scope=CLAIMS)
 
         async def fake_sleep(seconds: float) -> None:
             self.sleeps.append(seconds)

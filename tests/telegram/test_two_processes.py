@@ -11,6 +11,7 @@ from pathlib import Path
 import pytest
 
 from bot.core.clock import FakeClock
+from bot.core.metrics import REGISTRY
 from tests.telegram.conftest import GROUP_ID, TOKEN, Harness
 from tests.telegram.fake_bot_api import FakeTelegramBotAPI
 from tests.telegram.test_concurrency import HeldSleep
@@ -45,6 +46,7 @@ async def test_an_update_given_to_two_processes_at_once_is_answered_once(
     held = HeldSleep(one)
     try:
         # The first process is half way through: its reply got 429 and it waits (held by the test).
+        counted = REGISTRY.get_sample_value("rummy_rate_limited_total", {"platform": "telegram"}) or 0.0
         fake.fail_next("sendMessage", 429, "Too Many Requests: retry after 30", {"retry_after": 30}, chat_id=GROUP_ID)
         one.tg.outbox.sleep = held
         update = fake.push_text("/help", user=one.alice, chat=one.group)
@@ -58,6 +60,7 @@ async def test_an_update_given_to_two_processes_at_once_is_answered_once(
 
         held.release.set()
         await one.settle(update)
+        assert REGISTRY.get_sample_value("rummy_rate_limited_total", {"platform": "telegram"}) == counted + 1
         assert len(replies(fake)) == 2 and replies(fake)[0] == replies(fake)[1]  # the refused send, its retry
 
         # Delivered again once handled: neither process answers it.

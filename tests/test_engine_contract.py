@@ -225,6 +225,12 @@ def check_privacy(engine: Engine, state: State, actor: int, action: Any, events:
         check_view_shape(engine, view)
         other = reshuffle_hidden(engine, state, viewer, keep={actor}, rng=rng)
         assert engine.view(other, viewer) == view
+        if viewer == actor:
+            # Suggestions (issue 25) come from the seat's view alone, and each is a legal move.
+            suggested = [engine.format(h.action) for h in engine.suggestions(view)]
+            assert [engine.format(h.action) for h in engine.suggestions(engine.view(other, viewer))] == suggested
+            for text in suggested:
+                engine.apply(state, actor, engine.parse(text))
         if viewer != actor:
             _, other_events = engine.apply(other, actor, action)
             assert visible_events(other_events, viewer) == visible_events(events, viewer)

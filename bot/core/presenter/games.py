@@ -12,7 +12,9 @@ from typing import Any
 from bot.core.options_text import bad_option
 from rules import Event, IllegalAction, SetupError, State, engine_names, get_engine
 from rules.core.engine import GameOptions
+from rules.core.hints import Hint
 from rules.core.moves import MoveTemplate
+from rules.core.staging import StageReport
 from rules.rummikub.views import draft_view
 from storage import LogEntry, TableRecord
 
@@ -72,6 +74,18 @@ def moves_of(rec: TableRecord, view: dict[str, Any]) -> list[MoveTemplate]:
     return get_engine(rec.game).moves(view)
 
 
+def stage_report(game: str, view: dict[str, Any], groups: Sequence[Sequence[str]]) -> StageReport:
+    """The engine's word on staged melds (issue 25), from the seat's view alone."""
+    return get_engine(game).stage_report(view, groups)
+
+
+def suggested(game: str, view: dict[str, Any]) -> list[tuple[str, Hint]]:
+    """The engine's suggested moves for the seat whose view this is, each with its command text (the
+    game's grammar: what the press sends), in the engine's order."""
+    engine = get_engine(game)
+    return [(engine.format(h.action), h) for h in engine.suggestions(view)]
+
+
 def refusal(rec: TableRecord, seat: int, text: str) -> IllegalAction | None:
     """What the engine would answer `text` from `seat` on the stored table, nothing committed
     (`apply` works on a copy): None when the move would be accepted."""
@@ -124,5 +138,5 @@ def step_view(game: str, state: State, seat: int | None) -> dict[str, Any]:
 
 
 __all__ = ["Event", "IllegalAction", "MoveTemplate", "SetupError", "Step", "canonical", "dealt_view", "drafted", "games",
-           "max_seats", "moves_of", "options_model", "read_options", "refusal", "replayed", "seat_range", "step_view",
-           "turn_of", "view_of"]
+           "max_seats", "moves_of", "options_model", "read_options", "refusal", "replayed", "seat_range", "stage_report",
+           "step_view", "suggested", "turn_of", "view_of"]

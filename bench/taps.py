@@ -152,7 +152,10 @@ def _pick(ui: HandUI, view: dict[str, Any], hand: list[str], words: list[str], p
     """Pick each item in order, one press each (`LookupError` when the hand does not hold it)."""
     for word in words:
         taken = set(ui.picks) | ui.staged_items
-        i = next(k for k, item in enumerate(hand) if item == word and k not in taken)
+        free = [k for k, item in enumerate(hand) if item == word and k not in taken]
+        if not free:
+            raise LookupError(word)
+        i = free[0]
         ui = press.pick(ui, view, [*ui.picks, i])
         presses.append(f"pick {i}")
     return ui

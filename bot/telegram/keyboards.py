@@ -94,8 +94,8 @@ def table_keyboard(rec: TableRecord, bot_username: str, lang: str, app_link: str
 
 def hand_keyboard(rec: TableRecord, seat: int, c: HandControls, lang: str,
                   web_url: str | None = None) -> InlineKeyboardMarkup | None:
-    """Suggested moves first (`sug <seat> <index>`), picks toggle (`pick <seat> <mask>`: the whole new
-    selection), staging (`stage <seat>`, `unstage <seat> <number>`, `clear <seat>`), moves send
+    """Picks toggle (`pick <seat> <mask>`: the whole new selection), suggested moves one row each
+    under the items (`sug <seat> <index>`), staging (`stage <seat>`, `unstage <seat> <number>`, `clear <seat>`), moves send
     (`cmd <seat> <move> <mask> [<option>]`; a melds move sends the staged melds too), and the two-step
     table-item move (`mvs`, `mvt <piece>`, `mv <move> <piece>
     <dest>`); a Hint button beside Sort when the table's hints are on and it is the seat's turn; off
@@ -134,7 +134,7 @@ def hand_keyboard(rec: TableRecord, seat: int, c: HandControls, lang: str,
     staging = _staging_buttons(rec, seat, c, lang)
     room = MAX_BUTTONS - len(items) - len(actions) - len(staging) - len(sort)
     suggested = [_b(s.label, encode(rec.id, v, "sug", seat, s.index)) for s in c.suggestions][:max(0, room)]
-    return InlineKeyboardMarkup([*_rows(suggested, 1), *_rows(items, TILES_PER_ROW), *_rows(staging, ACTIONS_PER_ROW),
+    return InlineKeyboardMarkup([*_rows(items, TILES_PER_ROW), *_rows(suggested, 1), *_rows(staging, ACTIONS_PER_ROW),
                                  *_rows(actions, ACTIONS_PER_ROW), sort])
 
 

@@ -25,10 +25,7 @@ def take_pile(state: State, seat: int, action: TakePile, events: list[Event]) ->
     if top is None or not m.is_natural(top):
         raise IllegalAction("E_PILE_BLOCKED", top=top)  # CAN-40(1,2), CAN-41
     number = m.num(top)
-    in_hand = sum(1 for t in hand if m.is_natural(t) and m.num(t) == number)
-    named = sum(1 for t in action.tiles if m.is_natural(t) and m.num(t) == number)
-    if in_hand < 2 or named < 2:
-        raise IllegalAction("E_NO_NATURAL_PAIR", top=top, held=in_hand, named=named, number=number)
+    check_take_pair(top, hand, action.tiles)
     used = list(action.tiles) + [t for meld in action.melds for t in meld]
     check_in_hand(hand, used)
     existing = state["melds"][team].get(str(number))
@@ -37,7 +34,7 @@ def take_pile(state: State, seat: int, action: TakePile, events: list[Event]) ->
     problem = take_problem(top, action.tiles, existing)
     if problem:
         meld = [top, *action.tiles] if problem == "canasta_wrong_number" else take_meld
-        raise IllegalAction("E_INVALID_MELD", meld=meld, reason=problem, index=_ref(team, number))
+        raise IllegalAction("E_INVALID_MELD", meld=meld, reason=problem, index=meld_ref(team, number))
     check_valid(team, numbers, action.melds)
     opening = not state["opened"][team]
     if opening:
@@ -73,6 +70,15 @@ def take_pile(state: State, seat: int, action: TakePile, events: list[Event]) ->
         )
     )
     events.append(Event("TilesReceived", {"tiles": m.sorted_tiles(rest)}, seat=seat))
+
+
+def check_take_pair(top: str, hand: Sequence[str], tiles: Sequence[str]) -> None:
+    """CAN-40(3): two naturals of the top's number held, and named among the tiles joining it."""
+    number = m.num(top)
+    in_hand = sum(1 for t in hand if m.is_natural(t) and m.num(t) == number)
+    named = sum(1 for t in tiles if m.is_natural(t) and m.num(t) == number)
+    if in_hand < 2 or named < 2:
+        raise IllegalAction("E_NO_NATURAL_PAIR", top=top, held=in_hand, named=named, number=number)
 
 
 def take_problem(top: str, tiles: Sequence[str], existing: list[str] | None) -> str | None:
@@ -132,7 +138,7 @@ def check_valid(team: int, numbers: list[int | None], melds: Sequence[Sequence[s
         problem = new_meld_problem(n, meld)
         if problem:
             raise IllegalAction("E_INVALID_MELD", meld=list(meld), reason=problem,
-                                index=str(i) if n is None else _ref(team, n))
+                                index=str(i) if n is None else meld_ref(team, n))
 
 
 def _check_floor(after: int, lengths: dict[str, int]) -> None:
@@ -202,7 +208,7 @@ def add_tiles(state: State, seat: int, action: Add, events: list[Event]) -> None
     grown = state["melds"][team][key] + list(action.tiles)
     problem = m.meld_problem(action.number, grown, new=False)
     if problem:
-        raise IllegalAction("E_INVALID_MELD", meld=grown, reason=problem, index=_ref(team, action.number))
+        raise IllegalAction("E_INVALID_MELD", meld=grown, reason=problem, index=meld_ref(team, action.number))
     lengths = {n: len(t) for n, t in state["melds"][team].items()}
     lengths[key] = len(grown)
     _check_floor(len(hand) - len(action.tiles), lengths)
@@ -219,6 +225,6 @@ def _remove(hand: list[str], tiles: Any) -> None:
         hand.remove(t)
 
 
-def _ref(team: int, number: int) -> str:
+def meld_ref(team: int, number: int) -> str:
     """How a team meld is named in messages (CAN-02): `A:8s`."""
     return f"{TEAM_LETTERS[team]}:{number}s"

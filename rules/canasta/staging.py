@@ -9,7 +9,14 @@ from collections.abc import Sequence
 from typing import Any
 
 from rules.canasta import melds as m
-from rules.canasta.laying import TEAM_LETTERS, check_numbers, check_valid, new_meld_problem, take_problem
+from rules.canasta.laying import (
+    check_numbers,
+    check_take_pair,
+    check_valid,
+    meld_ref,
+    new_meld_problem,
+    take_problem,
+)
 from rules.core.errors import IllegalAction
 from rules.core.staging import StagedMeld, StageReport
 
@@ -35,10 +42,16 @@ def stage_report(view: dict[str, Any], groups: Sequence[Sequence[str]]) -> Stage
     target = None if opened else int(view["thresholds"][team])
     out = tuple(staged)
     try:
-        if taking and top is not None and not staged[0].valid:
-            raise IllegalAction("E_INVALID_MELD", meld=[top, *groups[0]], reason=staged[0].reason,
-                                index=f"{TEAM_LETTERS[team]}:{m.num(top)}")
+        # In `apply`'s order (rules/canasta/laying.py): the pair for the top, the numbers, the tiles
+        # joining the top, each meld, the threshold.
+        if taking and top is not None:
+            check_take_pair(top, view["hand"], groups[0])
         numbers = check_numbers(own, team, melds, taken=m.num(top) if taking and top is not None else None)
+        if taking and top is not None and not staged[0].valid:
+            meld = [top, *groups[0]] if staged[0].reason == "canasta_wrong_number" else \
+                own.get(str(m.num(top)), []) + [top, *groups[0]]
+            raise IllegalAction("E_INVALID_MELD", meld=meld, reason=staged[0].reason,
+                                index=meld_ref(team, m.num(top)))
         check_valid(team, numbers, melds)
         if target is not None and total < target:
             raise IllegalAction("E_THRESHOLD", value=total, required=target)

@@ -5,6 +5,8 @@ finished match rebuilt step by step from its log (the web table's replay)."""
 
 from __future__ import annotations
 
+import json
+from collections import OrderedDict
 from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import Any
@@ -79,11 +81,28 @@ def stage_report(game: str, view: dict[str, Any], groups: Sequence[Sequence[str]
     return get_engine(game).stage_report(view, groups)
 
 
+SUGGESTIONS_KEPT = 512  # views whose suggestions are kept: a hand is drawn again at every pick
+
+
+_suggestions: OrderedDict[tuple[str, str], list[tuple[str, Hint]]] = OrderedDict()
+
+
 def suggested(game: str, view: dict[str, Any]) -> list[tuple[str, Hint]]:
     """The engine's suggested moves for the seat whose view this is, each with its command text (the
-    game's grammar: what the press sends), in the engine's order."""
-    engine = get_engine(game)
-    return [(engine.format(h.action), h) for h in engine.suggestions(view)]
+    game's grammar: what the press sends), in the engine's order. The engine's search runs once per
+    view: the hand is drawn again at every press that changes only the screen (a pick, a staging),
+    and a press is decoded against the same view, so those are answered from the last views'."""
+    key = (game, json.dumps(view, sort_keys=True, default=str))
+    found = _suggestions.get(key)
+    if found is None:
+        engine = get_engine(game)
+        found = [(engine.format(h.action), h) for h in engine.suggestions(view)]
+        _suggestions[key] = found
+        if len(_suggestions) > SUGGESTIONS_KEPT:
+            _suggestions.popitem(last=False)
+    else:
+        _suggestions.move_to_end(key)
+    return list(found)
 
 
 def refusal(rec: TableRecord, seat: int, text: str) -> IllegalAction | None:

@@ -61,7 +61,8 @@ def bench_game(name: str, games: int, moves: int) -> None:
           f"{plain}/{total} ({100 * plain / max(1, total):.1f} %) | presses median {percentile(presses, 0.5):.0f}, "
           f"p95 {percentile(presses, 0.95):.0f}, max {max(presses, default=0)} | routes "
           + ", ".join(f"{r} {n}" for r, n in routes.most_common())
-          + f" | controls p50 {percentile(build, 0.5) * 1e3:.1f} ms, p95 {percentile(build, 0.95) * 1e3:.1f} ms"
+          + f" | controls p50 {percentile(build, 0.5) * 1e3:.1f} ms, p95 {percentile(build, 0.95) * 1e3:.1f} ms, "
+            f"max {max(build, default=0) * 1e3:.0f} ms"
           + (f" | missed e.g. {missed[:3]}" if missed else ""))
 
 

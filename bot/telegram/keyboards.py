@@ -19,7 +19,7 @@ from storage import TableRecord
 
 TILES_PER_ROW = 7
 MAX_ITEM_BUTTONS = 60  # Telegram allows 100 buttons; the rest of a huge hand is typed
-MAX_MOVE_BUTTONS = 24  # + 60 items, Move…, staging (up to 12), the sort row (Sort, Hint, Open table): 100 at most
+MAX_MOVE_BUTTONS = 36  # + 60 items, Move… and the sort row (Sort, Hint, Open table): Telegram's 100 buttons
 MAX_BUTTONS = 100  # Telegram's limit for one keyboard
 MAX_STAGED_BUTTONS = 10  # the staged melds one can take back by a button (the rest by Clear)
 CHOICES_PER_ROW = 6
@@ -131,8 +131,11 @@ def hand_keyboard(rec: TableRecord, seat: int, c: HandControls, lang: str,
         actions.append(_b(a.label, encode(rec.id, v, "cmd", *args)))
     if c.move_index is not None and not c.picks:
         actions.append(_b(c.move_label + "…", encode(rec.id, v, "mvs", seat)))
-    staging = _staging_buttons(rec, seat, c, lang)
-    room = MAX_BUTTONS - len(items) - len(actions) - len(staging) - len(sort)
+    # The moves keep their room (items, moves and the sort row fill 100 at most); staging and the
+    # suggestions take what is left, which a hand of fewer than 50 items always leaves.
+    room = MAX_BUTTONS - len(items) - len(actions) - len(sort)
+    staging = _staging_buttons(rec, seat, c, lang)[:max(0, room)]
+    room -= len(staging)
     suggested = [_b(s.label, encode(rec.id, v, "sug", seat, s.index)) for s in c.suggestions][:max(0, room)]
     return InlineKeyboardMarkup([*_rows(items, TILES_PER_ROW), *_rows(suggested, 1), *_rows(staging, ACTIONS_PER_ROW),
                                  *_rows(actions, ACTIONS_PER_ROW), sort])

@@ -176,6 +176,9 @@ def hand_controls(rec: TableRecord, view: dict[str, Any], seat: int) -> list[str
         labels += telegram_labels(telegram_hand(rec, view, seat, HandUI(picks=tuple(selected))))
         labels += discord_labels(views.hand_view(rec, seat, _discord_controls(rec, view, seat, HandUI(picks=tuple(selected))),
                                                  "ru"))
+    staged = HandUI(picks=(2,), staged=((0, 1),))  # a staged meld and a pick: the staging buttons (issue 25)
+    labels += telegram_labels(telegram_hand(rec, view, seat, staged))
+    labels += discord_labels(views.hand_view(rec, seat, _discord_controls(rec, view, seat, staged), "ru"))
     labels += telegram_labels(telegram_hand(rec, view, seat, HandUI(choosing=True)))
     labels += telegram_labels(telegram_hand(rec, view, seat, HandUI(moving=0)))
     labels += discord_labels(views.hand_view(rec, seat, _discord_controls(rec, view, seat, HandUI(moving=0)), "ru"))

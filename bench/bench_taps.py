@@ -42,11 +42,11 @@ def bench_game(name: str, games: int, moves: int) -> None:
                     break
                 state = engine.next_round(state)
                 continue
-            action = engine.ai_action(state, seat, Random(f"{seed}/{step}"))
             view = engine.view(state, seat)
-            t = time.perf_counter()
+            t = time.perf_counter()  # before the AI moves: its searches would be in the caches
             hand_controls(name, view, seat, HandUI(), "en", True)
             build.append(time.perf_counter() - t)
+            action = engine.ai_action(state, seat, Random(f"{seed}/{step}"))
             plan = plan_move(name, view, seat, action)
             total += 1
             if plan is None:
@@ -68,7 +68,7 @@ def bench_game(name: str, games: int, moves: int) -> None:
 
 def main(argv: Sequence[str] | None = None) -> None:
     parser = argparse.ArgumentParser(prog="python -m bench.bench_taps", description=__doc__)
-    parser.add_argument("--games", type=int, default=4, help="seeded normal-AI matches per game")
+    parser.add_argument("--games", type=int, default=8, help="seeded normal-AI matches per game")
     parser.add_argument("--moves", type=int, default=600, help="moves looked at per match at most")
     args, _ = parser.parse_known_args(argv)
     print(f"== taps | {machine()}")

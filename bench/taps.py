@@ -31,47 +31,65 @@ class Plan:
     presses: tuple[str, ...]
 
 
-def plan_move(game: str, view: dict[str, Any], seat: int, action: Action, suggest: bool = True) -> Plan | None:
+@dataclass(frozen=True)
+class Target:
+    """The move looked for. With `state` (the table the move is made on), a command counts as making
+    it when it leaves the same state (`j` for `j=k10` where the meld says which, the tiles of a run
+    in another order); without, only the very same action counts."""
+
+    game: str
+    action: Action
+    state: dict[str, Any] | None = None
+    seat: int = 0
+
+    def made_by(self, text: str) -> bool:
+        engine = get_engine(self.game)
+        try:
+            sent = engine.parse(text)
+            if sent == self.action or self.state is None:
+                return sent == self.action
+            return engine.apply(self.state, self.seat, sent)[0] == engine.apply(self.state, self.seat, self.action)[0]
+        except IllegalAction:
+            return False
+
+
+def plan_move(game: str, view: dict[str, Any], seat: int, action: Action, suggest: bool = True,
+              state: dict[str, Any] | None = None) -> Plan | None:
     """The shortest way found to make `action` by presses, or None when no control sends it.
-    `suggest` False: without the suggested moves (picks, staging and move buttons only)."""
+    `suggest` False: without the suggested moves (picks, staging and move buttons only); `state`:
+    a command that leaves the same table counts too (see `Target`)."""
+    target = Target(game, action, state, seat)
     templates = get_engine(game).moves(view)
     controls = hand_controls(game, view, seat, HandUI(), "en", True, templates, suggest=suggest)
     for s in controls.suggestions:
-        if _same(game, press.suggestion(game, view, s.index), action):
+        if target.made_by(press.suggestion(game, view, s.index)):
             return Plan("suggestion", (f"sug {s.index}",))
     plans = [p for index, tpl in enumerate(templates) if tpl.available is not False
-             for p in _template_plans(game, view, seat, templates, index, tpl, action)]
+             for p in _template_plans(target, view, templates, index, tpl)]
     return min(plans, key=lambda p: len(p.presses), default=None)
 
 
-def _same(game: str, text: str, action: Action) -> bool:
-    try:
-        return get_engine(game).parse(text) == action
-    except IllegalAction:
-        return False
-
-
-def _template_plans(game: str, view: dict[str, Any], seat: int, templates: list[MoveTemplate], index: int,
-                    tpl: MoveTemplate, action: Action) -> Iterator[Plan]:
+def _template_plans(target: Target, view: dict[str, Any], templates: list[MoveTemplate], index: int,
+                    tpl: MoveTemplate) -> Iterator[Plan]:
     slots = tpl.open_slots()
     if is_move(tpl):
-        source, target = slots
-        for k, d in product(range(len(source.options)), range(len(target.options))):
-            if _same(game, press.move_to(templates, index, k, d), action):
+        source, dest = slots
+        for k, d in product(range(len(source.options)), range(len(dest.options))):
+            if target.made_by(press.move_to(templates, index, k, d)):
                 yield Plan("move", ("mvs", f"mvt {k}", f"mv {d}"))
         return
     if all(s.kind in ENUMERATED for s in slots):
         for choice in product(*(s.options for s in slots)):
-            if _same(game, compose(tpl, list(choice)), action):
-                plan = _press_through(game, view, seat, templates, index, tpl, list(choice), action)
+            if target.made_by(compose(tpl, list(choice))):
+                plan = _press_through(target, view, templates, index, tpl, list(choice))
                 if plan is not None:
                     yield plan
         return
-    words = get_engine(game).format(action).split()
+    words = get_engine(target.game).format(target.action).split()
     if not words or words[0] != tpl.verb:
         return
     for filling in _fillings(tpl.slots, words[1:]):
-        plan = _press_through(game, view, seat, templates, index, tpl, filling, action)
+        plan = _press_through(target, view, templates, index, tpl, filling)
         if plan is not None:
             yield plan
 
@@ -104,8 +122,8 @@ def _fillings(slots: Sequence[Slot], words: list[str]) -> Iterator[list[Filling]
             yield from ([[g.split() for g in groups], *f] for f in _fillings(rest, words[n:]))
 
 
-def _press_through(game: str, view: dict[str, Any], seat: int, templates: list[MoveTemplate], index: int,
-                   tpl: MoveTemplate, filling: list[Filling], action: Action) -> Plan | None:
+def _press_through(target: Target, view: dict[str, Any], templates: list[MoveTemplate], index: int,
+                   tpl: MoveTemplate, filling: list[Filling]) -> Plan | None:
     """Make the filling by presses (picks, staging, the move button) and check what it sends."""
     hand = hand_items(view)
     presses: list[str] = []
@@ -134,7 +152,7 @@ def _press_through(game: str, view: dict[str, Any], seat: int, templates: list[M
         ui = _pick(ui, view, hand, last, presses)
     except (CodecError, LookupError):
         return None
-    controls = hand_controls(game, view, seat, ui, "en", True, templates, suggest=False)
+    controls = hand_controls(target.game, view, target.seat, ui, "en", True, templates, suggest=False)
     button = next((a for a in controls.actions if a.index == index and a.option == option), None)
     if button is None:
         return None
@@ -143,7 +161,7 @@ def _press_through(game: str, view: dict[str, Any], seat: int, templates: list[M
         text = press.command(ui, view, templates, index, mask, option)
     except CodecError:
         return None
-    if not _same(game, text, action):
+    if not target.made_by(text):
         return None
     return Plan("controls", (*presses, f"cmd {index}" + ("" if option is None else f" {option}")))
 
@@ -152,7 +170,8 @@ def _pick(ui: HandUI, view: dict[str, Any], hand: list[str], words: list[str], p
     """Pick each item in order, one press each (`LookupError` when the hand does not hold it)."""
     for word in words:
         taken = set(ui.picks) | ui.staged_items
-        free = [k for k, item in enumerate(hand) if item == word and k not in taken]
+        # A joker declared in the command (`j=k10`, Rummy 101's notation) is the hand's `j` when picked.
+        free = [k for k, item in enumerate(hand) if item in (word, word.split("=")[0]) and k not in taken]
         if not free:
             raise LookupError(word)
         i = free[0]

@@ -29,7 +29,7 @@ def take_pile(state: State, seat: int, action: TakePile, events: list[Event]) ->
     used = list(action.tiles) + [t for meld in action.melds for t in meld]
     check_in_hand(hand, used)
     existing = state["melds"][team].get(str(number))
-    numbers = _check_numbers(state, team, action.melds, taken=number)
+    numbers = check_numbers(state["melds"][team], team, action.melds, taken=number)
     take_meld = (existing or []) + [top, *action.tiles]
     problem = take_problem(top, action.tiles, existing)
     if problem:
@@ -102,12 +102,6 @@ def check_in_hand(hand: list[str], tiles: list[str]) -> None:
         raise not_held("E_NOT_IN_HAND", hand, tiles, missing)
 
 
-def _check_numbers(
-    state: State, team: int, melds: tuple[tuple[str, ...], ...], taken: int | None = None
-) -> list[int | None]:
-    return check_numbers(state["melds"][team], team, melds, taken)
-
-
 def check_numbers(existing: Collection[str], team: int, melds: Sequence[Sequence[str]],
                   taken: int | None = None) -> list[int | None]:
     """CAN-24: one meld per number per team, the batch included (D-24 step 6); `existing` are the
@@ -153,7 +147,7 @@ def _lay(state: State, seat: int, melds: tuple[tuple[str, ...], ...], opening: b
     team, hand = team_of(seat), state["hands"][seat]
     used = [t for meld in melds for t in meld]
     check_in_hand(hand, used)
-    numbers = _check_numbers(state, team, melds)
+    numbers = check_numbers(state["melds"][team], team, melds)
     check_valid(team, numbers, melds)
     if opening:
         count = m.count_value(used)

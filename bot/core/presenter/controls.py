@@ -1,7 +1,8 @@
 """A seat's hand controls, platform-neutral: the items to pick, the legal moves for the picks and the
-staged melds, the engine's report on those melds, its suggested moves, and the two-step table-item move, all from the engine's legal moves (`engine.moves(view)` through
-bot.core.grammar) and the stored hand screen. Telegram lays them out as inline buttons, Discord as
-selects and buttons; both encode presses with bot.core.codec and hand them back to `press`."""
+staged melds, the engine's report on those melds (`stage_report`), its suggested moves, and the
+two-step table-item move, all from the engine (`engine.moves(view)` through bot.core.grammar) and
+the hand screen. Telegram lays them out as inline buttons, Discord as selects and buttons, the web
+page as taps; the chats encode presses with bot.core.codec and hand them back to `press`."""
 
 from __future__ import annotations
 

@@ -86,3 +86,16 @@ def test_a_compound_move_by_taps(served: Served, browsers, case: str) -> None:
         assert after.state["status"][0] in ("series", "pairs") and len(after.state["table"]) == len(groups) + 1
     else:
         assert after.state["opened"][0] and len(after.state["melds"][0]) == len(groups) + 1
+
+
+def test_a_suggested_pairs_opening_is_one_tap(served: Served, browsers) -> None:
+    table = served.run(_restaged(served, "rummy101", CASES["rummy101 pairs"][1]))
+    before = served.run(served.service.get(table))
+    b = browsers()
+    b.get(served.url(table, 0))
+    loaded(b)
+    wait(b, lambda b: [x for x in css(b, 'button[data-kind="suggestion"]') if "5 pairs" in x.text])
+    [x for x in css(b, 'button[data-kind="suggestion"]') if "5 pairs" in x.text][0].click()
+    loaded(b, before.version + 1)
+    after = served.run(served.service.get(table))
+    assert after.state["status"][0] == "pairs" and len(after.state["table"]) == 5

@@ -238,6 +238,36 @@ def test_contract(name: str, chunk: int) -> None:
         play_one(engine, seed)
 
 
+SUGGESTION_GAMES = 3
+SUGGESTION_STEPS = 120
+
+
+@pytest.mark.parametrize("name", engine_names())
+def test_suggestions_come_from_the_seats_view_and_are_legal(name: str) -> None:
+    """Issue 25: what the hand suggests never depends on what the seat may not see (the hidden zones
+    dealt differently change nothing), and each suggestion is a move the engine accepts. A few
+    normal-AI games, where the compound moves suggestions are for come up."""
+    engine = get_engine(name)
+    offered = 0
+    for seed in range(SUGGESTION_GAMES):
+        rng = Random(seed)
+        state = engine.new_game(engine.min_seats + seed % (engine.max_seats - engine.min_seats + 1), seed=seed)
+        for step in range(SUGGESTION_STEPS):
+            seat = engine.current_seat(state)
+            if seat is None:
+                break
+            view = engine.view(state, seat)
+            suggested = [engine.format(h.action) for h in engine.suggestions(view)]
+            other = reshuffle_hidden(engine, state, seat, keep=set(), rng=rng)
+            assert [engine.format(h.action) for h in engine.suggestions(engine.view(other, seat))] == suggested
+            for text in suggested:
+                engine.apply(state, seat, engine.parse(text))
+            offered += len(suggested)
+            state, _ = engine.apply(state, seat, engine.ai_action(state, seat, Random(f"{seed}/{step}")))
+    if name != "three_thirteen":  # its moves are all one or two presses: nothing to suggest
+        assert offered, "no suggestion in the sample"
+
+
 @pytest.mark.parametrize("name", engine_names())
 def test_engine_has_the_whole_contract(name: str) -> None:
     engine = get_engine(name)

@@ -32,6 +32,10 @@ _CODES: dict[str, str] = {
     "sort": "Y",
     "cmd": "C",
     "back": "W",
+    "stage": "G",  # the picks become a staged meld (issue 25)
+    "unstage": "U",  # a staged meld back to the hand, by its number
+    "clear": "E",  # every staged meld back, picks dropped
+    "sug": "N",  # a suggested move, by its index in the engine's list for the table version
 }
 _VERBS = {code: verb for verb, code in _CODES.items()}
 MAX_MASK_ITEMS = 160  # a selection mask has at most 40 hex digits

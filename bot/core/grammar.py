@@ -5,12 +5,14 @@ this module turns the ones a button can fill into controls, and a pressed contro
 text through `compose`, the only way a button builds text. A template with no slots is a plain
 button; one with an items slot needs picked items (in pick order) that fit it; one with an enumerated
 slot (a meld in the game's numbering, a market position, a literal) is one button per option; a
-table item and its destination (`move`) is the two-step move. The rest (whole layouts, batches of
-melds) is typed.
+table item and its destination (`move`) is the two-step move; a `melds` slot takes the staged melds
+and then the picks as its last meld (issue 25). The rest (a whole Rummikub layout) is typed or
+built in the draft.
 """
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import Any
 
@@ -47,8 +49,9 @@ def is_move(tpl: MoveTemplate) -> bool:
     return kinds == ["piece", "meld"]
 
 
-def controls(templates: list[MoveTemplate], picked: list[str]) -> list[Control]:
-    """The buttons for these templates and the items picked so far (legal or undecided moves only)."""
+def controls(templates: list[MoveTemplate], picked: list[str], staged: Sequence[Sequence[str]] = ()) -> list[Control]:
+    """The buttons for these templates, the items picked so far and the melds staged (legal or
+    undecided moves only)."""
     out: list[Control] = []
     for index, tpl in enumerate(templates):
         if tpl.available is False or is_move(tpl):
@@ -56,7 +59,7 @@ def controls(templates: list[MoveTemplate], picked: list[str]) -> list[Control]:
         items, choice, rest = _shape(tpl)
         if rest:
             continue  # e.g. a split point: typed
-        if items is not None and not _holds(items, picked):
+        if items is not None and not _holds(items, picked, staged):
             continue
         with_items = items is not None and bool(picked or items.min)
         if items is None and tpl.available is None:
@@ -69,17 +72,38 @@ def controls(templates: list[MoveTemplate], picked: list[str]) -> list[Control]:
     return out
 
 
-def _holds(slot: Slot, picked: list[str]) -> bool:
+def stages(slot: Slot) -> bool:
+    """Whether hand items can fill this slot meld by meld (a Rummikub layout holds the table too:
+    the engine says so with empty `fits`)."""
+    return slot.kind == "melds" and slot.fits != ()
+
+
+def staging_template(templates: list[MoveTemplate]) -> tuple[int, MoveTemplate] | None:
+    """The move staged melds are for now: the first one with a `melds` slot that hand items fill
+    and that is not refused outright (each game has at most one in a phase)."""
+    for index, tpl in enumerate(templates):
+        slot = next((s for s in tpl.open_slots() if s.kind == "melds"), None)
+        if slot is not None and stages(slot) and tpl.available is not False:
+            return index, tpl
+    return None
+
+
+def melds_filling(slot: Slot, picked: Sequence[str], staged: Sequence[Sequence[str]]) -> list[list[str]]:
+    """The melds a `melds` slot is filled with: every staged meld, then the picks as the last one."""
+    return [list(g) for g in staged] + ([list(picked)] if picked else [])
+
+
+def _holds(slot: Slot, picked: list[str], staged: Sequence[Sequence[str]] = ()) -> bool:
     if slot.kind == "melds":
-        # The picked items as one meld of the batch, unless the engine says hand items alone
-        # cannot make it (a Rummikub layout holds the table too).
-        return bool(picked) and (slot.fits is None or set(picked) <= set(slot.fits))
+        used = [*picked, *(i for g in staged for i in g)]
+        return stages(slot) and bool(used) and (slot.fits is None or set(used) <= set(slot.fits))
     if not picked:
         return slot.min == 0
     return slot.can_hold(picked)
 
 
-def command(templates: list[MoveTemplate], index: int, option: int | None, picked: list[str]) -> str:
+def command(templates: list[MoveTemplate], index: int, option: int | None, picked: list[str],
+            staged: Sequence[Sequence[str]] = ()) -> str:
     """The text a pressed control stands for; `ValueError` when it no longer fits the templates."""
     if not 0 <= index < len(templates):
         raise ValueError("no such move")
@@ -89,7 +113,7 @@ def command(templates: list[MoveTemplate], index: int, option: int | None, picke
         if slot.kind == "items":
             filled.append(list(picked))
         elif slot.kind == "melds":
-            filled.append([list(picked)])
+            filled.append(melds_filling(slot, picked, staged))
         elif slot.kind in ENUMERATED and option is not None and 0 <= option < len(slot.options):
             filled.append(slot.options[option])
         else:

@@ -257,7 +257,7 @@ class Commands(Lobby):
             return []
         view = view_of(rec, seat)
         templates = moves_of(rec, view)
-        controls = hand_controls(rec.game, view, seat, HandUI(), "en", True, templates)
+        controls = hand_controls(rec.game, view, seat, HandUI(), "en", True, templates, suggest=False)
         whole = [press.command(HandUI(), view, templates, a.index, "0", a.option)
                  for a in controls.actions if not a.with_items]
         typed = current.lstrip().lower()

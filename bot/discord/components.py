@@ -32,7 +32,7 @@ from storage.unavailable import unavailable
 log = logging.getLogger(__name__)
 
 # A hand's presses answered with the new hand screen (their first argument is the seat).
-DIRECT_VERBS = ("sort", "page", "hint", "pick", "mvt", "back", "cmd", "mv")
+DIRECT_VERBS = ("sort", "page", "hint", "pick", "mvt", "back", "cmd", "mv", "stage", "unstage", "clear", "sug")
 SEAT_VERBS = ("hand", *DIRECT_VERBS)
 
 
@@ -165,6 +165,16 @@ class Components(Commands):
             await self.uis.put(rec.id, seat, press.choose_piece(screen, moves_of(rec, view), _ints(values, 1)[0]))
         elif verb == "back":
             await self.uis.put(rec.id, seat, press.back(screen))
+        elif verb == "stage" and not args:  # the picks become a staged meld (issue 25)
+            await self.uis.put(rec.id, seat, press.stage(screen, view, moves_of(rec, view)))
+        elif verb == "unstage":  # unstage <seat> <number>
+            await self.uis.put(rec.id, seat, press.unstage(screen, _ints(args, 1)[0]))
+        elif verb == "clear" and not args:
+            await self.uis.put(rec.id, seat, press.clear(screen))
+        elif verb == "sug":  # sug <seat> <index>: a suggested move, recomputed from the view
+            command = press.suggestion(rec.game, view, _ints(args, 1)[0])
+            await self._act(interaction, rec, me, seat, command, data.version, update=True)
+            return
         elif verb == "cmd":  # cmd <seat> <move index> <mask> [<option>]
             if len(args) not in (2, 3):
                 raise CodecError("bad command")

@@ -20,7 +20,7 @@ from bot.core.codec import DISCORD_MAX_CHARS, encode, mask_of
 from bot.core.hints import offers_hint
 from bot.core.i18n import t
 from bot.core.options_ui import option_choices, option_line, option_name, show_value
-from bot.core.presenter import HandControls, HandPanel, TablePanel
+from bot.core.presenter import HandControls, HandPanel, TablePanel, staging_lines
 from bot.core.presenter.games import max_seats, options_model
 from bot.core.render import render_lobby
 from bot.core.text import fit
@@ -250,11 +250,28 @@ def hand_pages(rec: TableRecord, seat: int, c: HandControls, lang: str) -> list[
             args.append(a.option)
         style = discord.ButtonStyle.success if a.with_items else discord.ButtonStyle.primary
         buttons.append(button(a.label, cid(rec.id, v, "cmd", *args), style))
-    actions = _buttons(buttons)
+    actions = _buttons([*_suggested(rec, seat, c), *_staging(rec, seat, c, lang), *buttons])
     if len(selects) + len(actions) <= CONTROL_ROWS or len(actions) > 2 or not selects:
         return _paged(selects + actions)
     room = CONTROL_ROWS - len(actions)
     return [selects[i:i + room] + actions for i in range(0, len(selects), room)]
+
+
+def _suggested(rec: TableRecord, seat: int, c: HandControls) -> list[CodecItem]:
+    """The engine's suggested moves (issue 25), one press each: `sug <seat> <index>`."""
+    return [button(s.label, cid(rec.id, rec.version, "sug", seat, s.index), discord.ButtonStyle.success)
+            for s in c.suggestions]
+
+
+def _staging(rec: TableRecord, seat: int, c: HandControls, lang: str) -> list[CodecItem]:
+    """Stage the picks as a meld, take a staged meld back (by its number), clear the staging."""
+    v = rec.version
+    out = [button(t("stage.btn.stage", lang), cid(rec.id, v, "stage", seat))] if c.can_stage else []
+    if c.staging is not None:
+        out += [button(t("stage.btn.unstage", lang, number=m.number) + " " + " ".join(m.items),
+                       cid(rec.id, v, "unstage", seat, m.number)) for m in c.staging.melds]
+        out.append(button(t("stage.btn.clear", lang), cid(rec.id, v, "clear", seat), discord.ButtonStyle.danger))
+    return out
 
 
 def _paged(rows: list[list[CodecItem]]) -> list[list[list[CodecItem]]]:
@@ -289,6 +306,7 @@ def hand_embed(panel: HandPanel, lang: str, picture: bool = False) -> discord.Em
     """The hand: its text (hints and counts included) and, with pictures on, the rack's picture under it."""
     c = panel.controls
     extra = [t("dc.selected", lang, items=" ".join(panel.picked))] if panel.picked else []
+    extra += staging_lines(c.staging, lang)
     if c.moving is not None and c.moving < len(c.pieces):
         meld, _, item = c.pieces[c.moving].label.partition(":")
         extra.append(t("dc.moving", lang, meld=meld, item=item or meld))

@@ -31,7 +31,7 @@ _Base: Any = object
 
 log = logging.getLogger(__name__)
 LOBBY_VERBS = ("join", "leave", "addai", "rmai", "start", "cancel", "options", "setopt", "lobby")
-HAND_VERBS = ("pick", "sort", "hint", "cmd", "mvs", "mvt", "mv")
+HAND_VERBS = ("pick", "sort", "hint", "cmd", "mvs", "mvt", "mv", "stage", "unstage", "clear", "sug")
 PEEK_MAX = CALLBACK_MAX
 ALERT_OVER = 60  # a refusal longer than this is shown as an alert (a toast cuts it)
 
@@ -104,7 +104,8 @@ class Buttons(_Base):
 
     async def _hand_press(self, query: CallbackQuery, me: Player, rec: TableRecord, seat: int,
                           data: ButtonData) -> None:
-        """pick <mask> · cmd <move> <mask> [<option>] · mvs · mvt <piece> · mv <move> <piece> <dest>."""
+        """pick <mask> · cmd <move> <mask> [<option>] · stage · unstage <number> · clear · sug <index> ·
+        mvs · mvt <piece> · mv <move> <piece> <dest>."""
         view = view_of(rec, seat)
         ui = await self.uis.get(rec.id, seat)
         args = data.args[1:]
@@ -119,6 +120,15 @@ class Buttons(_Base):
             new_ui = press.choose_piece(ui, moves_of(rec, view), nums[0])
         elif data.verb == "mv" and len(nums) == len(args) == 3:
             await self._press_move(query, me, rec, seat, press.move_to(moves_of(rec, view), *nums), data.version)
+            return
+        elif data.verb == "stage" and not args:
+            new_ui = press.stage(ui, view, moves_of(rec, view))
+        elif data.verb == "unstage" and len(nums) == len(args) == 1:
+            new_ui = press.unstage(ui, nums[0])
+        elif data.verb == "clear" and not args:
+            new_ui = press.clear(ui)
+        elif data.verb == "sug" and len(nums) == len(args) == 1:
+            await self._press_move(query, me, rec, seat, press.suggestion(rec.game, view, nums[0]), data.version)
             return
         elif data.verb == "cmd" and len(args) >= 2 and args[0].isdigit():
             option = int(args[2]) if len(args) > 2 and args[2].isdigit() else None

@@ -25,7 +25,7 @@ from typing import TYPE_CHECKING, Any
 
 from bot.core.i18n import t
 from bot.core.models import Outcome
-from bot.core.presenter import HandPanel, TablePanel, TurnNotice, Updates, turn_notice
+from bot.core.presenter import HandPanel, TablePanel, TurnNotice, Updates, staging_lines, turn_notice
 from bot.core.presenter.games import max_seats, turn_of
 from bot.core.presenter.panels import TABLE_LINES, LangOf
 from bot.core.render import render_lobby
@@ -214,6 +214,8 @@ class Delivery(_Base):
         text = f"<b>{html.escape(header)}</b>" + ("" if photo is not None else "\n" + pre(hand.body))
         if hand.picked:
             text += "\n" + html.escape(t("tg.selected", lang, items=" ".join(hand.picked)))
+        if staged := staging_lines(hand.controls.staging, lang):
+            text += "\n" + html.escape("\n".join(staged))
         note = "\n" + html.escape(hand.note) if hand.note else ""
         markup = kb.hand_keyboard(rec, hand.seat, hand.controls, lang, self.hand_web_url(rec, lang))
         text += self._event_lines(rec.id, hand.seat, text + note + kb.markup_key(markup), hand.events) + note

@@ -20,6 +20,8 @@ from storage import TableRecord
 TILES_PER_ROW = 7
 MAX_ITEM_BUTTONS = 60  # Telegram allows 100 buttons; the rest of a huge hand is typed
 MAX_MOVE_BUTTONS = 36  # + 60 items, Move… and the sort row (Sort, Hint, Open table): Telegram's 100 buttons
+MAX_BUTTONS = 100  # Telegram's limit for one keyboard
+MAX_STAGED_BUTTONS = 10  # the staged melds one can take back by a button (the rest by Clear)
 CHOICES_PER_ROW = 6
 ACTIONS_PER_ROW = 4
 
@@ -92,8 +94,10 @@ def table_keyboard(rec: TableRecord, bot_username: str, lang: str, app_link: str
 
 def hand_keyboard(rec: TableRecord, seat: int, c: HandControls, lang: str,
                   web_url: str | None = None) -> InlineKeyboardMarkup | None:
-    """Picks toggle (`pick <seat> <mask>`: the whole new selection), moves send (`cmd <seat> <move>
-    <mask> [<option>]`), and the two-step table-item move (`mvs`, `mvt <piece>`, `mv <move> <piece>
+    """Picks toggle (`pick <seat> <mask>`: the whole new selection), suggested moves one row each
+    under the items (`sug <seat> <index>`), staging (`stage <seat>`, `unstage <seat> <number>`, `clear <seat>`), moves send
+    (`cmd <seat> <move> <mask> [<option>]`; a melds move sends the staged melds too), and the two-step
+    table-item move (`mvs`, `mvt <piece>`, `mv <move> <piece>
     <dest>`); a Hint button beside Sort when the table's hints are on and it is the seat's turn; off
     turn only the sort button. With the web table on (`web_url`), an "Open table" `web_app` button
     beside Sort, on turn or not."""
@@ -127,7 +131,25 @@ def hand_keyboard(rec: TableRecord, seat: int, c: HandControls, lang: str,
         actions.append(_b(a.label, encode(rec.id, v, "cmd", *args)))
     if c.move_index is not None and not c.picks:
         actions.append(_b(c.move_label + "…", encode(rec.id, v, "mvs", seat)))
-    return InlineKeyboardMarkup([*_rows(items, TILES_PER_ROW), *_rows(actions, ACTIONS_PER_ROW), sort])
+    # The moves keep their room (items, moves and the sort row fill 100 at most); staging and the
+    # suggestions take what is left, which a hand of fewer than 50 items always leaves.
+    room = MAX_BUTTONS - len(items) - len(actions) - len(sort)
+    staging = _staging_buttons(rec, seat, c, lang)[:max(0, room)]
+    room -= len(staging)
+    suggested = [_b(s.label, encode(rec.id, v, "sug", seat, s.index)) for s in c.suggestions][:max(0, room)]
+    return InlineKeyboardMarkup([*_rows(items, TILES_PER_ROW), *_rows(suggested, 1), *_rows(staging, ACTIONS_PER_ROW),
+                                 *_rows(actions, ACTIONS_PER_ROW), sort])
+
+
+def _staging_buttons(rec: TableRecord, seat: int, c: HandControls, lang: str) -> list[InlineKeyboardButton]:
+    """Stage the picks as a meld, take a staged meld back (by its number), clear the staging."""
+    v = rec.version
+    out = [_b(t("stage.btn.stage", lang), encode(rec.id, v, "stage", seat))] if c.can_stage else []
+    if c.staging is not None:
+        out += [_b(t("stage.btn.unstage", lang, number=m.number) + " " + " ".join(m.items)[:24],
+                   encode(rec.id, v, "unstage", seat, m.number)) for m in c.staging.melds[:MAX_STAGED_BUTTONS]]
+        out.append(_b(t("stage.btn.clear", lang), encode(rec.id, v, "clear", seat)))
+    return out
 
 
 def markup_key(markup: InlineKeyboardMarkup | None) -> str:

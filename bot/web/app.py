@@ -40,7 +40,7 @@ from bot.web.ops import add_ops
 from bot.web.payload import payload
 from bot.web.push import ENDED, Hub, successor
 from bot.web.replay import Replays, frame
-from bot.web.requests import MAX_INIT_DATA, MAX_LINK, CheckBody, MoveBody, Query, picks_of, sentence
+from bot.web.requests import MAX_INIT_DATA, MAX_LINK, CheckBody, MoveBody, Query, picks_of, sentence, staged_of
 from bot.web.throttle import MoveRate, Streams, refusal
 from bot.web.unavailable import store_unavailable, unavailable_response
 from storage import Store, TableRecord
@@ -164,11 +164,14 @@ def _json(data: Any, status: int = 200, headers: dict[str, str] | None = None) -
 
 async def get_table(request: web.Request) -> web.Response:
     try:
-        picks = picks_of(query(request).picks)
+        q = query(request)
+        picks = picks_of(q.picks)
+        staged = staged_of(q.staged, picks)
     except ValueError as err:
         raise web.HTTPBadRequest(text=str(err)) from None
     v = await viewer(request)
-    return _json(await payload(request.app[PRESENTER], v.rec, v.seat, v.lang, picks, request.app[CLOCK].now()))
+    return _json(await payload(request.app[PRESENTER], v.rec, v.seat, v.lang, picks, request.app[CLOCK].now(),
+                               staged))
 
 
 async def _body(request: web.Request, model: type[Model]) -> Model:
@@ -188,15 +191,20 @@ async def _body(request: web.Request, model: type[Model]) -> Model:
 
 
 def _command(v: Viewer, body: MoveBody) -> str:
-    """The move's text: a whole Rummikub layout as one `play`, or a control press composed by the
-    presenter from the seat's legal moves (never from words the page sends)."""
+    """The move's text: a whole Rummikub layout as one `play`, a control press composed by the
+    presenter from the seat's legal moves and the page's staged melds, or a suggested move by its
+    index (never from words the page sends)."""
     if body.play is not None:
         return play_text(parse_layout(body.play))
-    assert body.press is not None and v.seat is not None
-    picks = body.press.picks
+    assert v.seat is not None
     view = view_of(v.rec, v.seat)
-    return press.command(HandUI(picks=tuple(picks)), view, moves_of(v.rec, view), body.press.index,
-                         mask_of(picks) if picks else "0", body.press.option)
+    if body.suggestion is not None:
+        return press.suggestion(v.rec.game, view, body.suggestion)
+    assert body.press is not None
+    picks = body.press.picks
+    ui = HandUI(picks=tuple(picks), staged=tuple(tuple(g) for g in body.press.staged))
+    return press.command(ui, view, moves_of(v.rec, view), body.press.index, mask_of(picks) if picks else "0",
+                         body.press.option)
 
 
 def _linked_seat(request: web.Request) -> tuple[str, int] | None:

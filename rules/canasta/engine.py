@@ -11,6 +11,7 @@ bonus threes in it with their positions, because a bonus three is revealed publi
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from random import Random
 from typing import Any
 
@@ -28,17 +29,21 @@ from rules.canasta.actions import (
     format_action,
     parse,
 )
+from rules.canasta.hints import suggestions as suggested
 from rules.canasta.laying import add_tiles, check_in_hand, lay_melds, open_melds, require_play, take_pile
 from rules.canasta.levels import POLICIES
 from rules.canasta.moves import moves as legal_moves
 from rules.canasta.options import CanastaOptions
 from rules.canasta.scoring import SEATS, TEAMS, end_round, team_of, threshold
+from rules.canasta.staging import stage_report as judge_staged
 from rules.canasta.stock import pop_stock, split_stock, stock_count
 from rules.core.deck import build_deck, deal_blocks, rng_for
 from rules.core.engine import Action, Event, MatchEngine, RoundResult, State
 from rules.core.errors import IllegalAction, SetupError
+from rules.core.hints import Hint
 from rules.core.levels import DEFAULT_LEVEL, Level, policy_for
 from rules.core.moves import MoveTemplate
+from rules.core.staging import StageReport
 from rules.core.state import clone
 from rules.core.tiles import parse_tile, tile_set
 
@@ -327,6 +332,12 @@ class CanastaEngine(MatchEngine):
 
     def moves(self, view: dict[str, Any]) -> list[MoveTemplate]:
         return legal_moves(view)
+
+    def stage_report(self, view: dict[str, Any], groups: Sequence[Sequence[str]]) -> StageReport:
+        return judge_staged(view, groups)
+
+    def suggestions(self, view: dict[str, Any]) -> list[Hint]:
+        return suggested(view)
 
     def help_text(self) -> list[tuple[str, str]]:
         return [

@@ -5,6 +5,7 @@ state in place and append their events; an illegal play raises `IllegalAction` f
 
 from __future__ import annotations
 
+from collections.abc import Collection, Sequence
 from typing import Any
 
 from rules.canasta import melds as m
@@ -24,23 +25,17 @@ def take_pile(state: State, seat: int, action: TakePile, events: list[Event]) ->
     if top is None or not m.is_natural(top):
         raise IllegalAction("E_PILE_BLOCKED", top=top)  # CAN-40(1,2), CAN-41
     number = m.num(top)
-    in_hand = sum(1 for t in hand if m.is_natural(t) and m.num(t) == number)
-    named = sum(1 for t in action.tiles if m.is_natural(t) and m.num(t) == number)
-    if in_hand < 2 or named < 2:
-        raise IllegalAction("E_NO_NATURAL_PAIR", top=top, held=in_hand, named=named, number=number)
+    check_take_pair(top, hand, action.tiles)
     used = list(action.tiles) + [t for meld in action.melds for t in meld]
     check_in_hand(hand, used)
     existing = state["melds"][team].get(str(number))
-    numbers = _check_numbers(state, team, action.melds, taken=number)
-    for t in action.tiles:
-        if not (m.is_wild(t) or (m.is_natural(t) and m.num(t) == number)):
-            raise IllegalAction("E_INVALID_MELD", meld=[top, *action.tiles], reason="canasta_wrong_number",
-                                index=_ref(team, number))
+    numbers = check_numbers(state["melds"][team], team, action.melds, taken=number)
     take_meld = (existing or []) + [top, *action.tiles]
-    problem = m.meld_problem(number, take_meld, new=existing is None)
+    problem = take_problem(top, action.tiles, existing)
     if problem:
-        raise IllegalAction("E_INVALID_MELD", meld=take_meld, reason=problem, index=_ref(team, number))
-    _check_valid(team, numbers, action.melds)
+        meld = [top, *action.tiles] if problem == "canasta_wrong_number" else take_meld
+        raise IllegalAction("E_INVALID_MELD", meld=meld, reason=problem, index=meld_ref(team, number))
+    check_valid(team, numbers, action.melds)
     opening = not state["opened"][team]
     if opening:
         count = m.count_value([top, *used])  # CAN-43: the rest of the pile never counts
@@ -77,6 +72,25 @@ def take_pile(state: State, seat: int, action: TakePile, events: list[Event]) ->
     events.append(Event("TilesReceived", {"tiles": m.sorted_tiles(rest)}, seat=seat))
 
 
+def check_take_pair(top: str, hand: Sequence[str], tiles: Sequence[str]) -> None:
+    """CAN-40(3): two naturals of the top's number held, and named among the tiles joining it."""
+    number = m.num(top)
+    in_hand = sum(1 for t in hand if m.is_natural(t) and m.num(t) == number)
+    named = sum(1 for t in tiles if m.is_natural(t) and m.num(t) == number)
+    if in_hand < 2 or named < 2:
+        raise IllegalAction("E_NO_NATURAL_PAIR", top=top, held=in_hand, named=named, number=number)
+
+
+def take_problem(top: str, tiles: Sequence[str], existing: list[str] | None) -> str | None:
+    """Why the top discard with these hand tiles is no meld of its number (CAN-40/42): each tile a
+    natural of that number or a wild, and the meld they make (joining `existing`, the team's meld of
+    that number, if any) valid. None when it is one."""
+    number = m.num(top)
+    if any(not (m.is_wild(t) or (m.is_natural(t) and m.num(t) == number)) for t in tiles):
+        return "canasta_wrong_number"
+    return m.meld_problem(number, (existing or []) + [top, *tiles], new=existing is None)
+
+
 def require_play(state: State, what: str) -> None:
     if state["phase"] != "play":
         raise IllegalAction("E_PHASE", phase=state["phase"], action=what)
@@ -88,15 +102,15 @@ def check_in_hand(hand: list[str], tiles: list[str]) -> None:
         raise not_held("E_NOT_IN_HAND", hand, tiles, missing)
 
 
-def _check_numbers(
-    state: State, team: int, melds: tuple[tuple[str, ...], ...], taken: int | None = None
-) -> list[int | None]:
-    """CAN-24: one meld per number per team, the batch included (D-24 step 6)."""
+def check_numbers(existing: Collection[str], team: int, melds: Sequence[Sequence[str]],
+                  taken: int | None = None) -> list[int | None]:
+    """CAN-24: one meld per number per team, the batch included (D-24 step 6); `existing` are the
+    numbers of the team's melds (as their keys: "8")."""
     seen: set[int] = set() if taken is None else {taken}
     numbers = []
     for meld in melds:
         n = m.meld_number(meld)
-        if n is not None and (n in seen or str(n) in state["melds"][team]):
+        if n is not None and (n in seen or str(n) in existing):
             raise IllegalAction("E_DUPLICATE_NUMBER", number=n, team=TEAM_LETTERS[team])
         if n is not None:
             seen.add(n)
@@ -104,16 +118,21 @@ def _check_numbers(
     return numbers
 
 
-def _check_valid(team: int, numbers: list[int | None], melds: tuple[tuple[str, ...], ...]) -> None:
+def new_meld_problem(n: int | None, meld: Sequence[str]) -> str | None:
+    """Why tiles laid as a new meld of number `n` (`m.meld_number`) are no meld, None if they are one."""
+    if n is not None:
+        return m.meld_problem(n, meld)
+    if any(m.num(t) == 3 for t in meld):
+        return "canasta_threes"
+    return "too_short" if len(meld) < 3 else "canasta_wrong_number"
+
+
+def check_valid(team: int, numbers: list[int | None], melds: Sequence[Sequence[str]]) -> None:
     for i, (n, meld) in enumerate(zip(numbers, melds, strict=True), start=1):
-        problem = "canasta_threes" if n is None and any(m.num(t) == 3 for t in meld) else None
-        if n is None:
-            problem = problem or ("too_short" if len(meld) < 3 else "canasta_wrong_number")
-        else:
-            problem = m.meld_problem(n, meld)
+        problem = new_meld_problem(n, meld)
         if problem:
             raise IllegalAction("E_INVALID_MELD", meld=list(meld), reason=problem,
-                                index=str(i) if n is None else _ref(team, n))
+                                index=str(i) if n is None else meld_ref(team, n))
 
 
 def _check_floor(after: int, lengths: dict[str, int]) -> None:
@@ -128,8 +147,8 @@ def _lay(state: State, seat: int, melds: tuple[tuple[str, ...], ...], opening: b
     team, hand = team_of(seat), state["hands"][seat]
     used = [t for meld in melds for t in meld]
     check_in_hand(hand, used)
-    numbers = _check_numbers(state, team, melds)
-    _check_valid(team, numbers, melds)
+    numbers = check_numbers(state["melds"][team], team, melds)
+    check_valid(team, numbers, melds)
     if opening:
         count = m.count_value(used)
         if count < state["thresholds"][team]:
@@ -183,7 +202,7 @@ def add_tiles(state: State, seat: int, action: Add, events: list[Event]) -> None
     grown = state["melds"][team][key] + list(action.tiles)
     problem = m.meld_problem(action.number, grown, new=False)
     if problem:
-        raise IllegalAction("E_INVALID_MELD", meld=grown, reason=problem, index=_ref(team, action.number))
+        raise IllegalAction("E_INVALID_MELD", meld=grown, reason=problem, index=meld_ref(team, action.number))
     lengths = {n: len(t) for n, t in state["melds"][team].items()}
     lengths[key] = len(grown)
     _check_floor(len(hand) - len(action.tiles), lengths)
@@ -200,6 +219,6 @@ def _remove(hand: list[str], tiles: Any) -> None:
         hand.remove(t)
 
 
-def _ref(team: int, number: int) -> str:
+def meld_ref(team: int, number: int) -> str:
     """How a team meld is named in messages (CAN-02): `A:8s`."""
     return f"{TEAM_LETTERS[team]}:{number}s"

@@ -51,10 +51,10 @@ def moves(view: dict[str, Any]) -> list[MoveTemplate]:
         _tpl("joker", "joker", [], drawing and bool(view.get("joker_button")) and not view["joker_used"][seat]),
         _tpl("take", "take_hint", [pick("choice", [hint.removeprefix("take ")] if hint else [],
                                         [hint.removeprefix("take with ")] if hint else [])], hint is not None),
-        _tpl("take", "take", [word("with"), items(2, max(2, len(hand)), hand)],
-             None if drawing and pair else False),
-        _tpl("open", "open", [melds()], None if playing and not opened else False),
-        _tpl("meld", "meld", [melds()], None if playing and opened else False),
+        # `take with <tiles> | <melds>`: the first meld joins the top, the rest are laid with it (CAN-42).
+        _tpl("take", "take", [word("with"), melds(hand)], None if drawing and pair else False),
+        _tpl("open", "open", [melds(hand)], None if playing and not opened else False),
+        _tpl("meld", "meld", [melds(hand)], None if playing and opened else False),
         _tpl("add", "add", [pick("meld", fits or numbers or ["1"]), items(1, max(1, len(hand) - 1), hand)],
              playing and opened and bool(fits)),
         # CAN-50: the last tile goes out only with a canasta.

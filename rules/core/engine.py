@@ -7,7 +7,7 @@ the seed. The table service owns every side effect.
 
 from __future__ import annotations
 
-from collections.abc import Iterable
+from collections.abc import Iterable, Sequence
 from dataclasses import dataclass, field
 from random import Random
 from typing import Any, ClassVar, Protocol, Self, runtime_checkable
@@ -17,6 +17,7 @@ from pydantic import BaseModel, ConfigDict, ValidationError, model_validator
 from rules.core.errors import IllegalAction, SetupError
 from rules.core.moves import MoveTemplate
 from rules.core.options import option_problems, texts_to_choices
+from rules.core.staging import StageReport
 
 State = dict[str, Any]
 
@@ -48,6 +49,16 @@ class Event:
 
     def to_json(self) -> dict[str, Any]:
         return {"type": self.type, "data": self.data, "seat": self.seat}
+
+
+@dataclass(frozen=True)
+class Hint:
+    """A suggested action and why (rules/core/hints.py): `reason` a code with numbers in `params`
+    that the catalogs word per language."""
+
+    action: Action
+    reason: str
+    params: dict[str, Any] = field(default_factory=dict)
 
 
 class RoundResult(BaseModel):
@@ -158,6 +169,17 @@ class Engine(Protocol):
         always holds every template of the game in one order; `available` says which are legal now."""
         ...
 
+    def stage_report(self, view: dict[str, Any], groups: Sequence[Sequence[str]]) -> StageReport:
+        """The staged melds `groups` (hand items, rules/core/staging.py) judged from `view` alone by
+        the game's own meld and batch checks: what a `melds` slot filled with them would meet."""
+        ...
+
+    def suggestions(self, view: dict[str, Any]) -> list[Hint]:
+        """The seat's few best complete moves now (an opening with its value, a take that pays, a
+        play going out), from the game's own search over `view` alone, best first; deterministic
+        for a view, so a press naming one by its index means the same move when it is decoded."""
+        ...
+
 
 class MatchEngine:
     """The shell every engine here shares: a match of rounds whose JSON state holds `turn`,
@@ -205,6 +227,15 @@ class MatchEngine:
             v.update(self.seat_view(state, seat, v))
             private[seat] = v
         return public, private
+
+    # ---- staging and suggestions (issue 25) ----------------------------------------------------
+    # Games without compound moves made of several melds judge nothing and suggest nothing.
+
+    def stage_report(self, view: dict[str, Any], groups: Sequence[Sequence[str]]) -> StageReport:
+        return StageReport()
+
+    def suggestions(self, view: dict[str, Any]) -> list[Hint]:
+        return []
 
     @staticmethod
     def check_next_round(state: State) -> None:

@@ -4,7 +4,8 @@ A template is a verb and its slots in command order. Slots are fixed words (`wor
 the order picked (`items`), a meld reference in the game's own numbering (`meld`: `3`, `S2`, or a
 rank in Canasta), a market position (`position`), a table item with its meld (`piece`: `k6 1`), or
 one of a few literals (`choice`: `bank`, `new`); `melds` is several groups of items written with
-`|` between them (an opening batch), typed rather than picked. Adapters build buttons, menus and prompts from
+`|` between them (an opening batch), staged meld by meld on the hand screen or typed; its `join`
+items (the top discard a take uses) join the last group. Adapters build buttons, menus and prompts from
 these templates alone, and `compose` is the only way they turn a filled template into command text,
 so a button can only ever send what the engine's grammar reads.
 """
@@ -35,6 +36,7 @@ class Slot(BaseModel):
     options: tuple[str, ...] = ()
     labels: tuple[str, ...] = ()
     fits: tuple[str, ...] | None = None
+    join: tuple[str, ...] = ()  # melds slots: items not from the hand that join the last group
 
     @model_validator(mode="after")
     def _consistent(self) -> Slot:
@@ -61,8 +63,8 @@ def word(text: str) -> Slot:
     return Slot(kind="word", text=text)
 
 
-def melds() -> Slot:
-    return Slot(kind="melds", min=1, max=99)
+def melds(fits: Sequence[str] | None = None, join: Sequence[str] = ()) -> Slot:
+    return Slot(kind="melds", min=1, max=99, fits=None if fits is None else tuple(fits), join=tuple(join))
 
 
 def items(min: int = 1, max: int = 1, fits: Sequence[str] | None = None) -> Slot:
@@ -123,6 +125,7 @@ def compose(template: MoveTemplate, filled: Sequence[Filling] = ()) -> str:
             groups = [list(g) for g in value] if not isinstance(value, str) else []
             if not groups or any(not g or isinstance(g, str) for g in value):
                 raise ValueError(f"{template.verb}: {value!r} is not a list of melds")
+            groups[-1].extend(slot.join)
             words.append(" | ".join(" ".join(g) for g in groups))
         else:
             if not isinstance(value, str) or value not in slot.options:

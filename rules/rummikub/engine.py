@@ -12,6 +12,7 @@ from typing import Any
 from rules.core.deck import build_deck, deal_blocks, rng_for
 from rules.core.engine import Action, Event, MatchEngine, RoundResult, State
 from rules.core.errors import IllegalAction, SetupError
+from rules.core.hints import Hint
 from rules.core.levels import DEFAULT_LEVEL, Level, policy_for
 from rules.core.moves import MoveTemplate
 from rules.core.state import clone
@@ -34,6 +35,7 @@ from rules.rummikub.actions import (
 )
 from rules.rummikub.changes import table_changes
 from rules.rummikub.draft_view import draft_step
+from rules.rummikub.hints import suggestions as suggested
 from rules.rummikub.levels import POLICIES
 from rules.rummikub.moves import moves as legal_moves
 from rules.rummikub.options import RummikubOptions
@@ -359,6 +361,9 @@ class RummikubEngine(MatchEngine):
 
     def moves(self, view: dict[str, Any]) -> list[MoveTemplate]:
         return legal_moves(view)
+
+    def suggestions(self, view: dict[str, Any]) -> list[Hint]:
+        return suggested(view)
 
     def help_text(self) -> list[tuple[str, str]]:
         return [

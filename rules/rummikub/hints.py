@@ -61,3 +61,33 @@ def hint(view: dict[str, Any], options: Any = None) -> Hint:
         return Hint(_no_play(view), "nothing_fits", {})
     left = len(rack) - len(found.placed)
     return Hint(_play(found.melds), "play_out" if left == 0 else "play", {"tiles": len(found.placed), "left": left})
+
+
+# ---- suggestions (issue 25) ------------------------------------------------------------------------
+
+
+def suggestions(view: dict[str, Any]) -> list[Hint]:
+    """The AI's play for this rack and table (its solver within a turn's budget), one press away:
+    a whole layout, the draft staying the way to build one by hand. From the view only."""
+    me = view.get("you")
+    if me is None or view.get("turn") != me:
+        return []
+    action = choose_action(view, Random(0))  # deterministic for a view
+    if not isinstance(action, Play):
+        return []
+    placed = _placed(view["table"], action)
+    reason = "open" if not view["opened"][me] else "play_out" if placed == len(view["rack"]) else "play"
+    return [Hint(action, reason, {"tiles": placed, "left": len(view["rack"]) - placed,
+                                  "points": _opening_points(view["table"], action) if reason == "open" else 0})]
+
+
+def _opening_points(table: list[dict[str, Any]], play: Play) -> int:
+    """What the melds an opening play adds to the table count (RK-41)."""
+    kept = Counter(tuple(m["tiles"]) for m in table)
+    points = 0
+    for meld in play.melds:
+        if kept[meld.tiles]:
+            kept[meld.tiles] -= 1
+            continue
+        points += analyse(list(meld.tiles), meld.prefix).value
+    return points

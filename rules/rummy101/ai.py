@@ -81,7 +81,7 @@ def _swappable(meld: dict[str, Any], tile: str) -> bool:
     return True
 
 
-def _series_with_floor(hand: Sequence[str], scorer: Any = None) -> list[Tokens]:
+def series_with_floor(hand: Sequence[str], scorer: Any = None) -> list[Tokens]:
     """The best runs/sets that leave at least one tile in hand (R101-15)."""
     kwargs = {} if scorer is None else {"scorer": scorer}
     score, melds = best_melds(hand, **kwargs)
@@ -120,7 +120,7 @@ def choose_action(view: View, rng: Random) -> Action:
 
 def _opening(hand: list[str], view: View) -> Action | None:
     thresholds = view["thresholds"]
-    melds = _series_with_floor(hand)
+    melds = series_with_floor(hand)
     series = _series_value(melds) if melds else 0
     if melds and series >= thresholds["series"]:
         if JOKER in hand:  # open without a joker when the rest reaches the threshold: keep it to finish
@@ -128,7 +128,7 @@ def _opening(hand: list[str], view: View) -> Action | None:
             if kept and _series_value(kept) >= thresholds["series"]:
                 return Open(melds=_specs(kept))
         return Open(melds=_specs(melds))
-    pairs = _pairs_with_floor(hand, ())
+    pairs = pairs_with_floor(hand, ())
     if len(pairs) < thresholds["pairs"]:
         return None
     natural = sum(1 for p in pairs if JOKER not in physical(p))
@@ -154,7 +154,7 @@ def _pairs_pay(view: View, series: int, joker_pairs: int) -> bool:
     return joker_pairs == 0 and view["thresholds"]["series"] - series > PAIR_GAP
 
 
-def _pairs_with_floor(hand: Sequence[str], exclude: Sequence[str]) -> list[Tokens]:
+def pairs_with_floor(hand: Sequence[str], exclude: Sequence[str]) -> list[Tokens]:
     pairs = pairs_in(hand, exclude)
     while pairs and _used(pairs) >= len(hand):
         pairs.pop()
@@ -182,7 +182,7 @@ def _opened_play(view: View) -> Action | None:
         if melds:
             return Meld(melds=_specs(melds))
     if status == "pairs" or "pairs" in view["status"]:
-        pairs = _pairs_with_floor([t for t in hand if t != JOKER], _own_pairs(view))
+        pairs = pairs_with_floor([t for t in hand if t != JOKER], _own_pairs(view))
         if pairs:
             return Meld(melds=_specs(pairs))
     # 3. Additions to runs and sets on the table, numbered tiles first.
@@ -206,7 +206,7 @@ def _series_plan(hand: list[str], table: Sequence[dict[str, Any]]) -> list[Token
     them so the last discard can be a joker finish, which doubles the round (R101-52; issue 28: it
     finished with a joker 2 times where a competent player did 11), unless the melds with it empty
     the hand now (tiles that fit a table meld count as gone) and those without it do not."""
-    full = _series_with_floor(hand, _opened_score)
+    full = series_with_floor(hand, _opened_score)
     if JOKER not in hand or len(hand) > JOKER_KEEP_HAND:
         return full
     kept = best_melds(_minus(hand, [JOKER]), _opened_score)[1]
@@ -254,7 +254,7 @@ def _take_to_open(view: View, hand: list[str], top: str) -> Action | None:
     mine = view.get("best_opening") or best_opening(hand)
     if mine["series"] >= thresholds["series"] or mine["pairs"] >= thresholds["pairs"]:
         return None  # the hand opens alone: keep the discard for nobody, draw a fresh tile
-    melds = _series_with_floor([*hand, top])
+    melds = series_with_floor([*hand, top])
     uses_top = any(top in physical(m) for m in melds)
     if _series_value(melds) >= thresholds["series"] and uses_top and _used(melds) - 1 < len(hand):
         return Take(use=Open(melds=_specs(melds)))

@@ -7,14 +7,17 @@ reason code for an action that breaks several rules is deterministic.
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from random import Random
 from typing import Any
 
 from rules.core.deck import build_deck, deal_blocks, rng_for
 from rules.core.engine import Action, Event, MatchEngine, RoundResult, State
 from rules.core.errors import IllegalAction, SetupError
+from rules.core.hints import Hint
 from rules.core.levels import DEFAULT_LEVEL, Level, policy_for
 from rules.core.moves import MoveTemplate
+from rules.core.staging import StageReport
 from rules.core.state import clone
 from rules.core.tiles import JOKER, parse_tile, sorted_tiles, tile_set
 from rules.rummy101.actions import (
@@ -30,10 +33,12 @@ from rules.rummy101.actions import (
     format_action,
     parse,
 )
+from rules.rummy101.hints import suggestions as suggested
 from rules.rummy101.levels import POLICIES
 from rules.rummy101.moves import moves as legal_moves
 from rules.rummy101.options import Rummy101Options
 from rules.rummy101.scoring import match_leaders, multiplier, round_scores
+from rules.rummy101.staging import stage_report as judge_staged
 from rules.rummy101.uses import apply_use, canonical
 from rules.rummy101.views import public_view, seat_view
 
@@ -331,6 +336,12 @@ class Rummy101Engine(MatchEngine):
 
     def moves(self, view: dict[str, Any]) -> list[MoveTemplate]:
         return legal_moves(view)
+
+    def stage_report(self, view: dict[str, Any], groups: Sequence[Sequence[str]]) -> StageReport:
+        return judge_staged(view, groups)
+
+    def suggestions(self, view: dict[str, Any]) -> list[Hint]:
+        return suggested(view)
 
     def help_text(self) -> list[tuple[str, str]]:
         # Every example parses; chat adapters also turn the simple ones into buttons.

@@ -19,7 +19,8 @@ from rules.core.hints import Hint
 from rules.core.tiles import JOKER
 from rules.rummy101 import melds as M
 from rules.rummy101.actions import Add, Discard, JokerButton, Meld, MeldSpec, Open, Swap, Take
-from rules.rummy101.ai import choose_action
+from rules.rummy101.actions import parse as parse_action
+from rules.rummy101.ai import choose_action, pairs_with_floor, series_with_floor
 from rules.rummy101.search import best_melds, meld_value, pairs_in, physical
 
 Apply = Callable[[State, int, Action], Any]
@@ -117,3 +118,44 @@ def hint(view: dict[str, Any], options: Any = None) -> Hint:
     action = choose_action(view, Random(0))  # deterministic for a view: the same hint when asked again
     reason, params = _why(action, view)
     return Hint(action, reason, params)
+
+
+# ---- suggestions (issue 25) ------------------------------------------------------------------------
+
+MAX_SUGGESTIONS = 4
+
+
+def _suggested(action: Action, view: dict[str, Any]) -> Hint:
+    if isinstance(action, Take) and isinstance(action.use, Open):
+        pairs = _is_pairs(action.use.melds)
+        return Hint(action, "take_open_pairs" if pairs else "take_open",
+                    {"tile": view["discard_top"], "pairs": len(action.use.melds),
+                     "points": _laid_points(action.use.melds)})
+    reason, params = _why(action, view)
+    return Hint(action, reason, params)
+
+
+def suggestions(view: dict[str, Any]) -> list[Hint]:
+    """The seat's compound moves one press away: the AI's opening, take or lay (its own search), the
+    series opening of most points and the pairs opening when they reach the thresholds, and the take
+    the view offers. From the view only (the take hint in it was worked out for this seat)."""
+    me = view.get("you")
+    if me is None or view.get("turn") != me or view.get("round_over"):
+        return []
+    found: list[Action] = []
+    ai = choose_action(view, Random(0))
+    if isinstance(ai, (Take, Open, Meld)):
+        found.append(ai)
+    if view["phase"] == "draw" and view.get("take_hint"):
+        found.append(parse_action(view["take_hint"]))
+    if view["phase"] == "play" and view["status"][me] == "unopened":
+        hand = list(view["hand"])
+        thresholds = view["thresholds"]
+        series = series_with_floor(hand)
+        if series and sum(meld_value(m) for m in series) >= thresholds["series"]:
+            found.append(Open(melds=tuple(MeldSpec(tiles=tuple(m)) for m in series)))
+        pairs = pairs_with_floor(hand, ())
+        if len(pairs) >= thresholds["pairs"]:
+            found.append(Open(melds=tuple(MeldSpec(tiles=tuple(p)) for p in pairs)))
+    unique = list(dict.fromkeys(found))
+    return [_suggested(a, view) for a in unique[:MAX_SUGGESTIONS]]

@@ -80,7 +80,12 @@ def _analyse_batch(state: State, seat: int, specs: tuple) -> list[M.Meld]:
     return records
 
 def _check_pairs(state: State, seat: int, records: list[M.Meld]) -> None:
-    own = [m["tile"] for m in state["table"] if m["owner"] == seat and m["kind"] == "pair"]
+    check_pairs(state["table"], seat, records)
+
+
+def check_pairs(table: list[dict], seat: int, records: list[M.Meld]) -> None:
+    """R101-33 over the table as a seat's view shows it too (melds carry their owner)."""
+    own = [m["tile"] for m in table if m["owner"] == seat and m["kind"] == "pair"]
     new = [m["tile"] for m in records if m["kind"] == "pair"]
     repeated = [t for t, c in Counter(own + new).items() if c > 1]
     if repeated:
@@ -88,20 +93,10 @@ def _check_pairs(state: State, seat: int, records: list[M.Meld]) -> None:
 
 def _open(state: State, seat: int, specs: tuple, used: int, events: list[Event]) -> None:
     records = _analyse_batch(state, seat, specs)
-    series = [M.is_series(m) for m in records]
-    if any(series) and not all(series):
-        raise IllegalAction("E_MIXED_OPENING")  # R101-30
+    opening_kind(records)
     _check_pairs(state, seat, records)
     thresholds = state["thresholds"]
-    if all(series):
-        value = sum(M.meld_value(m) for m in records)
-        if value < thresholds["series"]:
-            raise IllegalAction("E_THRESHOLD", value=value, required=thresholds["series"])
-        kind, score = SERIES, value
-    else:
-        if len(records) < thresholds["pairs"]:
-            raise IllegalAction("E_THRESHOLD", value=len(records), required=thresholds["pairs"], pairs=True)
-        kind, score = PAIRS, len(records)
+    kind, score = opening_score(records, thresholds)
     _floor(state, seat, used)
     numbers = _put(state, seat, records)
     state["status"][seat] = kind
@@ -120,18 +115,42 @@ def _open(state: State, seat: int, specs: tuple, used: int, events: list[Event])
 def _lay(state: State, seat: int, specs: tuple, used: int, events: list[Event]) -> None:
     records = _analyse_batch(state, seat, specs)
     _check_pairs(state, seat, records)
-    status = state["status"][seat]
-    pairs_seen = PAIRS in state["status"]
-    for i, m in enumerate(records, start=1):
-        # `index` counts the melds as typed (not table numbers): `meld` shows which one.
-        typed = list(specs[i - 1].tiles)
-        if status == PAIRS and M.is_series(m):
-            raise IllegalAction("E_MELD_TYPE", index=i, status=status, meld=typed, why="pairs")  # R101-36
-        if status == SERIES and not M.is_series(m) and not pairs_seen:
-            raise IllegalAction("E_MELD_TYPE", index=i, status=status, meld=typed, why="series")  # R101-37
+    check_meld_types(records, [list(spec.tiles) for spec in specs], state["status"][seat], PAIRS in state["status"])
     _floor(state, seat, used)
     numbers = _put(state, seat, records)
     events.append(Event("MeldsLaid", {"seat": seat, "melds": numbers, "shown": _shown(state, numbers)}))
+
+def opening_kind(records: list[M.Meld]) -> str:
+    """R101-30: an opening is runs and sets only (SERIES) or pairs only (PAIRS)."""
+    series = [M.is_series(m) for m in records]
+    if any(series) and not all(series):
+        raise IllegalAction("E_MIXED_OPENING")
+    return SERIES if all(series) else PAIRS
+
+
+def opening_score(records: list[M.Meld], thresholds: dict[str, int]) -> tuple[str, int]:
+    """The opening's kind and what it counts (points, or pairs), `E_THRESHOLD` below the kind's
+    threshold (R101-31/32)."""
+    kind = opening_kind(records)
+    if kind == SERIES:
+        value = sum(M.meld_value(m) for m in records)
+        if value < thresholds["series"]:
+            raise IllegalAction("E_THRESHOLD", value=value, required=thresholds["series"])
+        return SERIES, value
+    if len(records) < thresholds["pairs"]:
+        raise IllegalAction("E_THRESHOLD", value=len(records), required=thresholds["pairs"], pairs=True)
+    return PAIRS, len(records)
+
+
+def check_meld_types(records: list[M.Meld], typed: list[list[str]], status: str, pairs_seen: bool) -> None:
+    """R101-36/37: which kinds of meld an opened player may lay. `index` counts the melds as typed
+    (not table numbers): `meld` shows which one."""
+    for i, m in enumerate(records, start=1):
+        if status == PAIRS and M.is_series(m):
+            raise IllegalAction("E_MELD_TYPE", index=i, status=status, meld=typed[i - 1], why="pairs")  # R101-36
+        if status == SERIES and not M.is_series(m) and not pairs_seen:
+            raise IllegalAction("E_MELD_TYPE", index=i, status=status, meld=typed[i - 1], why="series")  # R101-37
+
 
 def _add(state: State, seat: int, n: int, tiles: tuple, used: int, events: list[Event]) -> None:
     target = state["table"][n - 1]

@@ -16,11 +16,13 @@ from rules.core.cards import JOKER, card_deck, parse_card, sort_key, sorted_card
 from rules.core.deck import build_deck, deal_blocks, rng_for
 from rules.core.engine import Action, Event, MatchEngine, RoundResult, State
 from rules.core.errors import IllegalAction, SetupError, not_held
+from rules.core.hints import Hint
 from rules.core.levels import DEFAULT_LEVEL, Level, policy_for
 from rules.core.moves import MoveTemplate
 from rules.core.state import clone
 from rules.rummy500 import melds, views
 from rules.rummy500.actions import Discard, End, Lay, Stop, TakeBank, TakeMarket, Timeout, format_action, parse
+from rules.rummy500.hints import suggestions as suggested
 from rules.rummy500.levels import POLICIES
 from rules.rummy500.moves import moves as legal_moves
 from rules.rummy500.options import Rummy500Options
@@ -167,6 +169,9 @@ class Rummy500Engine(MatchEngine):
 
     def moves(self, view: dict[str, Any]) -> list[MoveTemplate]:
         return legal_moves(view)
+
+    def suggestions(self, view: dict[str, Any]) -> list[Hint]:
+        return suggested(view)
 
     def help_text(self) -> list[tuple[str, str]]:
         return [

@@ -36,3 +36,23 @@ def hint(view: dict[str, Any], options: Any = None) -> Hint:
     if isinstance(action, Stop):
         return Hint(action, "stop", {})
     return Hint(action, "bank", {})
+
+
+# ---- suggestions (issue 25) ------------------------------------------------------------------------
+
+
+def suggestions(view: dict[str, Any]) -> list[Hint]:
+    """The seat's market take that pays best or its best lay, one press away (the AI's own weighing
+    of every market take against the bank, rules/rummy500/ai.py). From the view only."""
+    me = view.get("you")
+    if me is None or view.get("turn") != me or view.get("phase") not in ("take", "bank", "market"):
+        return []
+    action = choose_action(view, Random(0))
+    if isinstance(action, TakeMarket):
+        laid = tuple(c for lay in action.lays for c in lay.cards)
+        target = next((e["target"] for e in view.get("takes") or [] if e["pos"] == action.pos), action.target)
+        return [Hint(action, "market", {"pos": action.pos, "target": target, "cards": len(laid),
+                                        "points": _points(laid, view)})]
+    if isinstance(action, Lay):
+        return [hint(view)]
+    return []

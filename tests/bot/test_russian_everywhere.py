@@ -206,6 +206,9 @@ def hand_controls(rec: TableRecord, view: dict[str, Any], seat: int, lang: str) 
         labels += telegram_labels(telegram_hand(rec, view, seat, HandUI(picks=tuple(selected)), lang))
         labels += discord_labels(views.hand_view(
             rec, seat, _discord_controls(rec, view, seat, HandUI(picks=tuple(selected)), lang), lang))
+    staged = HandUI(picks=(2,), staged=((0, 1),))  # a staged meld and a pick: the staging buttons
+    labels += telegram_labels(telegram_hand(rec, view, seat, staged, lang))
+    labels += discord_labels(views.hand_view(rec, seat, _discord_controls(rec, view, seat, staged, lang), lang))
     labels += telegram_labels(telegram_hand(rec, view, seat, HandUI(choosing=True), lang))
     labels += telegram_labels(telegram_hand(rec, view, seat, HandUI(moving=0), lang))
     labels += discord_labels(views.hand_view(rec, seat, _discord_controls(rec, view, seat, HandUI(moving=0), lang), lang))

@@ -3,11 +3,22 @@
 them means (press.py), the stored hand screen (hand_ui.py), and what adapters may know of the games
 (games.py). Telegram, Discord and the terminal only lay these out and send them."""
 
-from bot.core.presenter.controls import Action, Choice, HandControls, Item, hand_controls
+from bot.core.presenter.controls import (
+    Action,
+    Choice,
+    HandControls,
+    Item,
+    Staged,
+    Staging,
+    Suggestion,
+    hand_controls,
+    staging_lines,
+)
 from bot.core.presenter.hand_ui import HandUI, HandUIs
 from bot.core.presenter.panels import ANNOUNCED, HandPanel, Presenter, TablePanel, TurnNotice, Updates, turn_notice
 
 __all__ = [
     "ANNOUNCED", "Action", "Choice", "HandControls", "HandPanel", "HandUI", "HandUIs", "Item", "Presenter",
-    "TablePanel", "TurnNotice", "Updates", "hand_controls", "turn_notice",
+    "Staged", "Staging", "Suggestion", "TablePanel", "TurnNotice", "Updates", "hand_controls", "staging_lines",
+    "turn_notice",
 ]

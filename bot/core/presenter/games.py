@@ -5,6 +5,8 @@ finished match rebuilt step by step from its log (the web table's replay)."""
 
 from __future__ import annotations
 
+import json
+from collections import OrderedDict
 from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import Any
@@ -12,7 +14,9 @@ from typing import Any
 from bot.core.options_text import bad_option
 from rules import Event, IllegalAction, SetupError, State, engine_names, get_engine
 from rules.core.engine import GameOptions
+from rules.core.hints import Hint
 from rules.core.moves import MoveTemplate
+from rules.core.staging import StageReport
 from rules.rummikub.views import draft_view
 from storage import LogEntry, TableRecord
 
@@ -72,6 +76,35 @@ def moves_of(rec: TableRecord, view: dict[str, Any]) -> list[MoveTemplate]:
     return get_engine(rec.game).moves(view)
 
 
+def stage_report(game: str, view: dict[str, Any], groups: Sequence[Sequence[str]]) -> StageReport:
+    """The engine's word on staged melds (issue 25), from the seat's view alone."""
+    return get_engine(game).stage_report(view, groups)
+
+
+SUGGESTIONS_KEPT = 512  # views whose suggestions are kept: a hand is drawn again at every pick
+
+
+_suggestions: OrderedDict[tuple[str, str], list[tuple[str, Hint]]] = OrderedDict()
+
+
+def suggested(game: str, view: dict[str, Any]) -> list[tuple[str, Hint]]:
+    """The engine's suggested moves for the seat whose view this is, each with its command text (the
+    game's grammar: what the press sends), in the engine's order. The engine's search runs once per
+    view: the hand is drawn again at every press that changes only the screen (a pick, a staging),
+    and a press is decoded against the same view, so those are answered from the last views'."""
+    key = (game, json.dumps(view, sort_keys=True, default=str))
+    found = _suggestions.get(key)
+    if found is None:
+        engine = get_engine(game)
+        found = [(engine.format(h.action), h) for h in engine.suggestions(view)]
+        _suggestions[key] = found
+        if len(_suggestions) > SUGGESTIONS_KEPT:
+            _suggestions.popitem(last=False)
+    else:
+        _suggestions.move_to_end(key)
+    return list(found)
+
+
 def refusal(rec: TableRecord, seat: int, text: str) -> IllegalAction | None:
     """What the engine would answer `text` from `seat` on the stored table, nothing committed
     (`apply` works on a copy): None when the move would be accepted."""
@@ -124,5 +157,5 @@ def step_view(game: str, state: State, seat: int | None) -> dict[str, Any]:
 
 
 __all__ = ["Event", "IllegalAction", "MoveTemplate", "SetupError", "Step", "canonical", "dealt_view", "drafted", "games",
-           "max_seats", "moves_of", "options_model", "read_options", "refusal", "replayed", "seat_range", "step_view",
-           "turn_of", "view_of"]
+           "max_seats", "moves_of", "options_model", "read_options", "refusal", "replayed", "seat_range", "stage_report",
+           "step_view", "suggested", "turn_of", "view_of"]

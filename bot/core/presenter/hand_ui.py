@@ -1,5 +1,5 @@
-"""A player's hand screen between presses: the items picked (in pick order), the sort order and a
-table-item move in progress. Kept in the store (one table ref per seat, `ui:<seat>`), so a restart
+"""A player's hand screen between presses: the items picked (in pick order), the melds staged for a
+compound move (issue 25), the sort order and a table-item move in progress. Kept in the store (one table ref per seat, `ui:<seat>`), so a restart
 shows the same picks and sort and a press made before it still means what it meant."""
 
 from __future__ import annotations
@@ -17,12 +17,20 @@ class HandUI:
     choosing: bool = False  # picking which table item to move (the first step of `move`)
     moving: int | None = None  # the table item (an option of the move's first slot) picked to move
     page: int = 0  # which page of controls a platform with a bounded layout shows (Discord's 5 rows)
+    # Melds staged for a move with a `melds` slot (an opening, a pile take with melds): each a group
+    # of hand-item indices, in the order staged. Presentation only: the engine judges them
+    # (`stage_report`) and the move that sends them.
+    staged: tuple[tuple[int, ...], ...] = ()
+
+    @property
+    def staged_items(self) -> frozenset[int]:
+        return frozenset(i for group in self.staged for i in group)
 
     def to_json(self) -> dict[str, Any] | None:
         if self == HandUI():
             return None  # nothing stored for the default screen
         return {"picks": list(self.picks), "by_number": self.by_number, "choosing": self.choosing,
-                "moving": self.moving, "page": self.page}
+                "moving": self.moving, "page": self.page, "staged": [list(g) for g in self.staged]}
 
     @classmethod
     def from_json(cls, raw: Any) -> HandUI:
@@ -32,11 +40,30 @@ class HandUI:
         moving, page = raw.get("moving"), raw.get("page")
         return cls(picks, bool(raw.get("by_number")), bool(raw.get("choosing")),
                    moving if isinstance(moving, int) and moving >= 0 else None,
-                   page if isinstance(page, int) and page >= 0 else 0)
+                   page if isinstance(page, int) and page >= 0 else 0, staged_of(raw.get("staged")))
 
     def after_move(self) -> HandUI:
-        """What stays once a move was applied: the sort order (a preference), not the picks."""
+        """What stays once a move was applied: the sort order (a preference), not the picks or the
+        staged melds (they pointed at items the move used)."""
         return HandUI(by_number=self.by_number)
+
+
+def staged_of(raw: Any) -> tuple[tuple[int, ...], ...]:
+    """Stored staged melds, each a non-empty group of distinct indices no other group holds; what
+    does not read so is dropped (a screen is presentation, never worth refusing a restart for)."""
+    if not isinstance(raw, list):
+        return ()
+    seen: set[int] = set()
+    out: list[tuple[int, ...]] = []
+    for group in raw:
+        if not isinstance(group, list) or not group:
+            continue
+        indices = [i for i in group if isinstance(i, int) and not isinstance(i, bool) and i >= 0]
+        if len(indices) != len(group) or len(set(indices)) != len(indices) or seen & set(indices):
+            continue
+        seen.update(indices)
+        out.append(tuple(indices))
+    return tuple(out)
 
 
 def _key(seat: int) -> str:

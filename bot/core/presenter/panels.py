@@ -126,17 +126,18 @@ class Presenter:
 
     async def hand(self, rec: TableRecord, seat: int, lang: str, view: dict[str, Any] | None = None,
                    events: list[str] | None = None, note: str | None = None,
-                   templates: list[MoveTemplate] | None = None) -> HandPanel | None:
+                   templates: list[MoveTemplate] | None = None, suggest: bool = True) -> HandPanel | None:
         """The seat's hand; `view` is its view when the caller has it (an outcome's), `templates` its
         legal moves when the caller needs them too (the terminal's prompt). None for a seat that is
-        not a human's or a table without a game."""
+        not a human's or a table without a game. `suggest` False: a caller that builds its own
+        controls (the web page) skips the engine's suggestion search here."""
         s = rec.seats[seat]
         if s.kind != "human" or s.user_id is None or rec.state is None:
             return None
         view = view if view is not None else view_of(rec, seat)
         ui = await self.uis.get(rec.id, seat)
         items = hand_items(view)
-        controls = hand_controls(rec.game, view, seat, ui, lang, rec.status == "playing", templates)
+        controls = hand_controls(rec.game, view, seat, ui, lang, rec.status == "playing", templates, suggest)
         if note is None and rec.status == "finished":
             note = t("tg.match_over", lang)
         return HandPanel(rec, seat, s.user_id, lang, t(f"game.{rec.game}", lang),

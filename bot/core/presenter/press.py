@@ -1,5 +1,5 @@
-"""What a press on a hand control means, the same on every platform: a new hand screen, or the
-command text of a move (built by bot.core.grammar's `compose`, never from words). Anything that
+"""What a press on a hand control means, the same on every platform: a new hand screen (picks, staged
+melds, a table item chosen), or the command text of a move (a control, a suggestion) (built by bot.core.grammar's `compose`, never from words). Anything that
 no longer fits the seat's moves is a `CodecError` (a refusal naming a stale or broken button)."""
 
 from __future__ import annotations
@@ -9,16 +9,18 @@ from typing import Any
 
 from bot.core.codec import CodecError, indices_of
 from bot.core.grammar import command as grammar_command
-from bot.core.grammar import hand_items, move_command, move_template, ordered_pick
+from bot.core.grammar import hand_items, move_command, move_template, ordered_pick, staging_template
+from bot.core.presenter.games import suggested
 from bot.core.presenter.hand_ui import HandUI
 from rules.core.moves import MoveTemplate
 
 
 def pick(ui: HandUI, view: dict[str, Any], chosen: list[int]) -> HandUI:
     """The seat's whole selection is now `chosen`; what stays keeps its place in the pick order (where
-    a joker stands in a meld is the player's choice), what is new comes last."""
+    a joker stands in a meld is the player's choice), what is new comes last. A staged item is not
+    on the hand to pick (a button showing it is stale)."""
     size = len(hand_items(view))
-    if any(not 0 <= i < size for i in chosen):
+    if any(not 0 <= i < size or i in ui.staged_items for i in chosen):
         raise CodecError("bad pick")
     return replace(ui, picks=tuple(ordered_pick(list(ui.picks), list(dict.fromkeys(chosen)))), choosing=False,
                    moving=None)
@@ -37,12 +39,55 @@ def command(ui: HandUI, view: dict[str, Any], templates: list[MoveTemplate], ind
     in the order they were picked (items not in the stored picks, e.g. after a restart, come last)."""
     items = hand_items(view)
     chosen = set(indices_of(mask, len(items)))
+    if chosen & ui.staged_items:
+        raise CodecError("bad command")
     order = [i for i in ui.picks if i in chosen]
     picked = [items[i] for i in order + sorted(chosen - set(order))]
     try:
-        return grammar_command(templates, index, option, picked)
+        return grammar_command(templates, index, option, picked, staged_words(ui, items))
     except ValueError as err:
         raise CodecError("bad command") from err
+
+
+def staged_words(ui: HandUI, items: list[str]) -> list[list[str]]:
+    """The staged melds as item words; `CodecError` when one points past the hand (a stale screen)."""
+    if any(i >= len(items) for i in ui.staged_items):
+        raise CodecError("stale staging")
+    return [[items[i] for i in group] for group in ui.staged]
+
+
+# ---- staging (issue 25) ------------------------------------------------------------------------
+
+
+def stage(ui: HandUI, view: dict[str, Any], templates: list[MoveTemplate]) -> HandUI:
+    """The picks, in pick order, become the next staged meld (for the move with a `melds` slot)."""
+    items = hand_items(view)
+    picks = tuple(i for i in ui.picks if i < len(items) and i not in ui.staged_items)
+    if not picks or staging_template(templates) is None:
+        raise CodecError("nothing to stage")
+    staged_words(ui, items)
+    return replace(ui, picks=(), staged=(*ui.staged, picks), choosing=False, moving=None)
+
+
+def unstage(ui: HandUI, number: int) -> HandUI:
+    """Staged meld `number` (from 1) goes back to the hand, unpicked."""
+    if not 1 <= number <= len(ui.staged):
+        raise CodecError("no such staged meld")
+    return replace(ui, staged=ui.staged[:number - 1] + ui.staged[number:])
+
+
+def clear(ui: HandUI) -> HandUI:
+    """Every staged meld back to the hand, and the picks dropped."""
+    return replace(ui, picks=(), staged=())
+
+
+def suggestion(game: str, view: dict[str, Any], index: int) -> str:
+    """The command of suggestion `index`, recomputed from the view (the engine's list is
+    deterministic for a view); `CodecError` when the table no longer offers it."""
+    found = suggested(game, view)
+    if not 0 <= index < len(found):
+        raise CodecError("stale suggestion")
+    return found[index][0]
 
 
 def start_move(ui: HandUI, templates: list[MoveTemplate]) -> HandUI:

@@ -48,7 +48,7 @@ def typed_moves(game: str, view: dict[str, Any], seat: int, templates: list[Move
                 hints: bool = False) -> list[str]:
     """What `seat` can type now, in the engine's order; empty when it is not the seat's turn.
     `hints`: the table's hints option is on, so `hint` is offered too."""
-    controls = hand_controls(game, view, seat, HandUI(), lang, True, templates)
+    controls = hand_controls(game, view, seat, HandUI(), lang, True, templates, suggest=False)
     if not controls.my_turn:
         return []
     plain: dict[int, list[str]] = {}

@@ -7,7 +7,10 @@
   const { $, st, w, api, params } = RC;
 
   RC.refresh = async () => {
-    const r = await fetch(api("", st.picks.length ? { picks: st.picks.join(",") } : {}));
+    const screen = {};
+    if (st.picks.length) screen.picks = st.picks.join(",");
+    if (st.staged.length) screen.staged = st.staged.map((g) => g.join(",")).join(";");
+    const r = await fetch(api("", screen));
     if (r.status === 401) { RC.denied(); return; }
     if (r.ok) await RC.show(await r.json(), false);
   };
@@ -16,7 +19,7 @@
     const changed = !st.data || st.data.version !== payload.version;
     await RC.loadWords(payload.lang);
     if (pushed && !changed) return;
-    if (changed) { st.picks = []; st.draft = null; if (pushed) RC.say(""); }
+    if (changed) { st.picks = []; st.staged = []; st.draft = null; if (pushed) RC.say(""); }
     st.data = payload;
     document.body.dataset.version = payload.version;
     document.body.dataset.game = payload.game;

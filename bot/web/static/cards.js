@@ -80,7 +80,8 @@
     drawBoard();
     const hand = st.data.hand;
     if (!hand) return;
-    $("hand").replaceChildren(...hand.items.map((item) => {
+    // Staged items wait in their melds (the buttons below), not on the hand to pick.
+    $("hand").replaceChildren(...hand.items.filter((item) => !item.staged).map((item) => {
       const f = RC.face(item.piece);
       f.dataset.index = item.index;
       f.dataset.item = item.label;
@@ -94,9 +95,23 @@
       return f;
     }));
     const moves = hand.actions.map((a) => button(a.label, () => RC.press(a), "action"));
-    if (hand.my_turn && !st.picks.length) moves.push(el("p", "tip", w("web.pick_hint")));
-    $("actions").replaceChildren(...moves);
-    $("hints").textContent = hand.body;
+    if (hand.my_turn && !st.picks.length && !st.staged.length) moves.push(el("p", "tip", w("web.pick_hint")));
+    // Suggested moves: one tap each. Staging (issue 25): the picks become a meld of a compound move,
+    // a staged meld goes back to the hand, all of them at once; the move button sends them all.
+    const suggested = (hand.suggestions || []).map((g) => button(g.label, () => RC.send({ suggestion: g.index }), "suggestion"));
+    const staging = [];
+    if (hand.can_stage) {
+      staging.push(button(hand.stage_label, () => { st.staged.push(st.picks.slice()); st.picks = []; RC.refresh(); }, "stage"));
+    }
+    for (const m of hand.staged || []) {
+      staging.push(button(m.label, () => { st.staged.splice(m.number - 1, 1); RC.refresh(); }, "unstage"));
+    }
+    if ((hand.staged || []).length) {
+      staging.push(button(hand.clear_label, () => { st.staged = []; st.picks = []; RC.refresh(); }, "clear"));
+    }
+    $("actions").replaceChildren(...suggested, ...staging, ...moves);
+    const lines = hand.staging || [];
+    $("hints").textContent = hand.body + (lines.length ? "\n\n" + lines.join("\n") : "");
   }
 
   RC.drawCards = drawCards;

@@ -20,7 +20,8 @@
   };
 
   // The page's state: the last payload, the card games' picks (in pick order), the Rummikub draft.
-  const st = { words: {}, data: null, picks: [], draft: null };
+  // `staged`: the melds staged for a compound move (issue 25), each a list of hand positions.
+  const st = { words: {}, data: null, picks: [], staged: [], draft: null };
   const w = (key, vars) => {
     let s = st.words[key] || key;
     for (const [k, v] of Object.entries(vars || {})) s = s.replace(`{${k}}`, v);
@@ -101,7 +102,7 @@
 
   // `a` is a hand action or a tap's {index, option}: picks go with it only where the move takes them.
   function press(a) {
-    return send({ press: { index: a.index, option: a.option, picks: a.with_items ? st.picks : [] } });
+    return send({ press: { index: a.index, option: a.option, picks: a.with_items ? st.picks : [], staged: st.staged } });
   }
 
   window.RC = { $, params, tgData, auth, tableId, api, st, w, say, loadWords, denied, button, el, send, press,

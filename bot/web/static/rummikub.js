@@ -68,7 +68,8 @@
     if (!st.data.hand) return;
     $("hand").replaceChildren(...draft.rack.map((tile, p) => tileEl(tile, "rack", p)));
     const plain = st.data.hand.actions.filter((a) => !a.with_items && mine() && !isDraftVerb(a));
-    const buttons = plain.map((a) => button(a.label, () => RC.press(a), "action"));
+    const buttons = (st.data.hand.suggestions || []).map((g) => button(g.label, () => RC.send({ suggestion: g.index }), "suggestion"));
+    buttons.push(...plain.map((a) => button(a.label, () => RC.press(a), "action")));
     if (mine()) {
       buttons.push(button(w("web.reset"), () => { startDraft(false); RC.say(""); drawRummikub(); }, "reset"));
       const done = button(w("web.done"), () => RC.send({ play: draft.melds.filter((m) => m.length) }), "done");

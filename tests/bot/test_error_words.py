@@ -205,6 +205,9 @@ IMPERATIVES = {
     "ru": "используйте дождитесь попробуйте напишите отправьте положите оставьте выберите исправьте назовите уберите "
           "добавьте пишите считайте выложите возьмите сбросьте стройте закончите держите соберите выкладывайте "
           "добавляйте откройтесь откройтесь включите выкладывается выкладываются пишется сбрасывайте",
+    "pt_BR": "use espere tente digite envie coloque guarde escolha corrija diga tire adicione junte escreva conte "
+             "deixe monte termine abra compre descarte descarte-a pegue jogue baixe passe aperte toque acrescente "
+             "guarde-a",
 }
 RAW = re.compile(r"[{}]|\bNone\b|Traceback|ValidationError|input_value|\bE_[A-Z]|meld_reason\.|parse\.|error\.|"
                  r"\bexpected\b|takes \d+ arguments")

@@ -62,6 +62,19 @@ def test_the_viewer_reads_you_in_names_too() -> None:
                                                    "P1 сбросил r5."]
 
 
+# How each language says "you" to the player: its pronoun of address (Portuguese: você and its possessives
+# seu/sua, or the clitic te).
+SECOND_PERSON = {
+    "en": r"\b[Yy]ou(r)?\b",
+    "ru": r"\b[Вв](ы|ас|ам|аш)\b",
+    "pt_BR": r"(?i)\b(você|vocês|seus?|suas?|te|ti|contigo)\b",
+}
+
+
+def test_every_language_says_you_its_own_way() -> None:
+    assert set(SECOND_PERSON) == set(available_languages()), "add the new language's words for you to SECOND_PERSON"
+
+
 def test_every_second_person_variant_speaks_to_you() -> None:
     """Each `<key>.you` has its third-person key, needs no name, and says you (ru: no "(а)" guesses)."""
     for lang in available_languages():
@@ -73,10 +86,7 @@ def test_every_second_person_variant_speaks_to_you() -> None:
             assert "name" not in template_fields(value), (lang, key)
             assert template_fields(value) <= template_fields(catalog(lang)[base]), (lang, key)
             for text in ([value] if isinstance(value, str) else [v for k, v in value.items() if k != "plural"]):
-                if lang == "en":
-                    assert re.search(r"\b[Yy]ou(r)?\b", text), (key, text)
-                else:
-                    assert re.search(r"\b[Вв](ы|ас|ам|аш)\b", text) and "(а)" not in text, (key, text)
+                assert re.search(SECOND_PERSON[lang], text) and "(а)" not in text, (key, text)
 
 
 def test_canasta_is_announced_once() -> None:

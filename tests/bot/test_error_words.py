@@ -215,6 +215,9 @@ IMPERATIVES = {
           "çıkar dokun bas iste değiştir tuttur",
     "de": "nimm zieh wirf leg lege gib schick wähl warte versuch korrigier behalte nenn setz schließ zähl lass "
           "häng bau melde komm öffne drück tipp füg eröffne sammle mach spiel beende nutz pass schreib schreibt",
+    "pt_BR": "use espere tente digite envie coloque guarde escolha corrija diga tire adicione junte escreva conte "
+             "deixe monte termine abra compre descarte descarte-a pegue jogue baixe passe aperte toque acrescente "
+             "guarde-a",
 }
 RAW = re.compile(r"[{}]|\bNone\b|Traceback|ValidationError|input_value|\bE_[A-Z]|meld_reason\.|parse\.|error\.|"
                  r"\bexpected\b|takes \d+ arguments")

@@ -74,6 +74,7 @@ SECOND_PERSON = {
     "tr": r"(?i)\b(sen|sana|seni|senin|sende|senden)\b|\w[dt][ıiuü]n\b|\ws[ıiuü]n\b|"
           r"\b(süren|hamlen|hamleni|elin|elinde|elini|sıran)\b",
     "de": r"\b[Dd](u|ich|ir|ein\w*)\b",  # the informal du, as chat games say it
+    "pt_BR": r"(?i)\b(você|vocês|seus?|suas?|te|ti|contigo)\b",  # você, its possessives, the clitic te
 }
 
 

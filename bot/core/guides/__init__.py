@@ -15,7 +15,7 @@ from bot.core.guides.split import guide_chunks
 from bot.core.i18n import DEFAULT_LANG, t
 from rules import engine_names
 
-GUIDE_LANGS = ("en", "de", "es", "ru", "tr", "uk")
+GUIDE_LANGS = ("en", "de", "es", "pt_BR", "ru", "tr", "uk")
 _WORDS = ("rules", "guide")
 
 

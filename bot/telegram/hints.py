@@ -48,15 +48,15 @@ class Hints(_Base):
         """`/hint`: answered in the DM only, where nobody else reads the hand."""
         chat, user = update.effective_chat, update.effective_user
         assert chat is not None and user is not None
-        lang = await self.chat_lang(chat.id, user)
+        lang = await self.chats.chat_lang(chat.id, user)
         if chat.type != ChatType.PRIVATE:
-            await self._reply(update, html.escape(t("tg.hint_in_dm", lang)))
+            await self.replies.reply(update, html.escape(t("tg.hint_in_dm", lang)))
             return
         rec = await self._table_for(chat, user, topic_of(update))
         if rec is None:
-            await self._reply(update, html.escape(render_error(ServiceError("E_NO_TABLE"), lang)))
+            await self.replies.reply(update, html.escape(render_error(ServiceError("E_NO_TABLE"), lang)))
             return
-        await self._reply(update, await self.hint_text(rec, player_of(user), lang))
+        await self.replies.reply(update, await self.hint_text(rec, player_of(user), lang))
 
     async def press_hint(self, query: CallbackQuery, me: Player, rec: TableRecord, seat: int, lang: str) -> None:
         """The Hint button: the hint as the press's pop-up when it fits one (200 characters), else the
@@ -65,17 +65,17 @@ class Hints(_Base):
         try:
             hint = await table_hint(self.service, rec.id, me)
         except ServiceError as err:
-            await self._answer(query, render_error(err, lang, rec.game), alert=True)
-            await self.put_hand(rec, seat)  # the record the press read: off turn, the hand drops the button
+            await self.replies.answer(query, render_error(err, lang, rec.game), alert=True)
+            await self.delivery.put_hand(rec, seat)  # the record the press read: off turn, the hand drops the button
             return
         text = hint.render(lang)
         if utf16_len(text) <= CALLBACK_MAX:
-            await self._answer(query, text, alert=True)
+            await self.replies.answer(query, text, alert=True)
             return
         hand = await self.presenter.hand(rec, seat, lang, note=text)
-        await self._answer(query, None)
+        await self.replies.answer(query, None)
         if hand is not None:
-            await self._put_hand(hand)
+            await self.delivery.show_hand(hand)
 
 
 __all__ = ["Hints", "hint_html"]

@@ -28,12 +28,12 @@ class Standings(_Base):
     async def _stats_reply(self, update: Update, make: Callable[[str], Awaitable[str]]) -> None:
         chat, user = update.effective_chat, update.effective_user
         assert chat is not None
-        lang = await self.chat_lang(chat.id, user)
+        lang = await self.chats.chat_lang(chat.id, user)
         try:
             text = await make(lang)
         except StatsError as err:
             text = err.render(lang)
-        await self._reply(update, html.escape(text))
+        await self.replies.reply(update, html.escape(text))
 
     async def cmd_leaderboard(self, update: Update, context: ContextTypes.DEFAULT_TYPE) -> None:
         chat, user = update.effective_chat, update.effective_user
@@ -66,7 +66,7 @@ class Standings(_Base):
     async def cmd_history(self, update: Update, context: ContextTypes.DEFAULT_TYPE) -> None:
         chat = update.effective_chat
         assert chat is not None
-        web = self.web  # with the web table on, each finished match links to its replay (public view)
+        web = self.ctx.web  # with the web table on, each finished match links to its replay (public view)
         await self._stats_reply(update, lambda lang: self.service.standings.history(
             PLATFORM, str(chat.id), list(context.args or []), lang,
             None if web is None else lambda table_id: web.replay_url(table_id, lang)))
@@ -74,22 +74,22 @@ class Standings(_Base):
     async def cmd_rematch(self, update: Update, context: ContextTypes.DEFAULT_TYPE) -> None:
         chat, user = update.effective_chat, update.effective_user
         assert chat is not None and user is not None
-        lang = await self.chat_lang(chat.id, user)
+        lang = await self.chats.chat_lang(chat.id, user)
         if chat.type == ChatType.PRIVATE:
-            await self._reply(update, html.escape(t("tg.new_in_group", lang)))
+            await self.replies.reply(update, html.escape(t("tg.new_in_group", lang)))
             return
         topic = topic_of(update)
         try:
             rec = await self.service.rematch(PLATFORM, str(chat.id), player_of(user), topic_id=topic,
                                              key=msg_key(update.effective_message))
         except ServiceError as err:
-            await self._reply(update, html.escape(render_error(err, lang)))
+            await self.replies.reply(update, html.escape(render_error(err, lang)))
             return
         await self.store.set_table_ref(rec.id, "chat_title", chat.title or "")
         if topic is not None:
             await self.store.set_table_ref(rec.id, "thread", int(topic))
-        await self._reply(update, html.escape(t("stats.rematch_opened", lang)))
-        await self.render_lobby(rec)
+        await self.replies.reply(update, html.escape(t("stats.rematch_opened", lang)))
+        await self.delivery.render_lobby(rec)
 
 
 __all__ = ["Standings"]

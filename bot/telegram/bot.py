@@ -5,8 +5,12 @@ hand in a DM message edited in place, and a turn notice there when their turn st
 has the policy). Nothing here knows a game rule: texts, hands and their controls come from the
 presenter (bot.core.presenter), moves are the engines' text commands.
 
-The bot is put together by concern: commands.py (commands and DM text), standings.py, buttons.py
-(presses), lobby.py (the lobby's buttons), hints.py (`hint`) and delivery.py (what goes out, through outbox.py).
+The bot is composed of objects, each with its own state, built in TelegramBot's constructor and
+handed what it uses (the shared TgContext of context.py, and the parts it calls): commands.py
+(commands and DM text), standings.py, buttons.py (presses), lobby.py (the lobby's buttons), hints.py
+(`hint`), moves.py (a move played), stand_ins.py (the AI standing in for an unreachable player) and
+delivery.py (what goes out, through outbox.py, drawn by pictures.py, linked by web_links.py). No part
+imports this module: the handlers are registered here, flatly, on the parts' methods.
 """
 
 from __future__ import annotations
@@ -20,7 +24,6 @@ from functools import partial
 from typing import TYPE_CHECKING
 
 from telegram import Bot, BotCommand, Update
-from telegram.constants import ChatType
 from telegram.error import TelegramError
 from telegram.ext import (
     Application,
@@ -35,24 +38,24 @@ from telegram.ext import (
 
 from bot.core import metrics
 from bot.core.i18n import DEFAULT_LANG, available_languages, t
-from bot.core.models import Player, StoreUnavailable
+from bot.core.models import StoreUnavailable
 from bot.core.presenter import HandUIs, Presenter
-from bot.core.presenter.games import turn_of
 from bot.core.restored import RestoredRender
 from bot.core.scheduler import Scheduler
 from bot.core.service import TableService
-from bot.telegram import keyboards as kb
 from bot.telegram.buttons import Buttons
 from bot.telegram.chat_settings import ChatSettings
 from bot.telegram.commands import Commands
-from bot.telegram.common import PLATFORM, mention, player_of
+from bot.telegram.common import PLATFORM, player_of
 from bot.telegram.context import TelegramConfig, TgContext
 from bot.telegram.delivery import Delivery
 from bot.telegram.hints import Hints
 from bot.telegram.lobby import Lobby
+from bot.telegram.moves import Moves
 from bot.telegram.outbox import Leaving, Outbox, obey_retry_after
 from bot.telegram.pictures import Pictures
 from bot.telegram.replies import Replies
+from bot.telegram.stand_ins import StandIns
 from bot.telegram.standings import Standings
 from bot.telegram.web_links import WebLinks
 from storage import Store
@@ -69,7 +72,8 @@ UPDATE_MEMORY_S = 7 * 24 * 3600.0
 # is taken over after RUNNING_LEASE_S, or at once by the next start.
 RUNNING = f"{PLATFORM}:running"
 RUNNING_LEASE_S = 120.0
-STOOD_IN = "stood_in"  # a user's setting: the tables whose seat went away because the bot could not reach them
+
+
 def command_menus() -> list[tuple[str, str | None]]:
     """Each language's command menu and the `language_code` Telegram shows it for (ISO 639-1, so
     pt_BR's is `pt`; English is the menu of every other language)."""
@@ -83,7 +87,10 @@ COMMANDS = ("new", "help", "rules", "lang", "look", "away", "back", "end", "hand
 STATS_COMMANDS = ("leaderboard", "stats", "teams", "team", "history", "rematch")  # texts: stats.cmd.*
 
 
-class TelegramBot(Commands, Standings, Buttons, Lobby, Hints):
+class TelegramBot:
+    """The adapter put together: its parts built once here, each handed what it uses, their handlers
+    registered flatly on the Application; here too the life of an update (claimed, handled, marked)."""
+
     def __init__(
         self,
         bot: Bot,
@@ -98,7 +105,6 @@ class TelegramBot(Commands, Standings, Buttons, Lobby, Hints):
         # The group window runs on the service's clock: the injected one in tests, with the injected sleep.
         self.outbox = Outbox(bot, store, sleep, group_limit=self.config.group_limit,
                              group_period=self.config.group_period_s, clock=service.clock.now)
-        self.outbox.on_unreachable = self._unreachable
         metrics.queued["telegram"] = self.outbox.queued
         self.chats = ChatSettings(store, self.config.default_lang)
         self.replies = Replies(self.outbox)
@@ -109,6 +115,14 @@ class TelegramBot(Commands, Standings, Buttons, Lobby, Hints):
         self.links = WebLinks(self.ctx)
         self.pictures = Pictures(self.chats, self.config.look)
         self.delivery = Delivery(self.ctx, self.pictures, self.links)
+        self.stand_ins = StandIns(self.ctx, self.delivery)
+        self.outbox.on_unreachable = self.stand_ins.unreachable
+        self.moves = Moves(self.ctx, self.delivery)
+        self.hints = Hints(self.ctx, self.delivery, self.moves)
+        self.lobby = Lobby(self.ctx, self.delivery)
+        self.buttons = Buttons(self.ctx, self.delivery, self.lobby, self.hints, self.moves)
+        self.standings = Standings(self.ctx, self.delivery)
+        self.commands = Commands(self.ctx, self.delivery, self.hints, self.moves, self.stand_ins)
         self.scheduler = Scheduler(service, self.config.tick_interval_s, self.delivery.render_outcomes,
                                    platforms=(PLATFORM, RUNNING))
         self.restored = RestoredRender()  # the tables a start resumed, shown again beside new updates
@@ -132,28 +146,30 @@ class TelegramBot(Commands, Standings, Buttons, Lobby, Hints):
     # ---- wiring ---------------------------------------------------------------------------------
 
     def install(self, app: Application) -> None:
+        commands, standings = self.commands, self.standings
         app.add_handler(TypeHandler(Update, self._dedupe), group=-2)
-        app.add_handler(TypeHandler(Update, self._come_back), group=-1)  # after: a repeat stops at _dedupe
-        app.add_handler(CommandHandler("start", self.cmd_start))
-        app.add_handler(CommandHandler("new", self.cmd_new))
-        app.add_handler(CommandHandler("help", self.cmd_help))
-        app.add_handler(CommandHandler("rules", self.cmd_rules))
-        app.add_handler(CommandHandler("lang", self.cmd_lang))
-        app.add_handler(CommandHandler("look", self.cmd_look))
-        app.add_handler(CommandHandler("away", self.cmd_away))
-        app.add_handler(CommandHandler("back", self.cmd_back))
-        app.add_handler(CommandHandler("end", self.cmd_end))
-        app.add_handler(CommandHandler("hand", self.cmd_hand))
-        app.add_handler(CommandHandler("hint", self.cmd_hint))
-        app.add_handler(CommandHandler("leaderboard", self.cmd_leaderboard))
-        app.add_handler(CommandHandler("stats", self.cmd_stats))
-        app.add_handler(CommandHandler("teams", self.cmd_teams))
-        app.add_handler(CommandHandler("team", self.cmd_team))
-        app.add_handler(CommandHandler("history", self.cmd_history))
-        app.add_handler(CommandHandler("rematch", self.cmd_rematch))
-        app.add_handler(CallbackQueryHandler(self.on_button))
-        app.add_handler(MessageHandler(filters.ChatType.PRIVATE & filters.TEXT & ~filters.COMMAND, self.on_dm_text))
-        app.add_handler(MessageHandler(filters.COMMAND, self.on_unknown_command))
+        app.add_handler(TypeHandler(Update, self.stand_ins.come_back), group=-1)  # after: a repeat stops at _dedupe
+        app.add_handler(CommandHandler("start", commands.cmd_start))
+        app.add_handler(CommandHandler("new", commands.cmd_new))
+        app.add_handler(CommandHandler("help", commands.cmd_help))
+        app.add_handler(CommandHandler("rules", commands.cmd_rules))
+        app.add_handler(CommandHandler("lang", commands.cmd_lang))
+        app.add_handler(CommandHandler("look", commands.cmd_look))
+        app.add_handler(CommandHandler("away", commands.cmd_away))
+        app.add_handler(CommandHandler("back", commands.cmd_back))
+        app.add_handler(CommandHandler("end", commands.cmd_end))
+        app.add_handler(CommandHandler("hand", commands.cmd_hand))
+        app.add_handler(CommandHandler("hint", self.hints.cmd_hint))
+        app.add_handler(CommandHandler("leaderboard", standings.cmd_leaderboard))
+        app.add_handler(CommandHandler("stats", standings.cmd_stats))
+        app.add_handler(CommandHandler("teams", standings.cmd_teams))
+        app.add_handler(CommandHandler("team", standings.cmd_team))
+        app.add_handler(CommandHandler("history", standings.cmd_history))
+        app.add_handler(CommandHandler("rematch", standings.cmd_rematch))
+        app.add_handler(CallbackQueryHandler(self.buttons.on_button))
+        app.add_handler(MessageHandler(filters.ChatType.PRIVATE & filters.TEXT & ~filters.COMMAND,
+                                       commands.on_dm_text))
+        app.add_handler(MessageHandler(filters.COMMAND, commands.on_unknown_command))
         app.add_handler(TypeHandler(Update, self._done), group=99)
         app.add_error_handler(self.on_error)
 
@@ -280,63 +296,6 @@ class TelegramBot(Commands, Standings, Buttons, Lobby, Hints):
         elif update.effective_message is not None:
             await self.replies.reply(update, html.escape(t("error.E_STORE_UNAVAILABLE", lang)))
         await self._mark_processed(update)
-
-    async def _unreachable(self, user_id: int, table_id: str, slot: str) -> None:
-        """A hand or a notice could not be delivered: the user blocked the bot (403). The seat goes
-        `/away` so the AI stands in — a table without a turn timer would wait forever — and the group
-        is told once, with the one-tap way back (a message deleted at match end). Nothing more goes
-        to that DM until the user writes to the bot."""
-        if not slot.startswith(("hand:", "notice:")):
-            return
-        await self.chats.update(user_id, dm=False)
-        rec = await self.store.get_table(table_id)
-        if rec is None or rec.status != "playing" or rec.platform != PLATFORM:
-            return
-        seat = next((i for i, s in enumerate(rec.seats) if s.kind == "human" and s.user_id == str(user_id)), None)
-        if seat is None or rec.seats[seat].away:
-            return  # already stood in for (and already announced)
-        before = (rec.log_seq, turn_of(rec))
-        name = rec.seats[seat].name
-        rec = await self.service.set_away(rec.id, Player(PLATFORM, str(user_id), name), True)
-        await self.forget_stood_in(user_id, rec.id, add=True)
-        lang = await self.chats.chat_lang(rec.chat_id)
-        link = html.escape(kb.deep_link(self.ctx.bot_username, f"h{rec.id}"))
-        self.outbox.post_temporary(int(rec.chat_id), rec.id,
-                                   t("tg.dm_blocked", lang, name=mention(str(user_id), name), link=link),
-                                   thread_id=await self.delivery.thread(rec))
-        await self.delivery.render_change(rec, before)
-
-    async def forget_stood_in(self, user_id: int, table_id: str, add: bool = False) -> None:
-        """The table leaves (or joins) the user's list of seats taken over because they were unreachable;
-        a /away or /back of their own takes it off, so a later message does not undo their choice."""
-        listed = (await self.chats.get(user_id)).get(STOOD_IN) or []
-        if add or table_id in listed:
-            kept = [t for t in listed if t != table_id]
-            await self.chats.update(user_id, **{STOOD_IN: [*kept, table_id] if add else kept})
-
-    async def _come_back(self, update: Update, context: ContextTypes.DEFAULT_TYPE) -> None:
-        """Anything the user sends the bot in private after it could not reach them (the notice's
-        link, a message, a press) says they can be reached again: every seat the AI took over for
-        that reason is theirs again, as with /back, before the update itself is handled (so the
-        link shows a hand they can play)."""
-        chat, user = update.effective_chat, update.effective_user
-        if chat is None or user is None or chat.type != ChatType.PRIVATE:
-            return
-        tables = (await self.chats.get(user.id)).get(STOOD_IN)
-        if not tables:
-            return
-        await self.chats.update(user.id, dm=True)
-        me = player_of(user)
-        for table_id in tables:
-            rec = await self.store.get_table(table_id)
-            seat = self.service.seat_of(rec, me) if rec is not None and rec.status == "playing" else None
-            if rec is None or seat is None or not rec.seats[seat].away:
-                continue  # over, or already back (/back, a move)
-            before = (rec.log_seq, turn_of(rec))
-            rec = await self.service.set_away(rec.id, me, False)
-            self.outbox.post(user.id, html.escape(t("tg.away_off", await self.chats.chat_lang(user.id, user))))
-            await self.delivery.render_change(rec, before)
-        await self.chats.update(user.id, **{STOOD_IN: []})
 
 
 __all__ = ["PLATFORM", "TelegramBot", "TelegramConfig", "obey_retry_after", "player_of"]

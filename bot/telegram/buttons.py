@@ -5,7 +5,6 @@ handed to lobby.py. Every callback is answered exactly once."""
 from __future__ import annotations
 
 import logging
-from typing import TYPE_CHECKING, Any
 
 from telegram import CallbackQuery, Update, User
 from telegram.ext import ContextTypes
@@ -17,15 +16,13 @@ from bot.core.models import Player, ServiceError
 from bot.core.presenter import press
 from bot.core.presenter.games import IllegalAction, moves_of, view_of
 from bot.core.render import render_error
-from bot.telegram.common import PLATFORM, player_of, press_key
+from bot.telegram.common import PLATFORM, player_of, press_key, pressed_before
+from bot.telegram.context import TgContext
+from bot.telegram.delivery import Delivery
+from bot.telegram.hints import Hints
+from bot.telegram.lobby import Lobby
+from bot.telegram.moves import Moves
 from storage import TableRecord
-
-if TYPE_CHECKING:
-    from bot.telegram.bot import TelegramBot  # noqa: F401 - the host whose other parts' names these methods use
-
-# The host's parts reach each other through self. A class cannot inherit its own subclass, so the type
-# checker sees that host as Any (composing the adapter of objects, issue 25 item 4, ends this).
-_Base: Any = object
 
 log = logging.getLogger(__name__)
 LOBBY_VERBS = ("join", "leave", "addai", "rmai", "start", "cancel", "options", "setopt", "lobby")
@@ -33,7 +30,18 @@ HAND_VERBS = ("pick", "sort", "hint", "cmd", "mvs", "mvt", "mv", "stage", "unsta
 ALERT_OVER = 60  # a refusal longer than this is shown as an alert (a toast cuts it)
 
 
-class Buttons(_Base):
+class Buttons:
+    def __init__(self, ctx: TgContext, delivery: Delivery, lobby: Lobby, hints: Hints, moves: Moves) -> None:
+        self.service = ctx.service
+        self.store = ctx.store
+        self.chats = ctx.chats
+        self.replies = ctx.replies
+        self.uis = ctx.uis
+        self.delivery = delivery
+        self.lobby = lobby
+        self.hints = hints
+        self.moves = moves
+
     async def on_button(self, update: Update, context: ContextTypes.DEFAULT_TYPE) -> None:
         query = update.callback_query
         assert query is not None
@@ -60,7 +68,7 @@ class Buttons(_Base):
         me = player_of(user)
         verb = data.verb
         if rec.status == "lobby" and verb in LOBBY_VERBS:
-            await self._lobby_button(query, user, me, rec, data, lang)
+            await self.lobby.press(query, user, me, rec, data, lang)
             return
         if verb in LOBBY_VERBS:
             raise ServiceError("E_NOT_PLAYING" if verb == "cancel" else "E_NOT_IN_LOBBY")
@@ -83,9 +91,9 @@ class Buttons(_Base):
             await self.delivery.put_hand(rec, seat)
             return
         if verb == "hint":  # version 0: the hint is of the table as it is when pressed
-            await self.press_hint(query, me, rec, seat, lang)
+            await self.hints.press_hint(query, me, rec, seat, lang)
             return
-        if data.version != rec.version and not await self._pressed_before(press_key(query)):
+        if data.version != rec.version and not await pressed_before(self.store, press_key(query)):
             await self.replies.answer(query, render_error(ServiceError("E_STALE"), lang))
             await self.delivery.put_hand(rec, seat)
             return
@@ -135,12 +143,8 @@ class Buttons(_Base):
         async def refuse(text: str) -> None:
             await self.replies.answer(query, text, alert=len(text) > ALERT_OVER)
 
-        await self._act(rec, me, seat, command, version, refuse, press_key(query),
+        await self.moves.act(rec, me, seat, command, version, refuse, press_key(query),
                         accepted=lambda: self.replies.answer(query, command))
-
-    async def _pressed_before(self, key: str) -> bool:
-        """A redelivered press made the button stale itself: it gets its first answer, not "stale"."""
-        return await self.store.action_key(key) is not None
 
     async def _peek(self, query: CallbackQuery, rec: TableRecord, seat: int | None, lang: str) -> None:
         if seat is None:

@@ -4,34 +4,42 @@ and /back, /end, /hand, and moves typed in the DM in the engines' text grammar."
 from __future__ import annotations
 
 import html
-from collections.abc import Awaitable, Callable
-from typing import TYPE_CHECKING, Any
 
-from telegram import Chat, Update, User
+from telegram import Update
 from telegram.constants import ChatType
 from telegram.ext import ContextTypes
 
 from bot.core.guides import guide_text, rules_reply, rules_request
 from bot.core.i18n import available_languages, resolve_language, t
-from bot.core.models import Player, ServiceError
+from bot.core.models import ServiceError
 from bot.core.options_text import option_words, parse_options
-from bot.core.presenter.games import IllegalAction, games, turn_of
+from bot.core.presenter.games import games, turn_of
 from bot.core.render import render_error, render_help
 from bot.telegram import keyboards as kb
 from bot.telegram.common import PLATFORM, msg_key, player_of, pre, topic_of
+from bot.telegram.context import TgContext
+from bot.telegram.delivery import Delivery
 from bot.telegram.guide_html import guide_messages
+from bot.telegram.hints import Hints
+from bot.telegram.moves import Moves
 from bot.telegram.pictures import LOOKS
+from bot.telegram.stand_ins import StandIns
 from storage import TableRecord
 
-if TYPE_CHECKING:
-    from bot.telegram.bot import TelegramBot  # noqa: F401 - the host whose other parts' names these methods use
 
-# The host's parts reach each other through self. A class cannot inherit its own subclass, so the type
-# checker sees that host as Any (composing the adapter of objects, issue 25 item 4, ends this).
-_Base: Any = object
+class Commands:
+    def __init__(self, ctx: TgContext, delivery: Delivery, hints: Hints, moves: Moves, stand_ins: StandIns) -> None:
+        self.ctx = ctx
+        self.service = ctx.service
+        self.store = ctx.store
+        self.chats = ctx.chats
+        self.replies = ctx.replies
+        self.uis = ctx.uis
+        self.delivery = delivery
+        self.hints = hints
+        self.moves = moves
+        self.stand_ins = stand_ins
 
-
-class Commands(_Base):
     async def cmd_start(self, update: Update, context: ContextTypes.DEFAULT_TYPE) -> None:
         chat, user = update.effective_chat, update.effective_user
         assert chat is not None and user is not None
@@ -109,7 +117,7 @@ class Commands(_Base):
         chat, user = update.effective_chat, update.effective_user
         assert chat is not None and user is not None
         lang = await self.chats.chat_lang(chat.id, user)
-        rec = await self._table_for(chat, user, topic_of(update))
+        rec = await self.moves.table_for(chat, user, topic_of(update))
         if context.args and context.args[0].lower() in ("rules", "guide"):
             await self._send_guide(update, "rules " + " ".join(context.args[1:]), rec, lang)
             return
@@ -124,7 +132,7 @@ class Commands(_Base):
         chat, user = update.effective_chat, update.effective_user
         assert chat is not None and user is not None
         lang = await self.chats.chat_lang(chat.id, user)
-        rec = await self._table_for(chat, user, topic_of(update))
+        rec = await self.moves.table_for(chat, user, topic_of(update))
         await self._send_guide(update, "rules " + " ".join(context.args or []), rec, lang)
 
     async def _send_guide(self, update: Update, command: str, rec: TableRecord | None, lang: str) -> None:
@@ -178,24 +186,11 @@ class Commands(_Base):
         if rec is not None and rec.status != "lobby":
             await self.delivery.render_record(rec)
 
-    async def _table_for(self, chat: Chat, user: User, topic: str | None = None) -> TableRecord | None:
-        """The group's active table, or in a DM the table where this user plays (the one on turn first)."""
-        if chat.type != ChatType.PRIVATE:
-            return await self.store.active_table_for_chat(PLATFORM, str(chat.id), topic)
-        me = player_of(user)
-        mine = []
-        for rec in await self.store.list_tables(["playing"]):
-            seat = self.service.seat_of(rec, me) if rec.platform == PLATFORM else None
-            if seat is not None:
-                on_turn = turn_of(rec) == seat
-                mine.append((on_turn, rec.updated_at, rec))
-        return max(mine, key=lambda m: (m[0], m[1]))[2] if mine else None
-
     async def _set_away(self, update: Update, away: bool) -> None:
         chat, user = update.effective_chat, update.effective_user
         assert chat is not None and user is not None
         lang = await self.chats.chat_lang(chat.id, user)
-        rec = await self._table_for(chat, user, topic_of(update))
+        rec = await self.moves.table_for(chat, user, topic_of(update))
         if rec is None:
             await self.replies.reply(update, html.escape(render_error(ServiceError("E_NO_TABLE"), lang)))
             return
@@ -205,7 +200,7 @@ class Commands(_Base):
         except ServiceError as err:
             await self.replies.reply(update, html.escape(render_error(err, lang)))
             return
-        await self.forget_stood_in(user.id, rec.id)
+        await self.stand_ins.forget(user.id, rec.id)
         await self.replies.reply(update, html.escape(t("tg.away_on" if away else "tg.away_off", lang)))
         await self.delivery.render_change(rec, before)
 
@@ -219,7 +214,7 @@ class Commands(_Base):
         chat, user = update.effective_chat, update.effective_user
         assert chat is not None and user is not None
         lang = await self.chats.chat_lang(chat.id, user)
-        rec = await self._table_for(chat, user, topic_of(update))
+        rec = await self.moves.table_for(chat, user, topic_of(update))
         if rec is None:
             await self.replies.reply(update, html.escape(render_error(ServiceError("E_NO_TABLE"), lang)))
             return
@@ -237,7 +232,7 @@ class Commands(_Base):
         chat, user = update.effective_chat, update.effective_user
         assert chat is not None and user is not None
         lang = await self.chats.chat_lang(chat.id, user)
-        rec = await self._table_for(chat, user, topic_of(update))
+        rec = await self.moves.table_for(chat, user, topic_of(update))
         if rec is None or rec.status != "playing":
             await self.replies.reply(update, html.escape(render_error(ServiceError("E_NO_TABLE"), lang)))
             return
@@ -262,7 +257,7 @@ class Commands(_Base):
         assert chat is not None and user is not None and msg is not None and msg.text is not None
         await self.chats.seen_user(user, private=True)
         lang = await self.chats.chat_lang(chat.id, user)
-        rec = await self._table_for(chat, user, topic_of(update))
+        rec = await self.moves.table_for(chat, user, topic_of(update))
         if rules_request(msg.text) is not None:  # a guide needs no table: `rules rummikub` works anywhere
             await self._send_guide(update, msg.text, rec, lang)
             return
@@ -282,41 +277,12 @@ class Commands(_Base):
             await self.delivery.put_hand(rec, seat)
             return
         if word == "hint":
-            await self.replies.reply(update, await self.hint_text(rec, me, lang))
+            await self.replies.reply(update, await self.hints.hint_text(rec, me, lang))
             return
         if word in ("hand", "rack", "table"):
             await self.delivery.put_hand(rec, seat, fresh=True)
             return
-        await self._act(rec, me, seat, text, None, lambda m: self.replies.reply(update, html.escape(m)), msg_key(msg))
-
-    async def _act(
-        self,
-        rec: TableRecord,
-        me: Player,
-        seat: int,
-        command: str,
-        version: int | None,
-        refuse: Callable[[str], Awaitable[None]],
-        key: str,
-        accepted: Callable[[], Awaitable[None]] | None = None,
-    ) -> bool:
-        lang = await self.chats.chat_lang(me.user_id)
-        prev_turn = turn_of(rec)
-        try:
-            outcome = await self.service.submit(rec.id, me, command, expected_version=version, key=key)
-        except (IllegalAction, ServiceError) as err:
-            await refuse(render_error(err, lang, rec.game))
-            if getattr(err, "code", "") == "E_STALE":
-                fresh = await self.service.get(rec.id)
-                await self.delivery.put_hand(fresh, seat)
-            return False
-        if accepted is not None:
-            await accepted()  # the move is durable: the press is answered before the AI answers it
-        outcome = await outcome.settled()  # one table update, the AI's answers included
-        await self.uis.moved(rec.id, seat)  # the picks pointed at items the move used
-        await self.delivery.render_outcome(outcome, prev_turn=prev_turn)
-        return True
-
+        await self.moves.act(rec, me, seat, text, None, lambda m: self.replies.reply(update, html.escape(m)), msg_key(msg))
 
 
 __all__ = ["Commands"]

@@ -5,7 +5,6 @@ off or it is not the asker's turn. Each answer goes out in one call."""
 from __future__ import annotations
 
 import html
-from typing import TYPE_CHECKING, Any
 
 from telegram import CallbackQuery, Update
 from telegram.constants import ChatType
@@ -17,15 +16,11 @@ from bot.core.models import Player, ServiceError
 from bot.core.render import render_error
 from bot.core.text import utf16_len
 from bot.telegram.common import player_of, topic_of
+from bot.telegram.context import TgContext
+from bot.telegram.delivery import Delivery
 from bot.telegram.limits import CALLBACK_MAX
+from bot.telegram.moves import Moves
 from storage import TableRecord
-
-if TYPE_CHECKING:
-    from bot.telegram.bot import TelegramBot  # noqa: F401 - the host whose other parts' names these methods use
-
-# The host's parts reach each other through self. A class cannot inherit its own subclass, so the type
-# checker sees that host as Any (composing the adapter of objects, issue 25 item 4, ends this).
-_Base: Any = object
 
 _MARK = "\x00"  # stands for the command while the sentence is escaped (no catalog text holds it)
 
@@ -35,7 +30,15 @@ def hint_html(sentence_with_mark: str, command: str) -> str:
     return html.escape(sentence_with_mark).replace(_MARK, f"<code>{html.escape(command)}</code>")
 
 
-class Hints(_Base):
+class Hints:
+    def __init__(self, ctx: TgContext, delivery: Delivery, moves: Moves) -> None:
+        self.service = ctx.service
+        self.chats = ctx.chats
+        self.replies = ctx.replies
+        self.presenter = ctx.presenter
+        self.delivery = delivery
+        self.moves = moves
+
     async def hint_text(self, rec: TableRecord, me: Player, lang: str) -> str:
         """The hint as HTML for a DM reply, or the sentence saying why there is none."""
         try:
@@ -52,7 +55,7 @@ class Hints(_Base):
         if chat.type != ChatType.PRIVATE:
             await self.replies.reply(update, html.escape(t("tg.hint_in_dm", lang)))
             return
-        rec = await self._table_for(chat, user, topic_of(update))
+        rec = await self.moves.table_for(chat, user, topic_of(update))
         if rec is None:
             await self.replies.reply(update, html.escape(render_error(ServiceError("E_NO_TABLE"), lang)))
             return

@@ -3,8 +3,6 @@ AI seats, options, start and cancel. The lobby message itself is drawn by delive
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING, Any
-
 from telegram import CallbackQuery, User
 from telegram.constants import ChatMemberStatus
 from telegram.error import TelegramError
@@ -16,19 +14,23 @@ from bot.core.models import Player, ServiceError
 from bot.core.options_ui import option_choices
 from bot.core.presenter.games import max_seats, options_model
 from bot.telegram import keyboards as kb
-from bot.telegram.common import press_key
+from bot.telegram.common import press_key, pressed_before
+from bot.telegram.context import TgContext
+from bot.telegram.delivery import Delivery
 from storage import TableRecord
 
-if TYPE_CHECKING:
-    from bot.telegram.bot import TelegramBot  # noqa: F401 - the host whose other parts' names these methods use
 
-# The host's parts reach each other through self. A class cannot inherit its own subclass, so the type
-# checker sees that host as Any (composing the adapter of objects, issue 25 item 4, ends this).
-_Base: Any = object
+class Lobby:
+    def __init__(self, ctx: TgContext, delivery: Delivery) -> None:
+        self.ctx = ctx
+        self.service = ctx.service
+        self.store = ctx.store
+        self.chats = ctx.chats
+        self.replies = ctx.replies
+        self.outbox = ctx.outbox
+        self.delivery = delivery
 
-
-class Lobby(_Base):
-    async def _lobby_button(self, query: CallbackQuery, user: User, me: Player, rec: TableRecord, data: ButtonData,
+    async def press(self, query: CallbackQuery, user: User, me: Player, rec: TableRecord, data: ButtonData,
                             lang: str) -> None:
         verb = data.verb
         key = press_key(query)
@@ -87,7 +89,7 @@ class Lobby(_Base):
         return member.status in (ChatMemberStatus.ADMINISTRATOR, ChatMemberStatus.OWNER)
 
     async def _set_option(self, rec: TableRecord, me: Player, data: ButtonData, key: str) -> TableRecord:
-        if data.version != rec.version and not await self._pressed_before(key):
+        if data.version != rec.version and not await pressed_before(self.store, key):
             raise ServiceError("E_STALE")
         if not self.service.is_host(rec, me):
             raise ServiceError("E_NOT_HOST")

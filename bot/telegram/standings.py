@@ -4,7 +4,6 @@ from __future__ import annotations
 
 import html
 from collections.abc import Awaitable, Callable
-from typing import TYPE_CHECKING, Any
 
 from telegram import Update
 from telegram.constants import ChatType
@@ -15,16 +14,19 @@ from bot.core.models import ServiceError
 from bot.core.render import render_error
 from bot.core.stats import StatsError
 from bot.telegram.common import PLATFORM, msg_key, player_of, topic_of
-
-if TYPE_CHECKING:
-    from bot.telegram.bot import TelegramBot  # noqa: F401 - the host whose other parts' names these methods use
-
-# The host's parts reach each other through self. A class cannot inherit its own subclass, so the type
-# checker sees that host as Any (composing the adapter of objects, issue 25 item 4, ends this).
-_Base: Any = object
+from bot.telegram.context import TgContext
+from bot.telegram.delivery import Delivery
 
 
-class Standings(_Base):
+class Standings:
+    def __init__(self, ctx: TgContext, delivery: Delivery) -> None:
+        self.ctx = ctx
+        self.service = ctx.service
+        self.store = ctx.store
+        self.chats = ctx.chats
+        self.replies = ctx.replies
+        self.delivery = delivery
+
     async def _stats_reply(self, update: Update, make: Callable[[str], Awaitable[str]]) -> None:
         chat, user = update.effective_chat, update.effective_user
         assert chat is not None

@@ -5,9 +5,7 @@ Read from the source (the AST), not by importing: every module-level import coun
 `if TYPE_CHECKING:` too (a cycle the type checker needs is the same knot in the design). Imports inside
 functions do not: they run later, when both modules are loaded.
 
-Today's knot is listed below: one cycle (TelegramBot and its 8 parts) and the 8 bases that make it. The
-lists may only shrink: a new cycle fails, and so does a listed one that is gone or changed (delete or
-narrow it in the list, so it cannot come back unnoticed).
+Nothing is allowed today: the lists below are empty, and may only stay so.
 """
 
 from __future__ import annotations
@@ -17,17 +15,8 @@ from pathlib import Path
 
 ROOT = Path(__file__).resolve().parents[1]
 
-# TelegramBot inherits its 8 parts, and each part inherits TelegramBot for the type checker (issue 25,
-# item 4: the adapter composed of objects ends both).
-_TELEGRAM_PARTS = ("buttons", "commands", "delivery", "hints", "lobby", "pictures", "standings", "web_links")
-KNOWN_CYCLES: set[frozenset[str]] = {
-    frozenset({"bot.telegram.bot", *(f"bot.telegram.{p}" for p in _TELEGRAM_PARTS)}),
-}
-KNOWN_BASES_IMPORTING_BACK: set[tuple[str, str]] = {
-    ("bot.telegram.bot.TelegramBot", f"bot.telegram.{part}.{cls}")
-    for part, cls in zip(_TELEGRAM_PARTS, ("Buttons", "Commands", "Delivery", "Hints", "Lobby", "Pictures",
-                                           "Standings", "WebLinks"), strict=True)
-}
+KNOWN_CYCLES: set[frozenset[str]] = set()
+KNOWN_BASES_IMPORTING_BACK: set[tuple[str, str]] = set()
 
 
 def modules(root: Path, package: str) -> dict[str, Path]:

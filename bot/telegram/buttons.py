@@ -5,10 +5,8 @@ handed to lobby.py. Every callback is answered exactly once."""
 from __future__ import annotations
 
 import logging
-from typing import TYPE_CHECKING, Any
 
 from telegram import CallbackQuery, Update, User
-from telegram.error import TelegramError
 from telegram.ext import ContextTypes
 
 from bot.core.codec import ButtonData, CodecError, decode, indices_of
@@ -18,60 +16,59 @@ from bot.core.models import Player, ServiceError
 from bot.core.presenter import press
 from bot.core.presenter.games import IllegalAction, moves_of, view_of
 from bot.core.render import render_error
-from bot.telegram.common import PLATFORM, player_of, press_key
-from bot.telegram.limits import CALLBACK_MAX, fit_plain
+from bot.telegram.common import PLATFORM, player_of, press_key, pressed_before
+from bot.telegram.context import TgContext
+from bot.telegram.delivery import Delivery
+from bot.telegram.hints import Hints
+from bot.telegram.lobby import Lobby
+from bot.telegram.moves import Moves
 from storage import TableRecord
-
-if TYPE_CHECKING:
-    from bot.telegram.bot import TelegramBot  # noqa: F401 - the host whose other parts' names these methods use
-
-# The host's parts reach each other through self. A class cannot inherit its own subclass, so the type
-# checker sees that host as Any (composing the adapter of objects, issue 25 item 4, ends this).
-_Base: Any = object
 
 log = logging.getLogger(__name__)
 LOBBY_VERBS = ("join", "leave", "addai", "rmai", "start", "cancel", "options", "setopt", "lobby")
 HAND_VERBS = ("pick", "sort", "hint", "cmd", "mvs", "mvt", "mv", "stage", "unstage", "clear", "sug")
-PEEK_MAX = CALLBACK_MAX
 ALERT_OVER = 60  # a refusal longer than this is shown as an alert (a toast cuts it)
 
 
-class Buttons(_Base):
+class Buttons:
+    def __init__(self, ctx: TgContext, delivery: Delivery, lobby: Lobby, hints: Hints, moves: Moves) -> None:
+        self.service = ctx.service
+        self.store = ctx.store
+        self.chats = ctx.chats
+        self.replies = ctx.replies
+        self.uis = ctx.uis
+        self.delivery = delivery
+        self.lobby = lobby
+        self.hints = hints
+        self.moves = moves
+
     async def on_button(self, update: Update, context: ContextTypes.DEFAULT_TYPE) -> None:
         query = update.callback_query
         assert query is not None
         user = query.from_user
         chat_id = query.message.chat.id if query.message is not None else user.id
-        lang = await self.chat_lang(chat_id, user)
+        lang = await self.chats.chat_lang(chat_id, user)
         try:
             data = decode(query.data)
         except CodecError:
-            await self._answer(query, t("error.E_BAD_BUTTON", lang), alert=True)
+            await self.replies.answer(query, t("error.E_BAD_BUTTON", lang), alert=True)
             return
         rec = await self.store.get_table(data.table_id)
         if rec is None or rec.platform != PLATFORM:
-            await self._answer(query, render_error(ServiceError("E_NO_TABLE"), lang))
+            await self.replies.answer(query, render_error(ServiceError("E_NO_TABLE"), lang))
             return
         try:
             await self._button(query, user, rec, data, lang)
         except (ServiceError, IllegalAction) as err:
-            await self._answer(query, render_error(err, lang, rec.game))
+            await self.replies.answer(query, render_error(err, lang, rec.game))
         except CodecError:
-            await self._answer(query, t("error.E_BAD_BUTTON", lang), alert=True)
-
-    async def _answer(self, query: CallbackQuery, text: str | None, alert: bool = False, url: str | None = None) -> None:
-        if text:
-            text = fit_plain(text, PEEK_MAX)
-        try:
-            await self.outbox.call(lambda: query.answer(text, show_alert=alert, url=url))
-        except TelegramError:  # a lost answer only leaves the spinner: never fail the press for it
-            log.exception("answerCallbackQuery failed")
+            await self.replies.answer(query, t("error.E_BAD_BUTTON", lang), alert=True)
 
     async def _button(self, query: CallbackQuery, user: User, rec: TableRecord, data: ButtonData, lang: str) -> None:
         me = player_of(user)
         verb = data.verb
         if rec.status == "lobby" and verb in LOBBY_VERBS:
-            await self._lobby_button(query, user, me, rec, data, lang)
+            await self.lobby.press(query, user, me, rec, data, lang)
             return
         if verb in LOBBY_VERBS:
             raise ServiceError("E_NOT_PLAYING" if verb == "cancel" else "E_NOT_IN_LOBBY")
@@ -86,19 +83,19 @@ class Buttons(_Base):
         if seat is None:
             raise ServiceError("E_NOT_SEATED")
         if int(data.args[0]) != seat:
-            await self._answer(query, t("tg.not_your_buttons", lang), alert=True)
+            await self.replies.answer(query, t("tg.not_your_buttons", lang), alert=True)
             return
         if verb == "sort":
             await self.uis.update(rec.id, seat, by_number=not (await self.uis.get(rec.id, seat)).by_number)
-            await self._answer(query, None)
-            await self.put_hand(rec, seat)
+            await self.replies.answer(query, None)
+            await self.delivery.put_hand(rec, seat)
             return
         if verb == "hint":  # version 0: the hint is of the table as it is when pressed
-            await self.press_hint(query, me, rec, seat, lang)
+            await self.hints.press_hint(query, me, rec, seat, lang)
             return
-        if data.version != rec.version and not await self._pressed_before(press_key(query)):
-            await self._answer(query, render_error(ServiceError("E_STALE"), lang))
-            await self.put_hand(rec, seat)
+        if data.version != rec.version and not await pressed_before(self.store, press_key(query)):
+            await self.replies.answer(query, render_error(ServiceError("E_STALE"), lang))
+            await self.delivery.put_hand(rec, seat)
             return
         await self._hand_press(query, me, rec, seat, data)
 
@@ -138,28 +135,24 @@ class Buttons(_Base):
         else:
             raise CodecError("bad press")
         await self.uis.put(rec.id, seat, new_ui)
-        await self._answer(query, None)
-        await self.put_hand(rec, seat)
+        await self.replies.answer(query, None)
+        await self.delivery.put_hand(rec, seat)
 
     async def _press_move(self, query: CallbackQuery, me: Player, rec: TableRecord, seat: int, command: str,
                           version: int) -> None:
         async def refuse(text: str) -> None:
-            await self._answer(query, text, alert=len(text) > ALERT_OVER)
+            await self.replies.answer(query, text, alert=len(text) > ALERT_OVER)
 
-        await self._act(rec, me, seat, command, version, refuse, press_key(query),
-                        accepted=lambda: self._answer(query, command))
-
-    async def _pressed_before(self, key: str) -> bool:
-        """A redelivered press made the button stale itself: it gets its first answer, not "stale"."""
-        return await self.store.action_key(key) is not None
+        await self.moves.act(rec, me, seat, command, version, refuse, press_key(query),
+                        accepted=lambda: self.replies.answer(query, command))
 
     async def _peek(self, query: CallbackQuery, rec: TableRecord, seat: int | None, lang: str) -> None:
         if seat is None:
-            await self._answer(query, render_error(ServiceError("E_NOT_SEATED"), lang), alert=True)
+            await self.replies.answer(query, render_error(ServiceError("E_NOT_SEATED"), lang), alert=True)
             return
         items = hand_items(view_of(rec, seat))
         text = t("tg.peek", lang, game=t(f"game.{rec.game}", lang), count=len(items), items=" ".join(items))
-        await self._answer(query, text, alert=True)
+        await self.replies.answer(query, text, alert=True)
 
 
 __all__ = ["Buttons"]

@@ -1,52 +1,60 @@
-"""Commands and DM text: /start (with its deep links), /new, /help and /rules, /lang, /away and
-/back, /end, /hand, and moves typed in the DM in the engines' text grammar."""
+"""Commands and DM text: /start (with its deep links), /new, /help and /rules, /lang, /look, /away
+and /back, /end, /hand, and moves typed in the DM in the engines' text grammar."""
 
 from __future__ import annotations
 
 import html
-from collections.abc import Awaitable, Callable
-from typing import TYPE_CHECKING, Any
 
-from telegram import Chat, Update, User
-from telegram.constants import ChatMemberStatus, ChatType
-from telegram.error import TelegramError
+from telegram import Update
+from telegram.constants import ChatType
 from telegram.ext import ContextTypes
 
 from bot.core.guides import guide_text, rules_reply, rules_request
 from bot.core.i18n import available_languages, resolve_language, t
-from bot.core.models import Player, ServiceError
+from bot.core.models import ServiceError
 from bot.core.options_text import option_words, parse_options
-from bot.core.presenter.games import IllegalAction, games, turn_of
+from bot.core.presenter.games import games, turn_of
 from bot.core.render import render_error, render_help
 from bot.telegram import keyboards as kb
 from bot.telegram.common import PLATFORM, msg_key, player_of, pre, topic_of
+from bot.telegram.context import TgContext
+from bot.telegram.delivery import Delivery
 from bot.telegram.guide_html import guide_messages
+from bot.telegram.hints import Hints
+from bot.telegram.moves import Moves
+from bot.telegram.pictures import LOOKS
+from bot.telegram.stand_ins import StandIns
 from storage import TableRecord
 
-if TYPE_CHECKING:
-    from bot.telegram.bot import TelegramBot  # noqa: F401 - the host whose other parts' names these methods use
 
-# The host's parts reach each other through self. A class cannot inherit its own subclass, so the type
-# checker sees that host as Any (composing the adapter of objects, issue 25 item 4, ends this).
-_Base: Any = object
+class Commands:
+    def __init__(self, ctx: TgContext, delivery: Delivery, hints: Hints, moves: Moves, stand_ins: StandIns) -> None:
+        self.ctx = ctx
+        self.service = ctx.service
+        self.store = ctx.store
+        self.chats = ctx.chats
+        self.replies = ctx.replies
+        self.uis = ctx.uis
+        self.delivery = delivery
+        self.hints = hints
+        self.moves = moves
+        self.stand_ins = stand_ins
 
-
-class Commands(_Base):
     async def cmd_start(self, update: Update, context: ContextTypes.DEFAULT_TYPE) -> None:
         chat, user = update.effective_chat, update.effective_user
         assert chat is not None and user is not None
         if chat.type != ChatType.PRIVATE:
-            await self._reply(update, html.escape(t("tg.start_group", await self.chat_lang(chat.id, user))))
+            await self.replies.reply(update, html.escape(t("tg.start_group", await self.chats.chat_lang(chat.id, user))))
             return
-        await self._seen_user(user, private=True)
-        lang = await self.chat_lang(chat.id, user)
+        await self.chats.seen_user(user, private=True)
+        lang = await self.chats.chat_lang(chat.id, user)
         payload = context.args[0] if context.args else ""
         if payload.startswith("j") and len(payload) > 1:
             await self._deep_join(update, payload[1:], lang)
         elif payload.startswith("h") and len(payload) > 1:
             await self._show_hand_again(update, payload[1:], lang)
         else:
-            await self._reply(update, html.escape(t("tg.welcome", lang, games=", ".join(games()))))
+            await self.replies.reply(update, html.escape(t("tg.welcome", lang, games=", ".join(games()))))
 
     async def _deep_join(self, update: Update, table_id: str, lang: str) -> None:
         user = update.effective_user
@@ -54,38 +62,38 @@ class Commands(_Base):
         try:
             rec = await self.service.join(table_id, player_of(user), key=msg_key(update.effective_message))
         except ServiceError as err:
-            await self._reply(update, html.escape(render_error(err, lang)))
+            await self.replies.reply(update, html.escape(render_error(err, lang)))
             return
-        title = (await self._table_info(rec.id))["chat_title"]
-        await self._reply(update, html.escape(t("tg.joined_dm", lang, game=t(f"game.{rec.game}", lang), chat=title)))
-        await self.render_lobby(rec)
+        title = (await self.delivery.table_info(rec.id))["chat_title"]
+        await self.replies.reply(update, html.escape(t("tg.joined_dm", lang, game=t(f"game.{rec.game}", lang), chat=title)))
+        await self.delivery.render_lobby(rec)
 
     async def _show_hand_again(self, update: Update, table_id: str, lang: str) -> None:
         user = update.effective_user
         assert user is not None
         rec = await self.store.get_table(table_id)
         if rec is None or rec.status not in ("lobby", "playing"):
-            await self._reply(update, html.escape(render_error(ServiceError("E_NOT_PLAYING"), lang)))
+            await self.replies.reply(update, html.escape(render_error(ServiceError("E_NOT_PLAYING"), lang)))
             return
         seat = self.service.seat_of(rec, player_of(user))
         if seat is None:
-            await self._reply(update, html.escape(render_error(ServiceError("E_NOT_SEATED"), lang)))
+            await self.replies.reply(update, html.escape(render_error(ServiceError("E_NOT_SEATED"), lang)))
             return
         if rec.status == "lobby":
-            await self._reply(update, html.escape(t("tg.hand_after_start", lang)))
+            await self.replies.reply(update, html.escape(t("tg.hand_after_start", lang)))
             return
-        await self.put_hand(rec, seat, fresh=True)
+        await self.delivery.put_hand(rec, seat, fresh=True)
 
     async def cmd_new(self, update: Update, context: ContextTypes.DEFAULT_TYPE) -> None:
         chat, user, msg = update.effective_chat, update.effective_user, update.effective_message
         assert chat is not None and user is not None and msg is not None
-        await self._seen_user(user, private=chat.type == ChatType.PRIVATE)
-        lang = await self.chat_lang(chat.id, user)
+        await self.chats.seen_user(user, private=chat.type == ChatType.PRIVATE)
+        lang = await self.chats.chat_lang(chat.id, user)
         if chat.type == ChatType.PRIVATE:
-            await self._reply(update, html.escape(t("tg.new_in_group", lang)))
+            await self.replies.reply(update, html.escape(t("tg.new_in_group", lang)))
             return
         if not context.args:
-            await self._reply(update, html.escape(t("tg.new_usage", lang, games=", ".join(games()))))
+            await self.replies.reply(update, html.escape(t("tg.new_usage", lang, games=", ".join(games()))))
             return
         host = player_of(user)
         topic = topic_of(update)
@@ -96,20 +104,20 @@ class Commands(_Base):
             options = parse_options(option_words(line[0]) if line else [])
             rec = await self.service.open_table(
                 game, PLATFORM, str(chat.id), host, topic_id=topic, options=options,
-                seat_host=await self.dm_ok(user.id), key=msg_key(msg))
+                seat_host=await self.chats.dm_ok(user.id), key=msg_key(msg))
         except ServiceError as err:
-            await self._reply(update, html.escape(render_error(err, lang)))
+            await self.replies.reply(update, html.escape(render_error(err, lang)))
             return
         await self.store.set_table_ref(rec.id, "chat_title", chat.title or "")
         if topic is not None:
             await self.store.set_table_ref(rec.id, "thread", int(topic))
-        await self.render_lobby(rec)
+        await self.delivery.render_lobby(rec)
 
     async def cmd_help(self, update: Update, context: ContextTypes.DEFAULT_TYPE) -> None:
         chat, user = update.effective_chat, update.effective_user
         assert chat is not None and user is not None
-        lang = await self.chat_lang(chat.id, user)
-        rec = await self._table_for(chat, user, topic_of(update))
+        lang = await self.chats.chat_lang(chat.id, user)
+        rec = await self.moves.table_for(chat, user, topic_of(update))
         if context.args and context.args[0].lower() in ("rules", "guide"):
             await self._send_guide(update, "rules " + " ".join(context.args[1:]), rec, lang)
             return
@@ -117,14 +125,14 @@ class Commands(_Base):
         if rec is not None:
             text += "\n\n" + pre(render_help(rec.game, lang))
         text += "\n" + html.escape(t("guide.hint", lang))
-        await self._reply(update, text)
+        await self.replies.reply(update, text)
 
     async def cmd_rules(self, update: Update, context: ContextTypes.DEFAULT_TYPE) -> None:
         """`/rules [game]` (and `/help rules [game]`): the player's guide, in as many messages as it needs."""
         chat, user = update.effective_chat, update.effective_user
         assert chat is not None and user is not None
-        lang = await self.chat_lang(chat.id, user)
-        rec = await self._table_for(chat, user, topic_of(update))
+        lang = await self.chats.chat_lang(chat.id, user)
+        rec = await self.moves.table_for(chat, user, topic_of(update))
         await self._send_guide(update, "rules " + " ".join(context.args or []), rec, lang)
 
     async def _send_guide(self, update: Update, command: str, rec: TableRecord | None, lang: str) -> None:
@@ -132,10 +140,10 @@ class Commands(_Base):
         assert request is not None
         game, problem = rules_reply(request, rec.game if rec is not None else None, lang)
         if game is None:
-            await self._reply(update, html.escape(problem))
+            await self.replies.reply(update, html.escape(problem))
             return
         for message in guide_messages(guide_text(game, lang)):
-            await self._reply(update, message)
+            await self.replies.reply(update, message)
 
     async def cmd_lang(self, update: Update, context: ContextTypes.DEFAULT_TYPE) -> None:
         chat, user = update.effective_chat, update.effective_user
@@ -143,58 +151,58 @@ class Commands(_Base):
         langs = available_languages()
         choice = resolve_language(context.args[0]) if context.args else None  # ru, pt-BR, pt, es-419
         if choice is None:
-            lang = await self.chat_lang(chat.id, user)
-            await self._reply(update, html.escape(t("tg.lang_usage", lang, langs=", ".join(langs))))
+            lang = await self.chats.chat_lang(chat.id, user)
+            await self.replies.reply(update, html.escape(t("tg.lang_usage", lang, langs=", ".join(langs))))
             return
-        if chat.type != ChatType.PRIVATE and not await self._is_admin(chat, user):
+        if chat.type != ChatType.PRIVATE and not await self.replies.is_admin(chat, user):
             rec = await self.store.active_table_for_chat(PLATFORM, str(chat.id), topic_of(update))
             if rec is None or rec.host_user_id != str(user.id):
-                await self._reply(update, html.escape(render_error(ServiceError("E_NOT_HOST"), choice)))
+                await self.replies.reply(update, html.escape(render_error(ServiceError("E_NOT_HOST"), choice)))
                 return
-        await self._update_settings(chat.id, lang=choice)
-        await self._reply(update, html.escape(t("tg.lang_set", choice)))
+        await self.chats.update(chat.id, lang=choice)
+        await self.replies.reply(update, html.escape(t("tg.lang_set", choice)))
         rec = await self.store.active_table_for_chat(PLATFORM, str(chat.id), topic_of(update))
         if rec is not None:
-            await self.render_record(rec)
+            await self.delivery.render_record(rec)
 
-    async def _is_admin(self, chat: Chat, user: User) -> bool:
-        assert self.outbox is not None
-        try:
-            member = await self.outbox.call(lambda: chat.get_member(user.id))
-        except TelegramError:
-            return False
-        return member.status in (ChatMemberStatus.ADMINISTRATOR, ChatMemberStatus.OWNER)
-
-    async def _table_for(self, chat: Chat, user: User, topic: str | None = None) -> TableRecord | None:
-        """The group's active table, or in a DM the table where this user plays (the one on turn first)."""
+    async def cmd_look(self, update: Update, context: ContextTypes.DEFAULT_TYPE) -> None:
+        """`/look pictures|text`: in a group (its admins or the table's host) the table message, in
+        the DM the player's hands (pictures.py draws them)."""
+        chat, user = update.effective_chat, update.effective_user
+        assert chat is not None and user is not None
+        lang = await self.chats.chat_lang(chat.id, user)
+        choice = context.args[0].lower() if context.args else ""
+        if choice not in LOOKS:
+            await self.replies.reply(update, html.escape(t("tg.look_usage", lang)))
+            return
+        rec = None
         if chat.type != ChatType.PRIVATE:
-            return await self.store.active_table_for_chat(PLATFORM, str(chat.id), topic)
-        me = player_of(user)
-        mine = []
-        for rec in await self.store.list_tables(["playing"]):
-            seat = self.service.seat_of(rec, me) if rec.platform == PLATFORM else None
-            if seat is not None:
-                on_turn = turn_of(rec) == seat
-                mine.append((on_turn, rec.updated_at, rec))
-        return max(mine, key=lambda m: (m[0], m[1]))[2] if mine else None
+            rec = await self.store.active_table_for_chat(PLATFORM, str(chat.id), topic_of(update))
+            if not await self.replies.is_admin(chat, user) and (rec is None or rec.host_user_id != str(user.id)):
+                await self.replies.reply(update, html.escape(render_error(ServiceError("E_NOT_HOST"), lang)))
+                return
+        await self.chats.update(chat.id, look=choice)
+        await self.replies.reply(update, html.escape(t(f"tg.look_{choice}", lang)))
+        if rec is not None and rec.status != "lobby":
+            await self.delivery.render_record(rec)
 
     async def _set_away(self, update: Update, away: bool) -> None:
         chat, user = update.effective_chat, update.effective_user
         assert chat is not None and user is not None
-        lang = await self.chat_lang(chat.id, user)
-        rec = await self._table_for(chat, user, topic_of(update))
+        lang = await self.chats.chat_lang(chat.id, user)
+        rec = await self.moves.table_for(chat, user, topic_of(update))
         if rec is None:
-            await self._reply(update, html.escape(render_error(ServiceError("E_NO_TABLE"), lang)))
+            await self.replies.reply(update, html.escape(render_error(ServiceError("E_NO_TABLE"), lang)))
             return
         before = (rec.log_seq, turn_of(rec))
         try:
             rec = await self.service.set_away(rec.id, player_of(user), away, key=msg_key(update.effective_message))
         except ServiceError as err:
-            await self._reply(update, html.escape(render_error(err, lang)))
+            await self.replies.reply(update, html.escape(render_error(err, lang)))
             return
-        await self.forget_stood_in(user.id, rec.id)
-        await self._reply(update, html.escape(t("tg.away_on" if away else "tg.away_off", lang)))
-        await self.render_change(rec, before)
+        await self.stand_ins.forget(user.id, rec.id)
+        await self.replies.reply(update, html.escape(t("tg.away_on" if away else "tg.away_off", lang)))
+        await self.delivery.render_change(rec, before)
 
     async def cmd_away(self, update: Update, context: ContextTypes.DEFAULT_TYPE) -> None:
         await self._set_away(update, True)
@@ -205,56 +213,56 @@ class Commands(_Base):
     async def cmd_end(self, update: Update, context: ContextTypes.DEFAULT_TYPE) -> None:
         chat, user = update.effective_chat, update.effective_user
         assert chat is not None and user is not None
-        lang = await self.chat_lang(chat.id, user)
-        rec = await self._table_for(chat, user, topic_of(update))
+        lang = await self.chats.chat_lang(chat.id, user)
+        rec = await self.moves.table_for(chat, user, topic_of(update))
         if rec is None:
-            await self._reply(update, html.escape(render_error(ServiceError("E_NO_TABLE"), lang)))
+            await self.replies.reply(update, html.escape(render_error(ServiceError("E_NO_TABLE"), lang)))
             return
         is_admin = chat.type != ChatType.PRIVATE and rec.host_user_id != str(user.id) and \
-            await self._is_admin(chat, user)
+            await self.replies.is_admin(chat, user)
         try:
             rec = await self.service.end_table(rec.id, player_of(user), is_admin=is_admin,
                                                key=msg_key(update.effective_message))
         except ServiceError as err:
-            await self._reply(update, html.escape(render_error(err, lang)))
+            await self.replies.reply(update, html.escape(render_error(err, lang)))
             return
-        await self.render_closed(rec, "lobby.abandoned")
+        await self.delivery.render_closed(rec, "lobby.abandoned")
 
     async def cmd_hand(self, update: Update, context: ContextTypes.DEFAULT_TYPE) -> None:
         chat, user = update.effective_chat, update.effective_user
         assert chat is not None and user is not None
-        lang = await self.chat_lang(chat.id, user)
-        rec = await self._table_for(chat, user, topic_of(update))
+        lang = await self.chats.chat_lang(chat.id, user)
+        rec = await self.moves.table_for(chat, user, topic_of(update))
         if rec is None or rec.status != "playing":
-            await self._reply(update, html.escape(render_error(ServiceError("E_NO_TABLE"), lang)))
+            await self.replies.reply(update, html.escape(render_error(ServiceError("E_NO_TABLE"), lang)))
             return
         if chat.type != ChatType.PRIVATE:
-            link = kb.deep_link(self.bot_username, f"h{rec.id}")
-            await self._reply(update, html.escape(t("tg.hand_in_dm", lang)) + f"\n{html.escape(link)}")
+            link = kb.deep_link(self.ctx.bot_username, f"h{rec.id}")
+            await self.replies.reply(update, html.escape(t("tg.hand_in_dm", lang)) + f"\n{html.escape(link)}")
             return
         seat = self.service.seat_of(rec, player_of(user))
         if seat is not None:
-            await self.put_hand(rec, seat, fresh=True)
+            await self.delivery.put_hand(rec, seat, fresh=True)
 
     async def on_unknown_command(self, update: Update, context: ContextTypes.DEFAULT_TYPE) -> None:
         chat, user = update.effective_chat, update.effective_user
         assert chat is not None
-        lang = await self.chat_lang(chat.id, user)
-        await self._reply(update, html.escape(t("tg.unknown_command", lang)))
+        lang = await self.chats.chat_lang(chat.id, user)
+        await self.replies.reply(update, html.escape(t("tg.unknown_command", lang)))
 
     # ---- DM text: the engine grammar ------------------------------------------------------------
 
     async def on_dm_text(self, update: Update, context: ContextTypes.DEFAULT_TYPE) -> None:
         chat, user, msg = update.effective_chat, update.effective_user, update.effective_message
         assert chat is not None and user is not None and msg is not None and msg.text is not None
-        await self._seen_user(user, private=True)
-        lang = await self.chat_lang(chat.id, user)
-        rec = await self._table_for(chat, user, topic_of(update))
+        await self.chats.seen_user(user, private=True)
+        lang = await self.chats.chat_lang(chat.id, user)
+        rec = await self.moves.table_for(chat, user, topic_of(update))
         if rules_request(msg.text) is not None:  # a guide needs no table: `rules rummikub` works anywhere
             await self._send_guide(update, msg.text, rec, lang)
             return
         if rec is None:
-            await self._reply(update, html.escape(t("tg.no_game", lang)))
+            await self.replies.reply(update, html.escape(t("tg.no_game", lang)))
             return
         text = msg.text.strip()
         me = player_of(user)
@@ -262,48 +270,19 @@ class Commands(_Base):
         assert seat is not None
         word = text.lower()
         if word in ("help", "?"):
-            await self._reply(update, pre(render_help(rec.game, lang)) + "\n" + html.escape(t("tg.dm_extra", lang)))
+            await self.replies.reply(update, pre(render_help(rec.game, lang)) + "\n" + html.escape(t("tg.dm_extra", lang)))
             return
         if word == "sort":
             await self.uis.update(rec.id, seat, by_number=not (await self.uis.get(rec.id, seat)).by_number)
-            await self.put_hand(rec, seat)
+            await self.delivery.put_hand(rec, seat)
             return
         if word == "hint":
-            await self._reply(update, await self.hint_text(rec, me, lang))
+            await self.replies.reply(update, await self.hints.hint_text(rec, me, lang))
             return
         if word in ("hand", "rack", "table"):
-            await self.put_hand(rec, seat, fresh=True)
+            await self.delivery.put_hand(rec, seat, fresh=True)
             return
-        await self._act(rec, me, seat, text, None, lambda m: self._reply(update, html.escape(m)), msg_key(msg))
-
-    async def _act(
-        self,
-        rec: TableRecord,
-        me: Player,
-        seat: int,
-        command: str,
-        version: int | None,
-        refuse: Callable[[str], Awaitable[None]],
-        key: str,
-        accepted: Callable[[], Awaitable[None]] | None = None,
-    ) -> bool:
-        lang = await self.chat_lang(me.user_id)
-        prev_turn = turn_of(rec)
-        try:
-            outcome = await self.service.submit(rec.id, me, command, expected_version=version, key=key)
-        except (IllegalAction, ServiceError) as err:
-            await refuse(render_error(err, lang, rec.game))
-            if getattr(err, "code", "") == "E_STALE":
-                fresh = await self.service.get(rec.id)
-                await self.put_hand(fresh, seat)
-            return False
-        if accepted is not None:
-            await accepted()  # the move is durable: the press is answered before the AI answers it
-        outcome = await outcome.settled()  # one table update, the AI's answers included
-        await self.uis.moved(rec.id, seat)  # the picks pointed at items the move used
-        await self.render_outcome(outcome, prev_turn=prev_turn)
-        return True
-
+        await self.moves.act(rec, me, seat, text, None, lambda m: self.replies.reply(update, html.escape(m)), msg_key(msg))
 
 
 __all__ = ["Commands"]

@@ -14,6 +14,7 @@ from telegram.helpers import mention_html
 from bot.core.i18n import t
 from bot.core.models import Player
 from bot.core.text import display_name
+from storage import Store
 
 PLATFORM = "telegram"
 
@@ -75,6 +76,11 @@ def press_key(query: CallbackQuery) -> str:
     return f"{PLATFORM}:q:{query.id}"
 
 
+async def pressed_before(store: Store, key: str) -> bool:
+    """A redelivered press made the button stale itself: it gets its first answer, not "stale"."""
+    return await store.action_key(key) is not None
+
+
 # The messages kept per table (table_refs): the group's table message, each player's hand and turn
 # notice in their DM, and the group's turn message for a player who cannot be reached there.
 TABLE_KEY = "table"
@@ -92,5 +98,5 @@ def notice_key(user_id: str) -> str:
 
 __all__ = [
     "GROUP_TURN_KEY", "PLATFORM", "TABLE_KEY", "clock_time", "deadline_html", "hand_key", "mention", "msg_key", "notice_key",
-    "player_of", "pre", "press_key", "topic_of",
+    "player_of", "pre", "press_key", "pressed_before", "topic_of",
 ]

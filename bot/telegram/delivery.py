@@ -21,7 +21,6 @@ from __future__ import annotations
 
 import html
 from dataclasses import replace
-from typing import TYPE_CHECKING, Any
 
 from bot.core.i18n import t
 from bot.core.models import Outcome
@@ -42,16 +41,11 @@ from bot.telegram.common import (
     notice_key,
     pre,
 )
+from bot.telegram.context import TgContext
 from bot.telegram.outbox import TEMP_PREFIX
-from bot.telegram.pictures import table_caption
+from bot.telegram.pictures import Pictures, table_caption
+from bot.telegram.web_links import WebLinks
 from storage import TableRecord
-
-if TYPE_CHECKING:
-    from bot.telegram.bot import TelegramBot  # noqa: F401 - the host whose other parts' names these methods use
-
-# The host's parts reach each other through self. A class cannot inherit its own subclass, so the type
-# checker sees that host as Any (composing the adapter of objects, issue 25 item 4, ends this).
-_Base: Any = object
 
 
 def mid_turn(updates: Updates, prev_turn: int | None) -> bool:
@@ -63,7 +57,25 @@ def mid_turn(updates: Updates, prev_turn: int | None) -> bool:
         and updates.notice is None and not updates.announcements and not updates.finished and not panel.restored
 
 
-class Delivery(_Base):
+class Delivery:
+    """What each table shows, and the memory of it that saves edits: the lines a hand shows, a turn's
+    steps held back from the group, the last round's result, the lobbies showing their options."""
+
+    def __init__(self, ctx: TgContext, pictures: Pictures, links: WebLinks) -> None:
+        self.ctx = ctx
+        self.store = ctx.store
+        self.outbox = ctx.outbox
+        self.chats = ctx.chats
+        self.uis = ctx.uis
+        self.presenter = ctx.presenter
+        self.pictures = pictures
+        self.links = links
+        self.options_open: set[str] = set()  # lobbies showing their options keyboard (lobby.py toggles it)
+        self._info: dict[str, dict[str, object]] = {}
+        self._hand_lines: dict[tuple[str, int], tuple[str, tuple[str, ...]]] = {}  # see _event_lines
+        self._held_lines: dict[str, tuple[str, ...]] = {}  # table -> event lines of steps not shown yet
+        self._round_results: dict[str, str | None] = {}  # table -> the last round's result
+
     # ---- what the service and the scheduler produced -------------------------------------------
 
     async def render_outcomes(self, outcomes: list[Outcome]) -> None:
@@ -118,10 +130,10 @@ class Delivery(_Base):
         for hand in updates.hands:
             if not hand.controls.my_turn and hand.ui != hand.ui.after_move():
                 await self.uis.moved(rec.id, hand.seat)  # the turn went (a timeout, the AI): picks mean nothing now
-            await self._put_hand(hand)
+            await self.show_hand(hand)
         said = "\n\n".join(updates.announcements)
         if updates.finished and said:
-            self.outbox.post(int(rec.chat_id), html.escape(said), thread_id=await self._thread(rec))
+            self.outbox.post(int(rec.chat_id), html.escape(said), thread_id=await self.thread(rec))
         await self._notices(rec, updates.table.turn, updates.notice)
         if updates.finished:
             await self.clear_temporary(rec)
@@ -129,7 +141,7 @@ class Delivery(_Base):
     # ---- the table message ---------------------------------------------------------------------
 
     async def render_lobby(self, rec: TableRecord) -> None:
-        lang = await self.chat_lang(rec.chat_id)
+        lang = await self.chats.chat_lang(rec.chat_id)
         if rec.status != "lobby":
             await self.render_closed(rec, "lobby.abandoned")
             return
@@ -137,20 +149,20 @@ class Delivery(_Base):
         if not any(s.platform == rec.host_platform and s.user_id == rec.host_user_id for s in rec.seats):
             lines.append(t("tg.host_not_seated", lang))
         lines.append(t("tg.lobby_hint", lang))
-        markup = kb.options_keyboard(rec, lang) if rec.id in self._options_open else kb.lobby_keyboard(rec, lang)
-        self.outbox.put(int(rec.chat_id), rec.id, TABLE_KEY, pre("\n".join(lines)), markup, await self._thread(rec),
+        markup = kb.options_keyboard(rec, lang) if rec.id in self.options_open else kb.lobby_keyboard(rec, lang)
+        self.outbox.put(int(rec.chat_id), rec.id, TABLE_KEY, pre("\n".join(lines)), markup, await self.thread(rec),
                         rec.version)
 
     async def render_closed(self, rec: TableRecord, key: str) -> None:
         """The table ended outside play (/end, an expired lobby): its last state and why, for good."""
-        lang = await self.chat_lang(rec.chat_id)
+        lang = await self.chats.chat_lang(rec.chat_id)
         await self._put_table(self.presenter.table(rec, lang, note=t(key, lang)))
         for seat, s in enumerate(rec.seats):
             if s.kind == "human" and s.user_id and await self.outbox.ref(rec.id, hand_key(s.user_id)):
-                own = await self.player_lang(s.user_id, rec.chat_id)
+                own = await self.chats.player_lang(s.user_id, rec.chat_id)
                 hand = await self.presenter.hand(rec, seat, own, note=t(key, own))
                 if hand is not None:
-                    await self._put_hand(hand)
+                    await self.show_hand(hand)
         await self.clear_temporary(rec)
 
     async def _round_result(self, table_id: str) -> str | None:
@@ -170,12 +182,12 @@ class Delivery(_Base):
         if rec.status == "lobby":
             await self.render_lobby(rec)
             return
-        markup = kb.table_keyboard(rec, self.bot_username, lang, self.app_link(rec)) if panel.playing else None
+        markup = kb.table_keyboard(rec, self.ctx.bot_username, lang, self.links.app_link(rec)) if panel.playing else None
         last_round = await self._round_result(rec.id) if rec.status == "playing" else None
-        photo = await self.picture(rec, panel.view, None, lang) if await self.shows_pictures(rec.chat_id) else None
+        photo = await self.pictures.picture(rec, panel.view, None, lang) if await self.pictures.shows_pictures(rec.chat_id) else None
         if photo is not None:
             caption = table_caption(panel, last_round)
-            self.outbox.put(int(rec.chat_id), rec.id, TABLE_KEY, caption, markup, await self._thread(rec),
+            self.outbox.put(int(rec.chat_id), rec.id, TABLE_KEY, caption, markup, await self.thread(rec),
                             rec.version, photo)
             return
         if rec.state is None:
@@ -190,7 +202,7 @@ class Delivery(_Base):
             text += "\n" + deadline_html(panel.deadline, lang)
         if panel.restored:
             text = html.escape(t("lobby.restored", lang)) + "\n" + text
-        self.outbox.put(int(rec.chat_id), rec.id, TABLE_KEY, text, markup, await self._thread(rec), rec.version)
+        self.outbox.put(int(rec.chat_id), rec.id, TABLE_KEY, text, markup, await self.thread(rec), rec.version)
 
     # ---- hands ---------------------------------------------------------------------------------
 
@@ -199,17 +211,17 @@ class Delivery(_Base):
         s = rec.seats[seat]
         if s.user_id is None:
             return
-        hand = await self.presenter.hand(rec, seat, await self.player_lang(s.user_id, rec.chat_id))
+        hand = await self.presenter.hand(rec, seat, await self.chats.player_lang(s.user_id, rec.chat_id))
         if hand is not None:
-            await self._put_hand(hand, fresh)
+            await self.show_hand(hand, fresh)
 
-    async def _put_hand(self, hand: HandPanel, fresh: bool = False) -> None:
-        if not await self.dm_ok(hand.user_id):
+    async def show_hand(self, hand: HandPanel, fresh: bool = False) -> None:
+        if not await self.chats.dm_ok(hand.user_id):
             return  # blocked us (see _unreachable): nothing goes out until they write again
         rec, lang = hand.table, hand.lang
         header = t("tg.hand_header", lang, game=hand.title, chat=excerpt(await self._chat_title(rec.id), 64))
-        photo = await self.picture(rec, hand.view, hand.seat, lang, hand.ui.by_number) \
-            if await self.shows_pictures(hand.user_id) else None
+        photo = await self.pictures.picture(rec, hand.view, hand.seat, lang, hand.ui.by_number) \
+            if await self.pictures.shows_pictures(hand.user_id) else None
         # With a picture the caption is the header and the lines: the rack itself is in the picture.
         text = f"<b>{html.escape(header)}</b>" + ("" if photo is not None else "\n" + pre(hand.body))
         if hand.picked:
@@ -217,7 +229,7 @@ class Delivery(_Base):
         if staged := staging_lines(hand.controls.staging, lang):
             text += "\n" + html.escape("\n".join(staged))
         note = "\n" + html.escape(hand.note) if hand.note else ""
-        markup = kb.hand_keyboard(rec, hand.seat, hand.controls, lang, self.hand_web_url(rec, lang))
+        markup = kb.hand_keyboard(rec, hand.seat, hand.controls, lang, self.links.hand_web_url(rec, lang))
         text += self._event_lines(rec.id, hand.seat, text + note + kb.markup_key(markup), hand.events) + note
         if fresh:
             # Asked for again: a new message at the bottom of the DM replaces the old one.
@@ -244,13 +256,13 @@ class Delivery(_Base):
                 await self.outbox.retract(int(s.user_id), rec.id, notice_key(s.user_id), rec.version)
         on_turn = rec.seats[turn] if turn is not None else None
         still_theirs = notice is None and on_turn is not None and on_turn.kind == "human" and not on_turn.away \
-            and not await self.dm_ok(on_turn.user_id or "")
+            and not await self.chats.dm_ok(on_turn.user_id or "")
         if not still_theirs:  # the group's turn message is over (or a new notice replaces it below)
             await self.outbox.retract(int(rec.chat_id), rec.id, GROUP_TURN_KEY, rec.version)
         if notice is None:
             return
-        if await self.dm_ok(notice.user_id):
-            lang = await self.player_lang(notice.user_id, rec.chat_id)
+        if await self.chats.dm_ok(notice.user_id):
+            lang = await self.chats.player_lang(notice.user_id, rec.chat_id)
             text = t("tg.notice", lang, game=t(f"game.{rec.game}", lang), chat=excerpt(await self._chat_title(rec.id), 64))
             text = html.escape(text)
             if notice.deadline is not None:
@@ -258,11 +270,11 @@ class Delivery(_Base):
             self.outbox.notify(int(notice.user_id), rec.id, notice_key(notice.user_id), text, version=rec.version)
             return
         # Not reachable in private (never opened the DM, or blocked it): a mention in the group.
-        lang = await self.chat_lang(rec.chat_id)
-        link = html.escape(kb.deep_link(self.bot_username, f"h{rec.id}"))
+        lang = await self.chats.chat_lang(rec.chat_id)
+        link = html.escape(kb.deep_link(self.ctx.bot_username, f"h{rec.id}"))
         self.outbox.notify(int(rec.chat_id), rec.id, GROUP_TURN_KEY,
                            t("tg.turn_for", lang, name=mention(notice.user_id, notice.name), link=link),
-                           thread_id=await self._thread(rec), version=rec.version)
+                           thread_id=await self.thread(rec), version=rec.version)
 
     async def clear_temporary(self, rec: TableRecord) -> None:
         """The match is over: delete its notices and temporary group messages, keeping the table
@@ -283,7 +295,7 @@ class Delivery(_Base):
         self._info.pop(rec.id, None)
         self._held_lines.pop(rec.id, None)
         self._round_results.pop(rec.id, None)
-        self._options_open.discard(rec.id)
+        self.options_open.discard(rec.id)
         for seat in range(len(rec.seats)):
             self._hand_lines.pop((rec.id, seat), None)
         self.uis.forget(rec.id)
@@ -301,12 +313,12 @@ class Delivery(_Base):
     def _lang_of(self, rec: TableRecord) -> LangOf:
         async def lang_of(seat: int | None) -> str:
             if seat is None:
-                return await self.chat_lang(rec.chat_id)
+                return await self.chats.chat_lang(rec.chat_id)
             user_id = rec.seats[seat].user_id
-            return await self.player_lang(user_id, rec.chat_id) if user_id else await self.chat_lang(rec.chat_id)
+            return await self.chats.player_lang(user_id, rec.chat_id) if user_id else await self.chats.chat_lang(rec.chat_id)
         return lang_of
 
-    async def _table_info(self, table_id: str) -> dict[str, object]:
+    async def table_info(self, table_id: str) -> dict[str, object]:
         """The group's title and forum thread of a table: written once at /new, so cached."""
         if table_id not in self._info:
             refs = await self.store.table_refs(table_id)
@@ -314,11 +326,11 @@ class Delivery(_Base):
         return self._info[table_id]
 
     async def _chat_title(self, table_id: str) -> str:
-        title = (await self._table_info(table_id))["chat_title"]
+        title = (await self.table_info(table_id))["chat_title"]
         return title if isinstance(title, str) else ""
 
-    async def _thread(self, rec: TableRecord) -> int | None:
-        value = (await self._table_info(rec.id))["thread"]
+    async def thread(self, rec: TableRecord) -> int | None:
+        value = (await self.table_info(rec.id))["thread"]
         return int(value) if isinstance(value, int | str) else None
 
 

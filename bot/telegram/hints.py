@@ -5,7 +5,6 @@ off or it is not the asker's turn. Each answer goes out in one call."""
 from __future__ import annotations
 
 import html
-from typing import TYPE_CHECKING, Any
 
 from telegram import CallbackQuery, Update
 from telegram.constants import ChatType
@@ -17,15 +16,11 @@ from bot.core.models import Player, ServiceError
 from bot.core.render import render_error
 from bot.core.text import utf16_len
 from bot.telegram.common import player_of, topic_of
+from bot.telegram.context import TgContext
+from bot.telegram.delivery import Delivery
 from bot.telegram.limits import CALLBACK_MAX
+from bot.telegram.moves import Moves
 from storage import TableRecord
-
-if TYPE_CHECKING:
-    from bot.telegram.bot import TelegramBot  # noqa: F401 - the host whose other parts' names these methods use
-
-# The host's parts reach each other through self. A class cannot inherit its own subclass, so the type
-# checker sees that host as Any (composing the adapter of objects, issue 25 item 4, ends this).
-_Base: Any = object
 
 _MARK = "\x00"  # stands for the command while the sentence is escaped (no catalog text holds it)
 
@@ -35,7 +30,15 @@ def hint_html(sentence_with_mark: str, command: str) -> str:
     return html.escape(sentence_with_mark).replace(_MARK, f"<code>{html.escape(command)}</code>")
 
 
-class Hints(_Base):
+class Hints:
+    def __init__(self, ctx: TgContext, delivery: Delivery, moves: Moves) -> None:
+        self.service = ctx.service
+        self.chats = ctx.chats
+        self.replies = ctx.replies
+        self.presenter = ctx.presenter
+        self.delivery = delivery
+        self.moves = moves
+
     async def hint_text(self, rec: TableRecord, me: Player, lang: str) -> str:
         """The hint as HTML for a DM reply, or the sentence saying why there is none."""
         try:
@@ -48,15 +51,15 @@ class Hints(_Base):
         """`/hint`: answered in the DM only, where nobody else reads the hand."""
         chat, user = update.effective_chat, update.effective_user
         assert chat is not None and user is not None
-        lang = await self.chat_lang(chat.id, user)
+        lang = await self.chats.chat_lang(chat.id, user)
         if chat.type != ChatType.PRIVATE:
-            await self._reply(update, html.escape(t("tg.hint_in_dm", lang)))
+            await self.replies.reply(update, html.escape(t("tg.hint_in_dm", lang)))
             return
-        rec = await self._table_for(chat, user, topic_of(update))
+        rec = await self.moves.table_for(chat, user, topic_of(update))
         if rec is None:
-            await self._reply(update, html.escape(render_error(ServiceError("E_NO_TABLE"), lang)))
+            await self.replies.reply(update, html.escape(render_error(ServiceError("E_NO_TABLE"), lang)))
             return
-        await self._reply(update, await self.hint_text(rec, player_of(user), lang))
+        await self.replies.reply(update, await self.hint_text(rec, player_of(user), lang))
 
     async def press_hint(self, query: CallbackQuery, me: Player, rec: TableRecord, seat: int, lang: str) -> None:
         """The Hint button: the hint as the press's pop-up when it fits one (200 characters), else the
@@ -65,17 +68,17 @@ class Hints(_Base):
         try:
             hint = await table_hint(self.service, rec.id, me)
         except ServiceError as err:
-            await self._answer(query, render_error(err, lang, rec.game), alert=True)
-            await self.put_hand(rec, seat)  # the record the press read: off turn, the hand drops the button
+            await self.replies.answer(query, render_error(err, lang, rec.game), alert=True)
+            await self.delivery.put_hand(rec, seat)  # the record the press read: off turn, the hand drops the button
             return
         text = hint.render(lang)
         if utf16_len(text) <= CALLBACK_MAX:
-            await self._answer(query, text, alert=True)
+            await self.replies.answer(query, text, alert=True)
             return
         hand = await self.presenter.hand(rec, seat, lang, note=text)
-        await self._answer(query, None)
+        await self.replies.answer(query, None)
         if hand is not None:
-            await self._put_hand(hand)
+            await self.delivery.show_hand(hand)
 
 
 __all__ = ["Hints", "hint_html"]

@@ -3,8 +3,6 @@ AI seats, options, start and cancel. The lobby message itself is drawn by delive
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING, Any
-
 from telegram import CallbackQuery, User
 from telegram.constants import ChatMemberStatus
 from telegram.error import TelegramError
@@ -16,65 +14,69 @@ from bot.core.models import Player, ServiceError
 from bot.core.options_ui import option_choices
 from bot.core.presenter.games import max_seats, options_model
 from bot.telegram import keyboards as kb
-from bot.telegram.common import press_key
+from bot.telegram.common import press_key, pressed_before
+from bot.telegram.context import TgContext
+from bot.telegram.delivery import Delivery
 from storage import TableRecord
 
-if TYPE_CHECKING:
-    from bot.telegram.bot import TelegramBot  # noqa: F401 - the host whose other parts' names these methods use
 
-# The host's parts reach each other through self. A class cannot inherit its own subclass, so the type
-# checker sees that host as Any (composing the adapter of objects, issue 25 item 4, ends this).
-_Base: Any = object
+class Lobby:
+    def __init__(self, ctx: TgContext, delivery: Delivery) -> None:
+        self.ctx = ctx
+        self.service = ctx.service
+        self.store = ctx.store
+        self.chats = ctx.chats
+        self.replies = ctx.replies
+        self.outbox = ctx.outbox
+        self.delivery = delivery
 
-
-class Lobby(_Base):
-    async def _lobby_button(self, query: CallbackQuery, user: User, me: Player, rec: TableRecord, data: ButtonData,
+    async def press(self, query: CallbackQuery, user: User, me: Player, rec: TableRecord, data: ButtonData,
                             lang: str) -> None:
         verb = data.verb
         key = press_key(query)
         if verb == "join":
-            if not await self.dm_ok(user.id):
+            if not await self.chats.dm_ok(user.id):
                 # No working DM yet: one tap opens the bot and joins (the seat waits for the DM).
-                await self._answer(query, t("tg.open_dm_first", lang),
-                                   url=kb.deep_link(self.bot_username, f"j{rec.id}"))
+                await self.replies.answer(query, t("tg.open_dm_first", lang),
+                                   url=kb.deep_link(self.ctx.bot_username, f"j{rec.id}"))
                 return
             rec = await self.service.join(rec.id, me, key=key)
-            await self._answer(query, t("tg.joined", lang))
+            await self.replies.answer(query, t("tg.joined", lang))
         elif verb == "leave":
             rec = await self.service.leave(rec.id, me, key=key)
-            await self._answer(query, t("tg.left", lang))
+            await self.replies.answer(query, t("tg.left", lang))
         elif verb == "addai":
             rec = await self.service.add_ai(rec.id, me, level=button_level(data.args), key=key)
-            await self._answer(query, None)
+            await self.replies.answer(query, None)
         elif verb == "rmai":
             rec = await self.service.remove_ai(rec.id, me, key=key)
-            await self._answer(query, None)
+            await self.replies.answer(query, None)
         elif verb == "cancel":
             rec = await self.service.end_table(rec.id, me, is_admin=await self._is_admin_id(rec, user), key=key)
-            await self._answer(query, None)
-            await self.render_closed(rec, "lobby.abandoned")
+            await self.replies.answer(query, None)
+            await self.delivery.render_closed(rec, "lobby.abandoned")
             return
         elif verb in ("options", "lobby"):
             if not self.service.is_host(rec, me):
                 raise ServiceError("E_NOT_HOST")
             if verb == "options":
-                self._options_open.add(rec.id)
+                self.delivery.options_open.add(rec.id)
             else:
-                self._options_open.discard(rec.id)
-            await self._answer(query, None)
+                self.delivery.options_open.discard(rec.id)
+            await self.replies.answer(query, None)
         elif verb == "setopt":
             rec = await self._set_option(rec, me, data, key)
-            await self._answer(query, None)
+            await self.replies.answer(query, None)
         elif verb == "start":
-            missing = [s.name for s in rec.seats if s.kind == "human" and not await self.dm_ok(s.user_id or "")]
+            missing = [s.name for s in rec.seats if s.kind == "human" and not await self.chats.dm_ok(s.user_id or "")]
             if missing:
                 raise ServiceError("E_NO_DM", names=", ".join(missing))
             outcome = await self.service.start(rec.id, me, key=key)
-            self._options_open.discard(rec.id)
-            await self._answer(query, None)
-            await self.render_outcome(outcome, prev_turn=None)
+            self.delivery.options_open.discard(rec.id)
+            await self.replies.answer(query, None)
+            await self.delivery.render_outcome(outcome, prev_turn=None)
             return
-        await self.render_lobby(rec)
+        await self.delivery.render_lobby(rec)
 
     async def _is_admin_id(self, rec: TableRecord, user: User) -> bool:
         if rec.host_user_id == str(user.id):
@@ -87,7 +89,7 @@ class Lobby(_Base):
         return member.status in (ChatMemberStatus.ADMINISTRATOR, ChatMemberStatus.OWNER)
 
     async def _set_option(self, rec: TableRecord, me: Player, data: ButtonData, key: str) -> TableRecord:
-        if data.version != rec.version and not await self._pressed_before(key):
+        if data.version != rec.version and not await pressed_before(self.store, key):
             raise ServiceError("E_STALE")
         if not self.service.is_host(rec, me):
             raise ServiceError("E_NOT_HOST")

@@ -3,7 +3,8 @@ bot.core.pictures, each with a short caption, unless the chat chose `/look text`
 
 The look is a chat setting: the group's decides its table message, a player's own (`/look` in
 the DM) decides their hand. Pictures are drawn off the event loop (a full table takes a few ms),
-once per (table, version, viewer, language, rack order) by the shared cache.
+once per (table, version, viewer, language, rack order) by the shared cache. `/look` itself is a
+command (commands.py).
 """
 
 from __future__ import annotations
@@ -11,29 +12,17 @@ from __future__ import annotations
 import asyncio
 import html
 import threading
-from typing import TYPE_CHECKING, Any
-
-from telegram import Update
-from telegram.constants import ChatType
-from telegram.ext import ContextTypes
+from typing import Any
 
 from bot.core.i18n import t
-from bot.core.models import ServiceError
 from bot.core.pictures import PictureCache
 from bot.core.presenter import TablePanel
-from bot.core.render import render_error
 from bot.core.render.common import names
 from bot.core.text import utf16_len
-from bot.telegram.common import PLATFORM, deadline_html, topic_of
+from bot.telegram.chat_settings import ChatSettings
+from bot.telegram.common import deadline_html
 from bot.telegram.limits import CAPTION_MAX, fit_html
 from storage import TableRecord
-
-if TYPE_CHECKING:
-    from bot.telegram.bot import TelegramBot  # noqa: F401 - the host whose other parts' names these methods use
-
-# The host's parts reach each other through self. A class cannot inherit its own subclass, so the type
-# checker sees that host as Any (composing the adapter of objects, issue 25 item 4, ends this).
-_Base: Any = object
 
 LOOKS = ("pictures", "text")
 
@@ -72,13 +61,16 @@ def table_caption(panel: TablePanel, last_round: str | None = None) -> str:
     return fit_html(caption, CAPTION_MAX)
 
 
-class Pictures(_Base):
-    _picture_cache: PictureCache
-    _drawing: threading.Lock
+class Pictures:
+    def __init__(self, chats: ChatSettings, default_look: str) -> None:
+        self.chats = chats
+        self.default_look = default_look
+        self._cache = PictureCache()
+        self._drawing = threading.Lock()
 
     async def shows_pictures(self, chat_id: int | str) -> bool:
         """The chat's `/look` (pictures unless set to text)."""
-        return (await self._chat_settings(chat_id)).get("look", self.config.look) == "pictures"
+        return (await self.chats.get(chat_id)).get("look", self.default_look) == "pictures"
 
     async def picture(self, rec: TableRecord, view: dict[str, Any] | None, viewer: int | None, lang: str,
                       by_number: bool = False) -> bytes | None:
@@ -88,29 +80,8 @@ class Pictures(_Base):
 
         def draw() -> bytes:
             with self._drawing:  # the cache is shared by the drawing threads, one at a time
-                return self._picture_cache.picture(rec, view, viewer, lang, by_number)
+                return self._cache.picture(rec, view, viewer, lang, by_number)
         return await asyncio.to_thread(draw)
-
-    async def cmd_look(self, update: Update, context: ContextTypes.DEFAULT_TYPE) -> None:
-        """`/look pictures|text`: in a group (its admins or the table's host) the table message, in
-        the DM the player's hands."""
-        chat, user = update.effective_chat, update.effective_user
-        assert chat is not None and user is not None
-        lang = await self.chat_lang(chat.id, user)
-        choice = context.args[0].lower() if context.args else ""
-        if choice not in LOOKS:
-            await self._reply(update, html.escape(t("tg.look_usage", lang)))
-            return
-        rec = None
-        if chat.type != ChatType.PRIVATE:
-            rec = await self.store.active_table_for_chat(PLATFORM, str(chat.id), topic_of(update))
-            if not await self._is_admin(chat, user) and (rec is None or rec.host_user_id != str(user.id)):
-                await self._reply(update, html.escape(render_error(ServiceError("E_NOT_HOST"), lang)))
-                return
-        await self._update_settings(chat.id, look=choice)
-        await self._reply(update, html.escape(t(f"tg.look_{choice}", lang)))
-        if rec is not None and rec.status != "lobby":
-            await self.render_record(rec)
 
 
 __all__ = ["LOOKS", "Pictures", "table_caption"]

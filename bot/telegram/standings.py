@@ -4,7 +4,6 @@ from __future__ import annotations
 
 import html
 from collections.abc import Awaitable, Callable
-from typing import TYPE_CHECKING, Any
 
 from telegram import Update
 from telegram.constants import ChatType
@@ -15,25 +14,28 @@ from bot.core.models import ServiceError
 from bot.core.render import render_error
 from bot.core.stats import StatsError
 from bot.telegram.common import PLATFORM, msg_key, player_of, topic_of
-
-if TYPE_CHECKING:
-    from bot.telegram.bot import TelegramBot  # noqa: F401 - the host whose other parts' names these methods use
-
-# The host's parts reach each other through self. A class cannot inherit its own subclass, so the type
-# checker sees that host as Any (composing the adapter of objects, issue 25 item 4, ends this).
-_Base: Any = object
+from bot.telegram.context import TgContext
+from bot.telegram.delivery import Delivery
 
 
-class Standings(_Base):
+class Standings:
+    def __init__(self, ctx: TgContext, delivery: Delivery) -> None:
+        self.ctx = ctx
+        self.service = ctx.service
+        self.store = ctx.store
+        self.chats = ctx.chats
+        self.replies = ctx.replies
+        self.delivery = delivery
+
     async def _stats_reply(self, update: Update, make: Callable[[str], Awaitable[str]]) -> None:
         chat, user = update.effective_chat, update.effective_user
         assert chat is not None
-        lang = await self.chat_lang(chat.id, user)
+        lang = await self.chats.chat_lang(chat.id, user)
         try:
             text = await make(lang)
         except StatsError as err:
             text = err.render(lang)
-        await self._reply(update, html.escape(text))
+        await self.replies.reply(update, html.escape(text))
 
     async def cmd_leaderboard(self, update: Update, context: ContextTypes.DEFAULT_TYPE) -> None:
         chat, user = update.effective_chat, update.effective_user
@@ -66,7 +68,7 @@ class Standings(_Base):
     async def cmd_history(self, update: Update, context: ContextTypes.DEFAULT_TYPE) -> None:
         chat = update.effective_chat
         assert chat is not None
-        web = self.web  # with the web table on, each finished match links to its replay (public view)
+        web = self.ctx.web  # with the web table on, each finished match links to its replay (public view)
         await self._stats_reply(update, lambda lang: self.service.standings.history(
             PLATFORM, str(chat.id), list(context.args or []), lang,
             None if web is None else lambda table_id: web.replay_url(table_id, lang)))
@@ -74,22 +76,22 @@ class Standings(_Base):
     async def cmd_rematch(self, update: Update, context: ContextTypes.DEFAULT_TYPE) -> None:
         chat, user = update.effective_chat, update.effective_user
         assert chat is not None and user is not None
-        lang = await self.chat_lang(chat.id, user)
+        lang = await self.chats.chat_lang(chat.id, user)
         if chat.type == ChatType.PRIVATE:
-            await self._reply(update, html.escape(t("tg.new_in_group", lang)))
+            await self.replies.reply(update, html.escape(t("tg.new_in_group", lang)))
             return
         topic = topic_of(update)
         try:
             rec = await self.service.rematch(PLATFORM, str(chat.id), player_of(user), topic_id=topic,
                                              key=msg_key(update.effective_message))
         except ServiceError as err:
-            await self._reply(update, html.escape(render_error(err, lang)))
+            await self.replies.reply(update, html.escape(render_error(err, lang)))
             return
         await self.store.set_table_ref(rec.id, "chat_title", chat.title or "")
         if topic is not None:
             await self.store.set_table_ref(rec.id, "thread", int(topic))
-        await self._reply(update, html.escape(t("stats.rematch_opened", lang)))
-        await self.render_lobby(rec)
+        await self.replies.reply(update, html.escape(t("stats.rematch_opened", lang)))
+        await self.delivery.render_lobby(rec)
 
 
 __all__ = ["Standings"]

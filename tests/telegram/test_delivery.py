@@ -74,7 +74,7 @@ async def test_the_table_shows_the_deadline_as_a_time_not_a_countdown(h: Harness
     user = user_of(h, rec.seats[rec.state["turn"]].user_id)
     await h.dm("new " + h.fake.buttons(await h.hand_message(user))[0]["text"], user)  # a draft step
     n = len(h.fake.calls)
-    await h.tg.render_record(await h.table())  # the same state again, later
+    await h.tg.delivery.render_record(await h.table())  # the same state again, later
     await h.tg.idle()
     assert not [c for c in h.fake.calls[n:] if c.chat_id == GROUP_ID], "time passing alone edits nothing"
 

@@ -89,7 +89,7 @@ async def test_an_over_long_table_edit_and_callback_answer_are_cut_not_dropped(h
     edit = h.fake.calls_to("editMessageText", after=n)[-1].params["text"]
     assert len(edit.encode("utf-16-le")) // 2 <= 4096 and edit.endswith("\n…</pre>")
     assert parse_html(edit).startswith("Table\nmeld 0: r1 & 👍\nmeld 1")
-    await h.tg._answer(await _query(h), "Ж👍" * 300)
+    await h.tg.replies.answer(await _query(h), "Ж👍" * 300)
     assert len(h.fake.calls_to("answerCallbackQuery")[-1].params["text"].encode("utf-16-le")) <= 400
     assert not h.fake.rejected
 

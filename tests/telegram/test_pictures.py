@@ -60,10 +60,10 @@ async def test_a_turn_costs_the_group_one_edit_and_nothing_when_unchanged(hp: Ha
         hand = [c.method for c in h.fake.calls[n:] if c.chat_id == user["id"] and c.method.startswith("edit")]
         assert len(hand) <= 1 and set(hand) <= {"editMessageMedia", "editMessageCaption"}
     assert "editMessageMedia" in group_calls(h, start)  # a new picture, not only captions
-    await h.tg.render_record(await h.table())  # the table again (its event lines dropped: one caption edit)
+    await h.tg.delivery.render_record(await h.table())  # the table again (its event lines dropped: one caption edit)
     await h.idle()
     n = len(h.fake.calls)
-    await h.tg.render_record(await h.table())  # the same again: nothing to send
+    await h.tg.delivery.render_record(await h.table())  # the same again: nothing to send
     await h.idle()
     assert [c for c in h.fake.calls[n:] if c.method.startswith(("edit", "send"))] == []
 

@@ -22,7 +22,7 @@ async def restaged(h: Harness, state: dict[str, Any]) -> TableRecord:
     rec.state = state
     rec = await h.store.commit(rec, rec.version)
     for seat in range(len(rec.seats)):
-        await h.tg.put_hand(rec, seat)
+        await h.tg.delivery.put_hand(rec, seat)
     await h.idle()
     return rec
 

@@ -96,21 +96,21 @@ async def test_a_move_during_the_restored_render_is_taken_and_the_table_ends_up_
     dropped by the outbox instead of putting the old table back."""
     import asyncio
 
-    from bot.telegram.bot import TelegramBot
+    from bot.telegram.delivery import Delivery
 
     await h.open_lobby(users=(h.bob,))
     await h.press_verb(await h.table_message(), "start", h.alice)
     rec = await h.table()
     await h.stop()
     gate = asyncio.Event()
-    render = TelegramBot.render_outcome
+    render = Delivery.render_outcome
 
-    async def held(self: TelegramBot, outcome, prev_turn=None, restored=False) -> None:  # type: ignore[no-untyped-def]
+    async def held(self: Delivery, outcome, prev_turn=None, restored=False) -> None:  # type: ignore[no-untyped-def]
         if restored:
             await gate.wait()
         await render(self, outcome, prev_turn, restored)
 
-    monkeypatch.setattr(TelegramBot, "render_outcome", held)
+    monkeypatch.setattr(Delivery, "render_outcome", held)
     await h.start()
     assert not h.tg.restored._task.done(), "startup returned with the restored render still to come"
     user = h.alice if rec.state["turn"] == 0 else h.bob

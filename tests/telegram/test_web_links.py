@@ -52,7 +52,7 @@ async def test_each_hand_opens_the_table_page_and_the_group_links_into_the_mini_
     # An hour later the hand is put again: the button is the same, so nothing is edited.
     h.clock.advance(3600)
     before = len(h.fake.calls)
-    await h.tg.put_hand(await h.table(), 0)
+    await h.tg.delivery.put_hand(await h.table(), 0)
     await h.idle()
     assert h.fake.calls[before:] == []
 

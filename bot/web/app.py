@@ -406,20 +406,23 @@ async def secure_headers(request: web.Request, resp: web.StreamResponse) -> None
         resp.headers["Cache-Control"] = "no-store"
     if request.path.startswith("/api/") or request.path.startswith("/static/"):
         resp.headers.setdefault("Content-Security-Policy", "frame-ancestors 'none'")
-    if _compressible(request, resp):
-        resp.enable_compression()  # gzip or deflate, as the client accepts; aiohttp drops Content-Length
 
 
-COMPRESSIBLE = ("text/", "application/javascript", "image/svg+xml")
+COMPRESSED = (".js", ".css", ".html", ".svg")
 
 
-def _compressible(request: web.Request, resp: web.StreamResponse) -> bool:
-    """The page and its static files (HTML, CSS, JS: 70 % smaller gzipped), never the event
-    stream (compression would hold its events back) nor an answer already encoded."""
-    page = request.path.startswith("/static/") or request.path in ("/", "/favicon.ico") \
-        or request.path.startswith(("/table/", "/replay/"))
-    return (page and resp.status == 200 and hdrs.CONTENT_ENCODING not in resp.headers
-            and resp.content_type.startswith(COMPRESSIBLE))
+@web.middleware
+async def compressed(request: web.Request, handler: Handler) -> web.StreamResponse:
+    """The page and its static files gzipped (or deflated) for a client that accepts it: 62 % less to
+    send. Set before the answer is prepared (aiohttp picks the coding then); never the event stream,
+    whose events compression would hold back, nor a range of a file."""
+    resp = await handler(request)
+    path = request.path
+    page = path == "/" or path.startswith(("/table/", "/replay/")) or (
+        path.startswith("/static/") and path.endswith(COMPRESSED))
+    if page and isinstance(resp, web.FileResponse) and hdrs.RANGE not in request.headers:
+        resp.enable_compression()
+    return resp
 
 
 async def _follow(feed: ChangeFeed, hub: Hub) -> None:
@@ -433,7 +436,7 @@ def create_app(service: TableService, store: Store, config: WebConfig, clock: Cl
                feed: ChangeFeed | None = None) -> web.Application:
     """`feed` tells of commits made by other processes on the same store (by default the store's own
     feed, storage/feed.py); this process's commits reach the pages through the service at once."""
-    app = web.Application(client_max_size=MAX_BODY, middlewares=[hung_up, store_unavailable(config.default_lang)])
+    app = web.Application(client_max_size=MAX_BODY, middlewares=[hung_up, compressed, store_unavailable(config.default_lang)])
     hub = Hub()
     app[HUB], app[SERVICE], app[STORE], app[CONFIG] = hub, service, store, config
     app[CLOCK] = clock or service.clock or SystemClock()

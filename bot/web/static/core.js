@@ -130,7 +130,7 @@
     const had = document.activeElement && document.activeElement.dataset ? document.activeElement.dataset.focus : null;
     draw();
     if (!had) return;
-    for (const key of [had, fallback]) {
+    for (const key of [had, typeof fallback === "function" ? fallback() : fallback]) {
       const target = key && document.querySelector(`[data-focus="${CSS.escape(key)}"]`);
       if (target) { target.focus(); return; }
     }

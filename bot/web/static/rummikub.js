@@ -35,14 +35,15 @@
   // put the held one before it; on another rack tile: hold that one instead.
   function pickOrPlace(from, pos) {
     if (held && held.from === from && held.pos === pos) held = null;
-    else if (held && from !== "rack") return place(held, { kind: "meld", meld: Number(from) }, pos);
-    else if (held && held.from !== "rack") return place(held, { kind: "rack" }, null);
+    else if (held && from !== "rack") return putHeld(held, { kind: "meld", meld: Number(from) }, pos);
+    else if (held && held.from !== "rack") return putHeld(held, { kind: "rack" }, null);
     else held = { from, pos };
     drawRummikub();
   }
 
-  function place(tile, target, at) {
+  function putHeld(tile, target, at) {
     held = null;
+    after = tile.from === "rack" ? tile.pos : null;
     moveTile(tile.from, tile.pos, target, at);
   }
 
@@ -52,11 +53,11 @@
     if (!held) return;
     const key = `zone:${where.kind}:${where.meld === undefined ? "" : where.meld}`;
     if (where.kind === "new") {
-      RC.operable(node, () => place(held, where, null));
+      RC.operable(node, () => putHeld(held, where, null));
       node.dataset.focus = key;
       return;
     }
-    const put = button("+", () => place(held, where, null), "put");
+    const put = button("+", () => putHeld(held, where, null), "put");
     put.className = "put";
     put.setAttribute("aria-label", w("web.put_here", { where: label }));
     put.dataset.focus = key;
@@ -71,7 +72,7 @@
     g.dataset.at = p;
     g.title = w("web.split");
     g.addEventListener("click", () => split(i, p));
-    RC.operable(g, () => (held ? place(held, { kind: "meld", meld: i }, p) : split(i, p)));
+    RC.operable(g, () => (held ? putHeld(held, { kind: "meld", meld: i }, p) : split(i, p)));
     g.setAttribute("aria-label", w("web.split"));
     g.dataset.focus = `gap:${i}:${p}`;
     return g;
@@ -85,7 +86,12 @@
 
   const mine = () => st.data.hand && st.data.hand.my_turn;
 
-  const drawRummikub = () => RC.keepFocus(drawAll, "zone:rack:");
+  // A placed tile's place on the rack goes to the tile that slid into it (or the rack's last).
+  let after = null;
+  const drawRummikub = () => RC.keepFocus(drawAll, () => {
+    const rack = st.draft ? st.draft.rack.length : 0;
+    return after !== null && rack ? `tile:rack:${Math.min(after, rack - 1)}` : "done:" + w("web.done");
+  });
 
   function drawAll() {
     if (!st.draft || !mine()) held = null;

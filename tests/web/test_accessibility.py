@@ -15,7 +15,8 @@ from urllib.parse import quote
 import pytest
 
 from tests.web.browser import Served, played
-from tests.web.test_browser import finished_match, loaded, wait
+from tests.web.tables import RK_DECK, two_player_table
+from tests.web.test_browser import R500_DECK, css, finished_match, loaded, wait
 
 AXE = Path(__file__).with_name("axe") / "node_modules" / "axe-core" / "axe.min.js"
 GAMES = ("rummikub", "rummy101", "rummy500", "canasta", "three_thirteen")
@@ -64,6 +65,11 @@ def test_no_serious_accessibility_violation_on_any_page(served: Served, browsers
     pages.append(("canasta spectator", served.url(tables["canasta"].id, None)))
     pages.append(("rummikub spectator", served.url(tables["rummikub"].id, None)))
     pages.append(("replay", served.url(replayed, 0).replace("/table/", "/replay/") + "&step=3"))
+    # On turn and mid-move: a Rummikub tile held by keyboard ("new meld" a button), a card picked (its moves).
+    held = served.run(two_player_table(served.service, deck=RK_DECK, chat="axe-held"))
+    picked = served.run(two_player_table(served.service, "rummy500", deck=R500_DECK, chat="axe-picked"))
+    pages.append(("rummikub, a tile held", served.url(held.id, 0)))
+    pages.append(("rummy500, a card picked", served.url(picked.id, 0)))
     b = browsers()
     b.execute_cdp_cmd("Emulation.setEmulatedMedia", {"features": [
         {"name": "prefers-color-scheme", "value": "dark" if theme == "dark" else "light"}]})
@@ -75,6 +81,13 @@ def test_no_serious_accessibility_violation_on_any_page(served: Served, browsers
             wait(b, lambda b: b.execute_script("return document.body.dataset.step") == "3")
         else:
             loaded(b)
+        if name == "rummikub, a tile held":
+            b.execute_script("document.querySelector('#hand .tile').focus()")
+            b.switch_to.active_element.send_keys(" ")
+            wait(b, lambda b: css(b, ".held") and css(b, '#newmeld[role="button"]'))
+        if name == "rummy500, a card picked":
+            css(b, '#hand .card[data-item="7H"]')[0].click()
+            wait(b, lambda b: css(b, '#hand .card[aria-pressed="true"]') and css(b, 'button[data-kind="action"]'))
         if theme == "telegram-dark":
             assert b.execute_script("return getComputedStyle(document.body).backgroundColor") == "rgb(23, 33, 43)"
         if found := violations(b, axe):

@@ -1,5 +1,5 @@
 """The page in a real Chromium without a pointer and without colour: a Rummikub opening and a card
-game's discard by the keyboard alone (Tab, Enter, Space), the focus always visible, every tile
+game's discard and a Three-Thirteen draw and discard by the keyboard alone (Tab, Enter, Space), the focus always visible, every tile
 marked with its colour's letter and named in words, tiles keeping their palette on Telegram's dark
 theme, 44 px tap targets on a phone, the turn in a live region, and no motion when it is refused."""
 
@@ -187,3 +187,28 @@ def test_the_turn_is_in_a_live_region_and_reduced_motion_is_respected(served: Se
     picked.click()
     wait(b, lambda b: css(b, "#hand .card.selected"))
     assert css(b, "#hand .card.selected")[0].value_of_css_property("transform") == "none", "no lift when motion is reduced"
+
+
+def test_three_thirteen_draws_and_discards_by_the_keyboard_alone(served: Served, browsers) -> None:
+    from bot.core.presenter.games import turn_of
+
+    rec = served.run(two_player_table(served.service, "three_thirteen", chat="t13-keys"))
+    seat = turn_of(rec)
+    b = browsers((1280, 800))
+    b.get(served.url(rec.id, seat))
+    loaded(b)
+    tab_to(b, '.zone[data-zone="stock"] .back[role="button"]')
+    assert outline(b)[0] != "none", "the focus on the stock is visible"
+    press(b)
+    loaded(b, rec.version + 1)
+    hand = served.run(served.service.get(rec.id)).state["hands"][seat]
+    card = hand[-1]
+    tab_to(b, f'#hand .card[data-item="{card}"]')
+    press(b)
+    discard = 'button[data-kind="action"][data-focus*="discard" i]'
+    wait(b, lambda b: css(b, discard))
+    tab_to(b, discard)
+    press(b)
+    loaded(b, rec.version + 2)
+    after = served.run(served.service.get(rec.id))
+    assert card not in after.state["hands"][seat] and len(after.state["hands"][seat]) == len(hand) - 1

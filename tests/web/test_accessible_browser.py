@@ -1,7 +1,8 @@
-"""The page in a real Chromium without a pointer and without colour: a Rummikub opening and a card
-game's discard and a Three-Thirteen draw and discard by the keyboard alone (Tab, Enter, Space), the focus always visible, every tile
-marked with its colour's letter and named in words, tiles keeping their palette on Telegram's dark
-theme, 44 px tap targets on a phone, the turn in a live region, and no motion when it is refused."""
+"""The page in a real Chromium without a pointer and without colour: a Rummikub opening, a Rummy 500
+discard and a Three-Thirteen draw and discard by the keyboard alone (Tab, Enter, Space), the focus
+always visible, every tile marked with its colour's letter and named in words, tiles keeping their
+palette on Telegram's dark theme, 44 px tap targets on a phone, the turn in a live region, and no
+motion when it is refused."""
 
 from __future__ import annotations
 

@@ -30,8 +30,8 @@ def init_data(user: Player, auth_date: float, token: str = BOT_TOKEN, **extra: s
 
 
 async def two_player_table(service: TableService, game: str = "rummikub", deck: list[str] | None = None,
-                           **options: object) -> TableRecord:
-    rec = await service.open_table(game, "telegram", "chat1", ALICE, deck=deck, options=options or None)
+                           chat: str = "chat1", **options: object) -> TableRecord:
+    rec = await service.open_table(game, "telegram", chat, ALICE, deck=deck, options=options or None)
     await service.join(rec.id, BOB)
     await service.start(rec.id, ALICE)
     return await service.get(rec.id)

@@ -10,11 +10,15 @@
     node.classList.add("takes");
     node.dataset.take = `${take.index}:${take.option === null ? "" : take.option}`;
     node.title = w(what);
-    node.tabIndex = 0;
     const go = () => RC.press({ ...take, with_items: false });
     node.addEventListener("click", (e) => { e.stopPropagation(); go(); });
-    node.addEventListener("keydown", (e) => { if (e.key === "Enter" || e.key === " ") { e.preventDefault(); go(); } });
-    node.setAttribute("role", "button");
+    RC.operable(node, go);
+    node.dataset.focus = `take:${node.dataset.take}`;
+    // A button's name: what the tap does, then what it takes ("Tap to take from here: 7♥").
+    const piece = node.matches("[aria-label]") ? node : node.querySelector("[aria-label]");
+    const what_ = piece ? piece.getAttribute("aria-label") : node.textContent;
+    node.setAttribute("aria-label", `${w(what)}: ${what_}`);
+    if (piece && piece !== node) piece.setAttribute("aria-hidden", "true");
   }
 
   function zone(z) {
@@ -24,6 +28,8 @@
     if (z.kind === "stock") {
       const back = el("span", "back", String(z.size));
       back.title = w("web.left", { n: z.size });
+      back.setAttribute("role", "img");
+      back.setAttribute("aria-label", back.title);
       box.append(back);
       tappable(back, z.take, "web.draw_here");
     } else {
@@ -76,7 +82,9 @@
     $("board").replaceChildren(zones, el("h2", "", w("web.melds")), melds);
   }
 
-  function drawCards() {
+  const drawCards = () => RC.keepFocus(drawAll, "item:0");
+
+  function drawAll() {
     drawBoard();
     const hand = st.data.hand;
     if (!hand) return;
@@ -86,12 +94,17 @@
       f.dataset.index = item.index;
       f.dataset.item = item.label;
       if (item.selected) f.classList.add("selected");
-      f.addEventListener("click", () => {
+      const pick = () => {
         if (!hand.my_turn) return;
         const i = st.picks.indexOf(item.index);
         if (i >= 0) st.picks.splice(i, 1); else st.picks.push(item.index);
         RC.refresh();
-      });
+      };
+      f.addEventListener("click", pick);
+      if (hand.my_turn) {
+        RC.operable(f, pick, !!item.selected);
+        f.dataset.focus = `item:${item.index}`;
+      }
       return f;
     }));
     const moves = hand.actions.map((a) => button(a.label, () => RC.press(a), "action"));

@@ -29,13 +29,54 @@
   };
 
   // ---- Telegram: the theme (from the launch hash at once, from the script when it loads) ----
+  // Telegram's own colours may miss AA contrast (its night theme's hint is 4.2:1 on its background,
+  // its button 3.7:1 under white text): each text colour is moved toward black or white until it
+  // reads at AA (4.5:1) on what it sits on. Tiles and cards keep their own palette (app.css).
+  const rgb = (hex) => {
+    const m = /^#?([0-9a-f]{6})$/i.exec(String(hex).trim());
+    return m ? [0, 2, 4].map((i) => parseInt(m[1].slice(i, i + 2), 16)) : null;
+  };
+  const luminance = (c) => {
+    const [r, g, b] = c.map((v) => { v /= 255; return v <= 0.03928 ? v / 12.92 : ((v + 0.055) / 1.055) ** 2.4; });
+    return 0.2126 * r + 0.7152 * g + 0.0722 * b;
+  };
+  const contrast = (a, b) => {
+    const [hi, lo] = [luminance(a), luminance(b)].sort((x, y) => y - x);
+    return (hi + 0.05) / (lo + 0.05);
+  };
+  const hex = (c) => "#" + c.map((v) => Math.round(v).toString(16).padStart(2, "0")).join("");
+  function readable(fg, bg) {
+    const f = rgb(fg), b = rgb(bg);
+    if (!f || !b) return fg;
+    const toward = luminance(b) < 0.18 ? [255, 255, 255] : [0, 0, 0];
+    for (let t = 0; t <= 1; t += 0.05) {
+      const c = f.map((v, i) => v + (toward[i] - v) * t);
+      if (contrast(c, b) >= 5) return hex(c); // 5, not 4.5: panels tint the background a little
+    }
+    return hex(toward);
+  }
   function applyTheme(theme) {
     const map = { bg_color: "--bg", text_color: "--text", hint_color: "--hint", button_color: "--button",
-      button_text_color: "--button-text", secondary_bg_color: "--card" };
-    for (const [k, v] of Object.entries(theme || {})) if (map[k]) document.documentElement.style.setProperty(map[k], v);
+      button_text_color: "--button-text" };
+    const root = document.documentElement;
+    for (const [k, v] of Object.entries(theme || {})) if (map[k]) root.style.setProperty(map[k], v);
+    if (!theme || !theme.bg_color) return;
+    const css = getComputedStyle(root);
+    const value = (name) => css.getPropertyValue(name).trim();
+    const bg = value("--bg");
+    const dark = rgb(bg) && luminance(rgb(bg)) < 0.18;
+    // The page's own colours follow the theme's lightness, not the device's.
+    const own = dark ? { "--bad": "#ff8a80", "--good": "#81c995", "--line": "#4a525b", "--focus": "#8ab4f8",
+      "--bad-bg": "#3b1f1d", "--good-bg": "#1d3326", "--panel": "rgba(255, 255, 255, .05)" }
+      : { "--bad": "#b3261e", "--good": "#2e7d32", "--line": "#b9b1a0", "--focus": "#0b57d0",
+        "--bad-bg": "#fdecea", "--good-bg": "#e8f3ec", "--panel": "rgba(255, 255, 255, .35)" };
+    for (const [k, v] of Object.entries(own)) root.style.setProperty(k, v);
+    for (const name of ["--text", "--hint", "--bad", "--good"]) root.style.setProperty(name, readable(value(name), bg));
+    root.style.setProperty("--button", readable(value("--button"), value("--button-text")));
   }
+  // Telegram puts the theme in the launch hash of every page it opens, a link's page in its browser too.
+  try { applyTheme(JSON.parse(hash.get("tgWebAppThemeParams") || "{}")); } catch (e) { /* no theme: defaults */ }
   if (tgData) {
-    try { applyTheme(JSON.parse(hash.get("tgWebAppThemeParams") || "{}")); } catch (e) { /* no theme: defaults */ }
     const s = document.createElement("script");
     s.src = "https://telegram.org/js/telegram-web-app.js";
     s.onload = () => { const app = window.Telegram && Telegram.WebApp; if (app) { app.ready(); app.expand();
@@ -71,6 +112,7 @@
     const b = document.createElement("button");
     b.textContent = label;
     b.dataset.kind = kind;
+    b.dataset.focus = `${kind}:${label}`;
     b.addEventListener("click", onClick);
     return b;
   }
@@ -81,6 +123,18 @@
     if (text !== undefined) e.textContent = text;
     return e;
   };
+
+  // A redraw replaces the pieces and buttons: the one that had the keyboard's focus (by its
+  // `data-focus` key) gets it back, or its zone's, so a keyboard player never starts over at the top.
+  function keepFocus(draw, fallback) {
+    const had = document.activeElement && document.activeElement.dataset ? document.activeElement.dataset.focus : null;
+    draw();
+    if (!had) return;
+    for (const key of [had, typeof fallback === "function" ? fallback() : fallback]) {
+      const target = key && document.querySelector(`[data-focus="${CSS.escape(key)}"]`);
+      if (target) { target.focus(); return; }
+    }
+  }
 
   const newKey = () => Math.random().toString(36).slice(2) + Date.now().toString(36);
 
@@ -105,6 +159,6 @@
     return send({ press: { index: a.index, option: a.option, picks: a.with_items ? st.picks : [], staged: st.staged } });
   }
 
-  window.RC = { $, params, tgData, auth, tableId, api, st, w, say, loadWords, denied, button, el, send, press,
+  window.RC = { $, params, tgData, auth, tableId, api, st, w, say, loadWords, denied, button, el, send, press, keepFocus,
     replaying: location.pathname.startsWith("/replay/") };
 })();

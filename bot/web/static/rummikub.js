@@ -1,10 +1,12 @@
 // Rummikub: drag tiles between the rack, the melds and a new meld; drop a tile on a gap between two
 // tiles to put it in between, tap a gap to split the meld there. The server checks every meld live
-// (/check) and Done sends the whole layout as one `play`.
+// (/check) and Done sends the whole layout as one `play`. By keyboard: Enter or Space picks a tile up,
+// then puts it on the meld, gap, "new meld" or rack it is pressed on; Escape puts it down.
 "use strict";
 (() => {
   const { $, st, w, el, button, api } = RC;
   let checkSeq = 0;
+  let held = null; // {from, pos}: the tile picked up by keyboard
 
   // The layout starts from the draft the player began in the chat, if any (the seat's view holds it
   // while they are on turn); Reset goes back to the table as the turn found it.
@@ -20,7 +22,46 @@
     e.dataset.tile = tile;
     e.dataset.from = from;
     e.dataset.pos = pos;
+    if (mine()) {
+      const isHeld = !!held && held.from === from && held.pos === pos;
+      RC.operable(e, () => pickOrPlace(from, pos), isHeld);
+      e.dataset.focus = `tile:${from}:${pos}`;
+      if (isHeld) e.classList.add("held");
+    }
     return e;
+  }
+
+  // Enter on a tile: pick it up; on the held tile: put it down; with a tile held, on a meld's tile:
+  // put the held one before it; on another rack tile: hold that one instead.
+  function pickOrPlace(from, pos) {
+    if (held && held.from === from && held.pos === pos) held = null;
+    else if (held && from !== "rack") return putHeld(held, { kind: "meld", meld: Number(from) }, pos);
+    else if (held && held.from !== "rack") return putHeld(held, { kind: "rack" }, null);
+    else held = { from, pos };
+    drawRummikub();
+  }
+
+  function putHeld(tile, target, at) {
+    held = null;
+    after = tile.from === "rack" ? tile.pos : null;
+    moveTile(tile.from, tile.pos, target, at);
+  }
+
+  // While a tile is held, a meld and the rack end in a "put it here" button (they hold tile buttons,
+  // so they cannot be buttons themselves); "new meld" holds none and becomes one.
+  function target(node, label, where) {
+    if (!held) return;
+    const key = `zone:${where.kind}:${where.meld === undefined ? "" : where.meld}`;
+    if (where.kind === "new") {
+      RC.operable(node, () => putHeld(held, where, null));
+      node.dataset.focus = key;
+      return;
+    }
+    const put = button("+", () => putHeld(held, where, null), "put");
+    put.className = "put";
+    put.setAttribute("aria-label", w("web.put_here", { where: label }));
+    put.dataset.focus = key;
+    node.append(put);
   }
 
   // Between tiles p-1 and p of meld i: a drop target (insert there) and a tap target (split there).
@@ -31,6 +72,9 @@
     g.dataset.at = p;
     g.title = w("web.split");
     g.addEventListener("click", () => split(i, p));
+    RC.operable(g, () => (held ? putHeld(held, { kind: "meld", meld: i }, p) : split(i, p)));
+    g.setAttribute("aria-label", w("web.split"));
+    g.dataset.focus = `gap:${i}:${p}`;
     return g;
   }
 
@@ -42,7 +86,15 @@
 
   const mine = () => st.data.hand && st.data.hand.my_turn;
 
-  function drawRummikub() {
+  // A placed tile's place on the rack goes to the tile that slid into it (or the rack's last).
+  let after = null;
+  const drawRummikub = () => RC.keepFocus(drawAll, () => {
+    const rack = st.draft ? st.draft.rack.length : 0;
+    return after !== null && rack ? `tile:rack:${Math.min(after, rack - 1)}` : "done:" + w("web.done");
+  });
+
+  function drawAll() {
+    if (!st.draft || !mine()) held = null;
     if (!st.draft) startDraft();
     const draft = st.draft;
     const rows = draft.melds.map((tiles, i) => {
@@ -53,6 +105,7 @@
         if (p > 0 && mine()) row.append(gapEl(i, p));
         row.append(tileEl(tile, String(i), p));
       });
+      if (mine()) target(row, w("web.meld_n", { n: i + 1 }), { kind: "meld", meld: i });
       return row;
     });
     const opening = el("div", "opening");
@@ -61,17 +114,20 @@
       const fresh = el("div", "newmeld", w("web.new_meld"));
       fresh.dataset.drop = "new";
       fresh.id = "newmeld";
+      target(fresh, w("web.new_meld"), { kind: "new" });
       rows.push(fresh);
       if (draft.melds.some((m) => m.length > 1)) rows.push(el("p", "tip", w("web.split_tip")));
     }
     $("board").replaceChildren(...rows, opening);
     if (!st.data.hand) return;
-    $("hand").replaceChildren(...draft.rack.map((tile, p) => tileEl(tile, "rack", p)));
+    const rack = $("hand");
+    rack.replaceChildren(...draft.rack.map((tile, p) => tileEl(tile, "rack", p)));
+    if (mine() && held && held.from !== "rack") target(rack, w("web.rack"), { kind: "rack" });
     const plain = st.data.hand.actions.filter((a) => !a.with_items && mine() && !isDraftVerb(a));
     const buttons = (st.data.hand.suggestions || []).map((g) => button(g.label, () => RC.send({ suggestion: g.index }), "suggestion"));
     buttons.push(...plain.map((a) => button(a.label, () => RC.press(a), "action")));
     if (mine()) {
-      buttons.push(button(w("web.reset"), () => { startDraft(false); RC.say(""); drawRummikub(); }, "reset"));
+      buttons.push(button(w("web.reset"), () => { held = null; startDraft(false); RC.say(""); drawRummikub(); }, "reset"));
       const done = button(w("web.done"), () => RC.send({ play: draft.melds.filter((m) => m.length) }), "done");
       done.id = "done";
       buttons.push(done);
@@ -182,6 +238,9 @@
     } else {
       moveTile(from, pos, { kind }, null);
     }
+  });
+  document.addEventListener("keydown", (e) => {
+    if (e.key === "Escape" && held) { held = null; drawRummikub(); }
   });
   document.addEventListener("pointercancel", () => {
     if (drag) { drag.copy.remove(); drag.el.classList.remove("ghost"); drag = null; }

@@ -32,18 +32,17 @@ import uuid
 from collections.abc import Callable
 from typing import Any
 
-from bot.core import metrics
 from bot.core.ai_pool import AiPool
-from bot.core.automoves import end_of_round
 from bot.core.clock import Clock, SystemClock
 from bot.core.clockwork import Clockwork
+from bot.core.ledger import Ledger, after_round, new_entry, state_of
 from bot.core.liveness import process_owner
-from bot.core.lobby import Lobby
-from bot.core.models import Outcome, Player, ServiceError, StoreUnavailable
+from bot.core.lobby import Lobby, in_lobby, is_host, playing_seat, seat_of
+from bot.core.models import Outcome, Player, ServiceError
 from bot.core.options_text import bad_option
 from bot.core.stats import Standings
 from bot.core.store_guard import guarded
-from bot.core.table_gate import TableGate
+from bot.core.table_gate import TableGate, TableGates
 from rules import Action, Engine, Event, RoundResult, SetupError, State, get_engine
 from storage import (
     EVERY_TABLE,
@@ -52,7 +51,6 @@ from storage import (
     ClaimWrite,
     DuplicateAction,
     LogEntry,
-    MatchResultRecord,
     Store,
     TableRecord,
 )
@@ -64,14 +62,13 @@ DEFAULT_LOBBY_TTL_S = 3600.0
 # turn's work (an AI run renews it as it goes); a dead process's tables wait this long for a new
 # owner unless it is proven gone (bot/core/liveness.py).
 CLAIM_LEASE_S = 30.0
-GATES_SWEEP_MIN = 256  # table gates kept before the first sweep of idle ones
 
 
 def _new_table_id() -> str:
     return uuid.uuid4().hex[:12]
 
 
-class TableService(Lobby, Clockwork):
+class TableService(Clockwork):
     def __init__(
         self,
         store: Store,
@@ -95,29 +92,36 @@ class TableService(Lobby, Clockwork):
         self._unseen: dict[str, float] = {}
         self.clock = clock or SystemClock()
         self.lobby_ttl_s = lobby_ttl_s
-        self._new_table_id = new_table_id
-        self._new_seed = new_seed
         # The old way, kept for bench/bench_views.py to compare against: `engine.view` per seat.
         self._fresh_views = fresh_views
-        self._locks: dict[str, TableGate] = {}
-        self._gates_swept_at = GATES_SWEEP_MIN
+        self.gates = TableGates()
         self._engines: dict[str, Engine] = {}
         # Told of every committed move (the web pages' push); a listener must not block or raise.
         self.commit_listeners: list[Callable[[TableRecord], None]] = []
         self.standings = Standings(self.store, self.clock)
+        self.ledger = Ledger(self.store, self.clock, self.gates, self.engine_for, self.standings,
+                             self.commit_listeners)
+        self.lobby = Lobby(self.store, self.clock, self.ledger, lobby_ttl_s=lobby_ttl_s,
+                           new_table_id=new_table_id, new_seed=new_seed)
+        # The lobby's part of the facade.
+        self.open_table = self.lobby.open_table
+        self.rematch = self.lobby.rematch
+        self.join = self.lobby.join
+        self.leave = self.lobby.leave
+        self.add_ai = self.lobby.add_ai
+        self.remove_ai = self.lobby.remove_ai
+        self.swap_seats = self.lobby.swap_seats
+        self.set_option = self.lobby.set_option
+        self.end_table = self.lobby.end_table
+
+    seat_of = staticmethod(seat_of)
+    playing_seat = staticmethod(playing_seat)
+    is_host = staticmethod(is_host)
 
     # ---- helpers -----------------------------------------------------------------------------
 
     def _lock(self, table_id: str) -> TableGate:
-        gate = self._locks.get(table_id)
-        if gate is None:
-            if len(self._locks) >= self._gates_swept_at:
-                # Idle gates go (a new one is the same), a sweep each time the count doubles: the
-                # gates stay about the tables in play, not every table ever played, at O(1) a call.
-                self._locks = {t: g for t, g in self._locks.items() if not g.idle()}
-                self._gates_swept_at = max(GATES_SWEEP_MIN, 2 * len(self._locks))
-            gate = self._locks[table_id] = TableGate(table_id)
-        return gate
+        return self.gates.of(table_id)
 
     async def close(self, grace_s: float | None = None) -> None:
         """Let the automatic moves in flight be stored, then stop the AI workers. Call before the
@@ -143,10 +147,7 @@ class TableService(Lobby, Clockwork):
             await asyncio.wait(left)
 
     async def get(self, table_id: str) -> TableRecord:
-        rec = await self.store.get_table(table_id)
-        if rec is None:
-            raise ServiceError("E_NO_TABLE", table=table_id)
-        return rec
+        return await self.ledger.get(table_id)
 
     def engine_for(self, rec: TableRecord) -> Engine:
         # Kept per service: get_engine goes through importlib on every call, and an action asks
@@ -164,10 +165,10 @@ class TableService(Lobby, Clockwork):
             return await self._commit_with_automatic(rec, state, [entry], Outcome(table=rec), acted_seat=None,
                                                      prev_turn=None, key=key)
 
-        return await (await self._keyed(table_id, key, attempt, self._repeat)).settled()
+        return await (await self.ledger.keyed(table_id, key, attempt, self._repeat)).settled()
 
     def _deal(self, rec: TableRecord, by: Player) -> State:
-        self._in_lobby(rec, by, host_only=True)
+        in_lobby(rec, by, host_only=True)
         engine = self.engine_for(rec)
         if len(rec.seats) < engine.min_seats:
             raise ServiceError("E_TOO_FEW_PLAYERS", game=engine.name, min=engine.min_seats)
@@ -184,7 +185,7 @@ class TableService(Lobby, Clockwork):
                 raise ServiceError("E_NOT_SEATED")
             rec.seats[seat].away = away
 
-        rec = await self._change(table_id, change, key)
+        rec = await self.ledger.change(table_id, change, key)
         if rec.status != "playing":
             return rec
         async with self._lock(table_id):
@@ -226,7 +227,7 @@ class TableService(Lobby, Clockwork):
         async def attempt(rec: TableRecord) -> Outcome:
             return await self._act_once(rec, user, action, expected_version, key)
 
-        return await self._keyed(table_id, key, attempt, self._repeat)
+        return await self.ledger.keyed(table_id, key, attempt, self._repeat)
 
     async def _act_once(
         self, rec: TableRecord, user: Player, action: str | Action, expected_version: int | None, key: str | None
@@ -243,7 +244,7 @@ class TableService(Lobby, Clockwork):
         if parsed.service_only:
             raise ServiceError("E_SERVICE_ONLY", command=engine.format(parsed))
         if rec.seats[seat].away:
-            if key is not None and (done := await self._done(key)) is not None:
+            if key is not None and (done := await self.ledger.done(key)) is not None:
                 raise DuplicateAction(done)  # a redelivery must not take the seat back either
             # Any action takes the seat back, even one the rules then refuse.
             rec.seats[seat].away = False
@@ -295,26 +296,16 @@ class TableService(Lobby, Clockwork):
 
     @staticmethod
     def _state(rec: TableRecord) -> State:
-        if rec.state is None:
-            raise ServiceError("E_NOT_PLAYING")
-        return rec.state
+        return state_of(rec)
 
     @staticmethod
     def _entry(rec: TableRecord, kind: str, seat: int | None, text: str, offset: int) -> LogEntry:
-        return LogEntry(table_id=rec.id, seq=rec.log_seq + 1 + offset, kind=kind, seat=seat, text=text, at=0.0)
+        return new_entry(rec, kind, seat, text, offset)
 
     def _maybe_next_round(
         self, engine: Engine, rec: TableRecord, state: State, entries: list[LogEntry], outcome: Outcome
     ) -> tuple[State, list[LogEntry]]:
-        """After a round ends: note the result, then deal the next round unless the match is over."""
-        state, result, dealt = end_of_round(engine, state)
-        if result is not None:
-            outcome.results.append(result)
-            rec.status = "finished" if result.match_over else rec.status
-        if dealt is not None:
-            entries.append(self._entry(rec, "next_round", None, "next_round", offset=len(entries)))
-            outcome.events.append(dealt)
-        return state, entries
+        return after_round(engine, rec, state, entries, outcome)
 
     async def _commit(
         self,
@@ -329,75 +320,11 @@ class TableService(Lobby, Clockwork):
         reply: dict[str, Any] | None = None,
         claim: ClaimWrite | None = None,
     ) -> TableRecord:
-        now = self.clock.now()
-        engine = self.engine_for(rec)
-        turn = engine.current_seat(state) if rec.status == "playing" else None
-        timer = float(rec.options.get("turn_timer_s", 0) or 0)
-        if turn is None or not timer:
-            rec.deadline = None
-        elif force_new_deadline or len(entries) > 1 or turn != prev_turn or rec.deadline is None:
-            rec.deadline = now + timer
-        # else: the same player is still on turn (a draft step): the clock keeps running.
-        rec.state = state
-        rec.wake = now if self._automatic_seat(rec, engine, state) is not None else None
-        rec.updated_at = now
-        for entry in entries:  # this commit's own entries, made by _entry for it: stamped in place
-            entry.at = now
-        # The commit that finishes the match carries its result: one transaction, so a crash can
-        # neither lose the result nor store it for a match that did not end.
-        if rec.status != "finished":
-            saved = await self.store.commit(rec, expected_version=rec.version, entries=entries, key=key, reply=reply,
-                                            claim=claim)
-        else:
-            saved = await self.store.commit(rec, expected_version=rec.version, entries=entries,
-                                            result=self._result_record(rec, state), key=key, reply=reply,
-                                            claim=claim)
-            await self._rate()
-        self._tell(saved)
-        return saved
+        return await self.ledger.commit(rec, state, entries, prev_turn=prev_turn,
+                                        force_new_deadline=force_new_deadline, key=key, reply=reply, claim=claim)
 
     async def _save_seats(self, rec: TableRecord, key: str | None = None) -> TableRecord:
-        # A seat gone away on turn makes automatic moves due (one back from away: no longer).
-        automatic = rec.state is not None and self._automatic_seat(rec, self.engine_for(rec), rec.state) is not None
-        rec.wake = (rec.wake or self.clock.now()) if automatic else None
-        # Seat and status changes (away, back, a table ended) reach the listeners too.
-        saved = await super()._save_seats(rec, key)
-        self._tell(saved)
-        return saved
-
-    def _tell(self, rec: TableRecord) -> None:
-        metrics.MOVES.labels(rec.platform).inc()
-        for listener in self.commit_listeners:
-            listener(rec)
-
-    def _result_record(self, rec: TableRecord, state: State | None) -> MatchResultRecord:
-        data: dict[str, Any] = {}
-        if state is not None:
-            final = self.engine_for(rec).result(state)
-            data = final.model_dump() if final is not None else {}
-            history = state.get("history") if isinstance(state, dict) else None
-            if isinstance(history, list):
-                data["rounds"] = history  # every round's scores (per team in team games)
-        return MatchResultRecord(
-            table_id=rec.id,
-            game=rec.game,
-            platform=rec.platform,
-            chat_id=rec.chat_id,
-            status="finished" if rec.status == "finished" else "abandoned",
-            finished_at=self.clock.now(),
-            seats=rec.seats,
-            result=data,
-        )
-
-    async def _rate(self) -> None:
-        """Rate the match just stored. Failing here loses nothing: the result waits, unrated, for
-        the next catch-up (every stats query runs one)."""
-        try:
-            await self.standings.catch_up()
-        except StoreUnavailable as err:
-            log.warning("rating caught up later (the store is unreachable: %s)", err.params.get("detail", ""))
-        except Exception:
-            log.exception("rating caught up later")
+        return await self.ledger.save_seats(rec, key)
 
     async def replay(self, table_id: str) -> State:
         """Rebuild a table's state from seed + options + deck + log (the source of truth)."""

@@ -24,15 +24,14 @@ hold the same table.
 
 from __future__ import annotations
 
-import asyncio
 import logging
 import secrets
 import time
 import uuid
 from collections.abc import Callable
-from typing import Any
 
 from bot.core.ai_pool import AiPool
+from bot.core.autoplay import Autoplay
 from bot.core.clock import Clock, SystemClock
 from bot.core.clockwork import Clockwork
 from bot.core.ledger import Ledger, after_round, new_entry, state_of
@@ -42,15 +41,13 @@ from bot.core.models import Outcome, Player, ServiceError
 from bot.core.options_text import bad_option
 from bot.core.stats import Standings
 from bot.core.store_guard import guarded
-from bot.core.table_gate import TableGate, TableGates
+from bot.core.table_gate import TableGates
 from rules import Action, Engine, Event, RoundResult, SetupError, State, get_engine
 from storage import (
     EVERY_TABLE,
     ActionKeyRecord,
     ClaimScope,
-    ClaimWrite,
     DuplicateAction,
-    LogEntry,
     Store,
     TableRecord,
 )
@@ -85,7 +82,6 @@ class TableService(Clockwork):
     ) -> None:
         self.store = guarded(store)  # an unreachable store raises StoreUnavailable (a ServiceError)
         self.ai = ai or AiPool(0)  # inline unless the app gives it worker processes (AI_WORKERS)
-        self._settling: set[asyncio.Task[Outcome]] = set()
         self.owner = owner or process_owner()
         self.claim_lease_s = claim_lease_s
         self.scope = scope  # the tables whose clock this process runs: those its surfaces show
@@ -101,6 +97,9 @@ class TableService(Clockwork):
         self.standings = Standings(self.store, self.clock)
         self.ledger = Ledger(self.store, self.clock, self.gates, self.engine_for, self.standings,
                              self.commit_listeners)
+        self.autoplay = Autoplay(self.store, self.clock, owner=self.owner, claim_lease_s=claim_lease_s, ai=self.ai,
+                                 gates=self.gates, ledger=self.ledger, engine_for=self.engine_for,
+                                 viewed=self._viewed, worker_views=not fresh_views)
         self.lobby = Lobby(self.store, self.clock, self.ledger, lobby_ttl_s=lobby_ttl_s,
                            new_table_id=new_table_id, new_seed=new_seed)
         # The lobby's part of the facade.
@@ -118,11 +117,6 @@ class TableService(Clockwork):
     playing_seat = staticmethod(playing_seat)
     is_host = staticmethod(is_host)
 
-    # ---- helpers -----------------------------------------------------------------------------
-
-    def _lock(self, table_id: str) -> TableGate:
-        return self.gates.of(table_id)
-
     async def close(self, grace_s: float | None = None) -> None:
         """Let the automatic moves in flight be stored, then stop the AI workers. Call before the
         store closes (an adapter's shutdown). With `grace_s`, what is not stored by then is handed
@@ -132,19 +126,9 @@ class TableService(Clockwork):
         self.ai.close(10.0 if until is None else max(until - time.monotonic(), 0.0))
 
     async def hand_back(self, grace_s: float | None = None) -> None:
-        """Wait for the automatic moves in flight, for at most `grace_s`; then hand back the rest:
-        each task is cancelled, which releases its table's claim (bot/core/autoplay.py), so the next
-        start (or another process's tick) plays those moves from the stored table. Whoever awaited
-        them gets the outcome stored so far (`Outcome.settled`)."""
-        if self._settling and grace_s != 0:
-            await asyncio.wait(set(self._settling), timeout=grace_s)
-        left = set(self._settling)
-        for task in left:
-            task.cancel()
-        if left:
-            log.info("%d table(s) with automatic moves in flight handed back: they continue at the next start",
-                     len(left))
-            await asyncio.wait(left)
+        """Wait for the automatic moves in flight, for at most `grace_s`; then hand them back
+        (`Autoplay.hand_back`): the next start, or another process's tick, plays them."""
+        await self.autoplay.hand_back(grace_s)
 
     async def get(self, table_id: str) -> TableRecord:
         return await self.ledger.get(table_id)
@@ -161,9 +145,8 @@ class TableService(Clockwork):
         async def attempt(rec: TableRecord) -> Outcome:
             state = self._deal(rec, by)
             rec.status = "playing"
-            entry = self._entry(rec, "start", None, "start", offset=0)
-            return await self._commit_with_automatic(rec, state, [entry], Outcome(table=rec), acted_seat=None,
-                                                     prev_turn=None, key=key)
+            first = new_entry(rec, "start", None, "start", offset=0)
+            return await self.autoplay.commit(rec, state, [first], Outcome(table=rec), prev_turn=None, key=key)
 
         return await (await self.ledger.keyed(table_id, key, attempt, self._repeat)).settled()
 
@@ -188,9 +171,9 @@ class TableService(Clockwork):
         rec = await self.ledger.change(table_id, change, key)
         if rec.status != "playing":
             return rec
-        async with self._lock(table_id):
+        async with self.gates.of(table_id):
             rec = await self.get(table_id)
-            outcome = await self._run_automatic(rec, self._state(rec), Outcome(table=rec))
+            outcome = await self.autoplay.run(rec, state_of(rec), Outcome(table=rec))
         return outcome.table
 
     # ---- play --------------------------------------------------------------------------------
@@ -248,19 +231,18 @@ class TableService(Clockwork):
                 raise DuplicateAction(done)  # a redelivery must not take the seat back either
             # Any action takes the seat back, even one the rules then refuse.
             rec.seats[seat].away = False
-            rec = await self._save_seats(rec)
-        state = self._state(rec)
+            rec = await self.ledger.save_seats(rec)
+        state = state_of(rec)
         prev_turn = engine.current_seat(state)
         state, events = engine.apply(state, seat, parsed)
         outcome = Outcome(table=rec, events=list(events))
         command = engine.format(parsed)
-        entries = [self._entry(rec, "action", seat, command, offset=0)]
-        state, entries = self._maybe_next_round(engine, rec, state, entries, outcome)
+        entries = [new_entry(rec, "action", seat, command, offset=0)]
+        state, entries = after_round(engine, rec, state, entries, outcome)
         # What a repeat of this press is answered with: this application's own events and results.
         reply = {"command": command, "events": [e.to_json() for e in outcome.events],
                  "results": [r.model_dump(mode="json") for r in outcome.results]}
-        return await self._commit_with_automatic(rec, state, entries, outcome, acted_seat=seat, prev_turn=prev_turn,
-                                                 key=key, reply=reply)
+        return await self.autoplay.commit(rec, state, entries, outcome, prev_turn=prev_turn, key=key, reply=reply)
 
     async def _repeat(self, done: ActionKeyRecord) -> Outcome:
         """The answer to a redelivered action: its first application's events, today's table."""
@@ -291,40 +273,6 @@ class TableService(Clockwork):
             else:
                 outcome.public_view, outcome.private_views = engine.views(rec.state, humans)
         return outcome
-
-    # ---- internals ---------------------------------------------------------------------------
-
-    @staticmethod
-    def _state(rec: TableRecord) -> State:
-        return state_of(rec)
-
-    @staticmethod
-    def _entry(rec: TableRecord, kind: str, seat: int | None, text: str, offset: int) -> LogEntry:
-        return new_entry(rec, kind, seat, text, offset)
-
-    def _maybe_next_round(
-        self, engine: Engine, rec: TableRecord, state: State, entries: list[LogEntry], outcome: Outcome
-    ) -> tuple[State, list[LogEntry]]:
-        return after_round(engine, rec, state, entries, outcome)
-
-    async def _commit(
-        self,
-        rec: TableRecord,
-        state: State,
-        entries: list[LogEntry],
-        *,
-        acted_seat: int | None,
-        prev_turn: int | None,
-        force_new_deadline: bool = False,
-        key: str | None = None,
-        reply: dict[str, Any] | None = None,
-        claim: ClaimWrite | None = None,
-    ) -> TableRecord:
-        return await self.ledger.commit(rec, state, entries, prev_turn=prev_turn,
-                                        force_new_deadline=force_new_deadline, key=key, reply=reply, claim=claim)
-
-    async def _save_seats(self, rec: TableRecord, key: str | None = None) -> TableRecord:
-        return await self.ledger.save_seats(rec, key)
 
     async def replay(self, table_id: str) -> State:
         """Rebuild a table's state from seed + options + deck + log (the source of truth)."""

@@ -23,20 +23,14 @@ from __future__ import annotations
 import asyncio
 import logging
 from collections.abc import Awaitable, Callable, Iterable
-from typing import TYPE_CHECKING
 
-from bot.core.ledger import after_round, automatic_turn, new_entry, state_of
+from bot.core.autoplay import Autoplay, Viewed
+from bot.core.clock import Clock
+from bot.core.ledger import EngineFor, Ledger, after_round, automatic_turn, new_entry, state_of
 from bot.core.liveness import proven_dead
 from bot.core.models import Outcome, ViewsLater
-from storage import ClaimScope, TableRecord, VersionConflict
-
-if TYPE_CHECKING:
-    from bot.core.autoplay import Autoplay
-    from bot.core.clock import Clock
-    from bot.core.ledger import Ledger
-    from bot.core.table_gate import TableGates
-    from rules import Engine
-    from storage import Store
+from bot.core.table_gate import TableGates
+from storage import ClaimScope, Store, TableRecord, VersionConflict
 
 KEY_MEMORY_S = 7 * 24 * 3600.0  # platforms redeliver within a day (Telegram keeps updates 24 h)
 CLAIM_BATCH = 250  # due tables claimed (and handled together) per tick; the rest wait for the next tick
@@ -59,22 +53,24 @@ async def _each(table_ids: list[str], work: Callable[[str], Awaitable[Outcome | 
 
 
 class Clockwork:
-    """Mixed into `TableService`, which provides the helpers declared here."""
+    """The clock work of the tables this process claims (`owner`, for `claim_lease_s`) within
+    `scope`: their automatic moves are played by `autoplay`, their writes go through `ledger`;
+    `viewed` builds an outcome's views (the service's)."""
 
-    scope: ClaimScope  # the tables whose clock this process runs: those it can show
-    _unseen: dict[str, float]  # claim owners the database showed gone -> since when (`_dead_owners`)
-
-    store: Store
-    clock: Clock
-    owner: str
-    claim_lease_s: float
-    gates: TableGates
-    autoplay: Autoplay
-    ledger: Ledger
-
-    if TYPE_CHECKING:  # provided by TableService; for the type checker only, so nothing here shadows them
-        def engine_for(self, rec: TableRecord) -> Engine: ...  # noqa: D102
-        async def _viewed(self, outcome: Outcome) -> Outcome: ...  # noqa: D102
+    def __init__(self, store: Store, clock: Clock, *, owner: str, claim_lease_s: float, scope: ClaimScope,
+                 gates: TableGates, ledger: Ledger, autoplay: Autoplay, engine_for: EngineFor,
+                 viewed: Viewed) -> None:
+        self.store = store
+        self.clock = clock
+        self.owner = owner
+        self.claim_lease_s = claim_lease_s
+        self.scope = scope
+        self.gates = gates
+        self.ledger = ledger
+        self.autoplay = autoplay
+        self.engine_for = engine_for
+        self.viewed = viewed
+        self._unseen: dict[str, float] = {}  # claim owners the database showed gone -> since when
 
     async def tick(self, now: float | None = None) -> list[Outcome]:
         """Apply every passed deadline (the game's timeout rule) and expire old lobbies.
@@ -177,7 +173,7 @@ class Clockwork:
         try:
             return await self.autoplay.run(rec, state_of(rec), Outcome(table=rec), claimed=claimed)
         except VersionConflict:
-            return await self._viewed(Outcome(table=await self.ledger.get(table_id)))  # played elsewhere
+            return await self.viewed(Outcome(table=await self.ledger.get(table_id)))  # played elsewhere
 
     async def resume_all(self) -> list[Outcome]:
         """On start: resume every table in play that this process shows (`scope`), so adapters can

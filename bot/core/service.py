@@ -9,7 +9,10 @@ Exactly once: a player's action may carry the platform's idempotency key (an upd
 interaction id). The key is written in the action's own transaction, so when the platform delivers
 the same press again — after a crash right after the COMMIT, or to a second process at the same
 moment — it is answered with the first application (`Outcome.repeated`) and never applied twice.
-The lobby half (seats, options, opening and ending tables) is in `lobby.py`.
+
+The service is a facade over collaborators it builds and wires here, each given what it needs: the
+ledger (how a change is stored: ledger.py), the lobby (lobby.py), the automatic moves (autoplay.py)
+and the clock work (clockwork.py).
 
 A move that the AI (or an away player's stand-in) answers is acknowledged once it is stored; the
 answers are computed off the event loop and stored after it, under a claim taken in the move's own
@@ -65,7 +68,7 @@ def _new_table_id() -> str:
     return uuid.uuid4().hex[:12]
 
 
-class TableService(Clockwork):
+class TableService:
     def __init__(
         self,
         store: Store,
@@ -83,9 +86,6 @@ class TableService(Clockwork):
         self.store = guarded(store)  # an unreachable store raises StoreUnavailable (a ServiceError)
         self.ai = ai or AiPool(0)  # inline unless the app gives it worker processes (AI_WORKERS)
         self.owner = owner or process_owner()
-        self.claim_lease_s = claim_lease_s
-        self.scope = scope  # the tables whose clock this process runs: those its surfaces show
-        self._unseen: dict[str, float] = {}
         self.clock = clock or SystemClock()
         self.lobby_ttl_s = lobby_ttl_s
         # The old way, kept for bench/bench_views.py to compare against: `engine.view` per seat.
@@ -100,6 +100,10 @@ class TableService(Clockwork):
         self.autoplay = Autoplay(self.store, self.clock, owner=self.owner, claim_lease_s=claim_lease_s, ai=self.ai,
                                  gates=self.gates, ledger=self.ledger, engine_for=self.engine_for,
                                  viewed=self._viewed, worker_views=not fresh_views)
+        # Of the tables its surfaces show (`scope`): a timeout this process cannot show would go unseen.
+        self.clockwork = Clockwork(self.store, self.clock, owner=self.owner, claim_lease_s=claim_lease_s,
+                                   scope=scope, gates=self.gates, ledger=self.ledger, autoplay=self.autoplay,
+                                   engine_for=self.engine_for, viewed=self._viewed)
         self.lobby = Lobby(self.store, self.clock, self.ledger, lobby_ttl_s=lobby_ttl_s,
                            new_table_id=new_table_id, new_seed=new_seed)
         # The lobby's part of the facade.
@@ -112,6 +116,11 @@ class TableService(Clockwork):
         self.swap_seats = self.lobby.swap_seats
         self.set_option = self.lobby.set_option
         self.end_table = self.lobby.end_table
+        # The clock work's.
+        self.tick = self.clockwork.tick
+        self.resume = self.clockwork.resume
+        self.resume_all = self.clockwork.resume_all
+        self.forget_old = self.clockwork.forget_old
 
     seat_of = staticmethod(seat_of)
     playing_seat = staticmethod(playing_seat)

@@ -80,7 +80,7 @@ class Ledger:
     """The table's writes. `engine_for` is the service's engine lookup; `listeners` is the service's
     list of commit listeners, told of every stored change (they must not block or raise)."""
 
-    def __init__(self, store: Store, clock: Clock, gates: TableGates, engine_for: EngineFor,
+    def __init__(self, store: Store, clock: Clock, *, gates: TableGates, engine_for: EngineFor,
                  standings: Standings, listeners: list[Listener]) -> None:
         self.store = store
         self.clock = clock

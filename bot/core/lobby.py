@@ -55,7 +55,7 @@ class Lobby:
     """The table's life before its deal (and its end at any time). New tables get their id from
     `new_table_id`, their seed from `new_seed`, and expire `lobby_ttl_s` after opening."""
 
-    def __init__(self, store: Store, clock: Clock, ledger: Ledger, *, lobby_ttl_s: float,
+    def __init__(self, store: Store, clock: Clock, *, ledger: Ledger, lobby_ttl_s: float,
                  new_table_id: Callable[[], str], new_seed: Callable[[], int]) -> None:
         self.store = store
         self.clock = clock

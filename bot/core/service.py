@@ -87,7 +87,6 @@ class TableService:
         self.ai = ai or AiPool(0)  # inline unless the app gives it worker processes (AI_WORKERS)
         self.owner = owner or process_owner()
         self.clock = clock or SystemClock()
-        self.lobby_ttl_s = lobby_ttl_s
         # The old way, kept for bench/bench_views.py to compare against: `engine.view` per seat.
         self._fresh_views = fresh_views
         self.gates = TableGates()
@@ -95,8 +94,8 @@ class TableService:
         # Told of every committed move (the web pages' push); a listener must not block or raise.
         self.commit_listeners: list[Callable[[TableRecord], None]] = []
         self.standings = Standings(self.store, self.clock)
-        self.ledger = Ledger(self.store, self.clock, self.gates, self.engine_for, self.standings,
-                             self.commit_listeners)
+        self.ledger = Ledger(self.store, self.clock, gates=self.gates, engine_for=self.engine_for,
+                             standings=self.standings, listeners=self.commit_listeners)
         self.autoplay = Autoplay(self.store, self.clock, owner=self.owner, claim_lease_s=claim_lease_s, ai=self.ai,
                                  gates=self.gates, ledger=self.ledger, engine_for=self.engine_for,
                                  viewed=self._viewed, worker_views=not fresh_views)
@@ -104,7 +103,7 @@ class TableService:
         self.clockwork = Clockwork(self.store, self.clock, owner=self.owner, claim_lease_s=claim_lease_s,
                                    scope=scope, gates=self.gates, ledger=self.ledger, autoplay=self.autoplay,
                                    engine_for=self.engine_for, viewed=self._viewed)
-        self.lobby = Lobby(self.store, self.clock, self.ledger, lobby_ttl_s=lobby_ttl_s,
+        self.lobby = Lobby(self.store, self.clock, ledger=self.ledger, lobby_ttl_s=lobby_ttl_s,
                            new_table_id=new_table_id, new_seed=new_seed)
         # The lobby's part of the facade.
         self.open_table = self.lobby.open_table

@@ -152,8 +152,7 @@ class Autoplay:
             outcome.table = await self.ledger.get(rec.id)
             return await self.viewed(outcome)
 
-    async def run(self, rec: TableRecord, state: State, outcome: Outcome, *,
-                             claimed: bool = False) -> Outcome:
+    async def run(self, rec: TableRecord, state: State, outcome: Outcome, *, claimed: bool = False) -> Outcome:
         """Play the automatic moves of a stored table (after a player's move, a restart, `/away`)
         until a present human is on turn, under this process's claim (`claimed`: already taken)."""
         engine = self.engine_for(rec)

@@ -157,8 +157,7 @@ class Clockwork:
         outcome = Outcome(table=rec, events=list(events))
         entries = [new_entry(rec, "timeout", seat, engine.format(action), offset=0)]
         state, entries = after_round(engine, rec, state, entries, outcome)
-        return await self.autoplay.commit(rec, state, entries, outcome, prev_turn=seat,
-                                                 force_new_deadline=True)
+        return await self.autoplay.commit(rec, state, entries, outcome, prev_turn=seat, force_new_deadline=True)
 
     async def resume(self, table_id: str) -> Outcome:
         """Continue a table after a restart: play the AI moves a crash may have cut short (unless

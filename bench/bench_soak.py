@@ -171,7 +171,7 @@ async def soak(name: str, days: int, per_day: int, setup: Callable[[Any, FakeClo
                       f"{in_use:>9.0f} {sqlite_kb():>9.0f} {tracked:>8} {blocks:>8} "
                       f"{own_kb():>7.0f} "
                       + " ".join(f"{v:>8}" for v in sizes.values())
-                      + f" {len(h.service._locks):>6} {keys:>6} {updates:>7}", flush=True)
+                      + f" {len(h.service.gates):>6} {keys:>6} {updates:>7}", flush=True)
         finally:
             await stop(h)
         print(f"{name}: {played} tables in {time.perf_counter() - started:.0f} s of real time")

@@ -125,6 +125,26 @@ def bases_importing_back(known: dict[str, Path]) -> set[tuple[str, str]]:
     return out
 
 
+def parts_by_inheritance(known: dict[str, Path], package: str) -> set[str]:
+    """Classes of `package` split across files: those with a base class from another module of
+    `package`, and those declaring what a host class provides (`if TYPE_CHECKING:` in the class body)."""
+    out = set()
+    for name, path in known.items():
+        if not (name == package or name.startswith(package + ".")):
+            continue
+        names = imported_names(name, path, known)
+        for stmt in ast.parse(path.read_text(encoding="utf-8")).body:
+            if not isinstance(stmt, ast.ClassDef):
+                continue
+            for base in stmt.bases:
+                if isinstance(base, ast.Name) and names.get(base.id, "").startswith(package + "."):
+                    out.add(f"{name}.{stmt.name}")
+            for inner in stmt.body:
+                if isinstance(inner, ast.If) and "TYPE_CHECKING" in ast.unparse(inner.test):
+                    out.add(f"{name}.{stmt.name}")
+    return out
+
+
 def _ours() -> dict[str, Path]:
     return {**modules(ROOT, "bot"), **modules(ROOT, "rules"), **modules(ROOT, "storage")}
 
@@ -143,6 +163,15 @@ def test_no_new_class_whose_bases_import_it_back() -> None:
     gone = sorted(KNOWN_BASES_IMPORTING_BACK - found)
     assert not new, f"classes whose base's module imports the class's module: {new}"
     assert not gone, f"gone: delete them from KNOWN_BASES_IMPORTING_BACK: {gone}"
+
+
+def test_the_table_service_is_composed_not_inherited() -> None:
+    """bot/core: no import cycle at all (none may be listed), and no class made of parts in other files
+    (the table service's lobby, ledger, automatic moves and clock work are collaborators it builds)."""
+    known = _ours()
+    core_cycles = [sorted(c) for c in cycles(import_graph(known)) if any(m.startswith("bot.core.") for m in c)]
+    assert not core_cycles, f"import cycles through bot/core: {core_cycles}"
+    assert not parts_by_inheritance(known, "bot.core"), parts_by_inheritance(known, "bot.core")
 
 
 def test_the_checks_find_a_cycle_and_a_base_importing_back(tmp_path: Path) -> None:
@@ -167,3 +196,16 @@ def test_the_checks_find_a_cycle_and_a_base_importing_back(tmp_path: Path) -> No
     known = modules(tmp_path, "pkg")
     assert cycles(import_graph(known)) == {frozenset({"pkg.host", "pkg.part"}), frozenset({"pkg.sub.a", "pkg.sub.b"})}
     assert bases_importing_back(known) == {("pkg.host.Host", "pkg.part.Part")}
+    assert parts_by_inheritance(known, "pkg") == {"pkg.host.Host"}
+
+
+def test_parts_by_inheritance_finds_a_host_class_convention(tmp_path: Path) -> None:
+    """A mixin declaring what its host provides, under `if TYPE_CHECKING:` in its body, is found
+    even when nothing in the package inherits it yet."""
+    pkg = tmp_path / "pkg"
+    pkg.mkdir()
+    (pkg / "__init__.py").write_text("", encoding="utf-8")
+    (pkg / "mixin.py").write_text("from typing import TYPE_CHECKING\n\nclass Mixin:\n    if TYPE_CHECKING:\n"
+                                  "        def get(self) -> int: ...\n", encoding="utf-8")
+    (pkg / "plain.py").write_text("class Plain(Exception):\n    pass\n", encoding="utf-8")
+    assert parts_by_inheritance(modules(tmp_path, "pkg"), "pkg") == {"pkg.mixin.Mixin"}

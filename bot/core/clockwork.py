@@ -23,16 +23,14 @@ from __future__ import annotations
 import asyncio
 import logging
 from collections.abc import Awaitable, Callable, Iterable
-from typing import TYPE_CHECKING
 
-from bot.core.autoplay import Autoplay
+from bot.core.autoplay import Autoplay, Viewed
+from bot.core.clock import Clock
+from bot.core.ledger import EngineFor, Ledger, after_round, automatic_turn, new_entry, state_of
 from bot.core.liveness import proven_dead
 from bot.core.models import Outcome, ViewsLater
-from storage import ClaimScope, TableRecord, VersionConflict
-
-if TYPE_CHECKING:
-    from rules import Engine, State
-    from storage import LogEntry
+from bot.core.table_gate import TableGates
+from storage import ClaimScope, Store, TableRecord, VersionConflict
 
 KEY_MEMORY_S = 7 * 24 * 3600.0  # platforms redeliver within a day (Telegram keeps updates 24 h)
 CLAIM_BATCH = 250  # due tables claimed (and handled together) per tick; the rest wait for the next tick
@@ -54,20 +52,25 @@ async def _each(table_ids: list[str], work: Callable[[str], Awaitable[Outcome | 
     return [r for r in done if isinstance(r, Outcome)]
 
 
-class Clockwork(Autoplay):
-    """Mixed into `TableService`, which provides the helpers declared here."""
+class Clockwork:
+    """The clock work of the tables this process claims (`owner`, for `claim_lease_s`) within
+    `scope`: their automatic moves are played by `autoplay`, their writes go through `ledger`;
+    `viewed` builds an outcome's views (the service's)."""
 
-    scope: ClaimScope  # the tables whose clock this process runs: those it can show
-    _unseen: dict[str, float]  # claim owners the database showed gone -> since when (`_dead_owners`)
-
-    if TYPE_CHECKING:
-        @staticmethod
-        def _state(rec: TableRecord) -> State: ...
-
-        def _maybe_next_round(self, engine: Engine, rec: TableRecord, state: State, entries: list[LogEntry],
-                              outcome: Outcome) -> tuple[State, list[LogEntry]]: ...
-
-        async def _save_seats(self, rec: TableRecord, key: str | None = None) -> TableRecord: ...
+    def __init__(self, store: Store, clock: Clock, *, owner: str, claim_lease_s: float, scope: ClaimScope,
+                 gates: TableGates, ledger: Ledger, autoplay: Autoplay, engine_for: EngineFor,
+                 viewed: Viewed) -> None:
+        self.store = store
+        self.clock = clock
+        self.owner = owner
+        self.claim_lease_s = claim_lease_s
+        self.scope = scope
+        self.gates = gates
+        self.ledger = ledger
+        self.autoplay = autoplay
+        self.engine_for = engine_for
+        self.viewed = viewed
+        self._unseen: dict[str, float] = {}  # claim owners the database showed gone -> since when
 
     async def tick(self, now: float | None = None) -> list[Outcome]:
         """Apply every passed deadline (the game's timeout rule) and expire old lobbies.
@@ -82,7 +85,7 @@ class Clockwork(Autoplay):
         due = await self.store.claim_due(now, self.owner, self.claim_lease_s, CLAIM_BATCH, dead, self.scope)
         # A table whose automatic moves this process is playing right now is due too (its `wake`):
         # that task goes on with it, and drops the claim when done.
-        due = [table_id for table_id in due if not self._lock(table_id).busy]
+        due = [table_id for table_id in due if not self.gates.of(table_id).busy]
         outcomes = await _each(due, lambda table_id: self._tick_due(table_id, now))
         # Tables whose claim outlived its owner: a process died mid-turn; finish what it left.
         stale = await self.store.claim_stale(now, self.owner, self.claim_lease_s, CLAIM_BATCH, dead, self.scope)
@@ -94,7 +97,7 @@ class Clockwork(Autoplay):
         process of this host whose pid no longer runs (certain), or one the database has seen
         without its liveness session (`Store.gone`) for GONE_CONFIRM_S — a live process cut off
         with the database holds it again at its next tick."""
-        await self._alive()
+        await self.autoplay.alive()
         others = [o for o in await self.store.claim_holders(now) if o != self.owner]
         dead = [o for o in others if proven_dead(o)]
         unseen = set(await self.store.gone([o for o in others if o not in dead]))
@@ -109,14 +112,14 @@ class Clockwork(Autoplay):
         seat on turn), else a passed deadline's timeout move (and the automatic moves that answer
         it); then its claim released — under the gate, so that the release cannot drop the claim of
         a move made after this one."""
-        async with self._lock(table_id):
+        async with self.gates.of(table_id):
             try:
-                rec = await self.get(table_id)
+                rec = await self.ledger.get(table_id)
                 if rec.status == "lobby":
                     return await self._expire_lobby(rec, now)
                 if rec.status != "playing" or rec.state is None:
                     return None
-                if self._automatic_seat(rec, self.engine_for(rec), rec.state) is not None:
+                if automatic_turn(rec, self.engine_for(rec), rec.state) is not None:
                     return await self._resume_locked(table_id, claimed=True)
                 if rec.deadline is None or rec.deadline > now:
                     return None  # someone acted in time after all
@@ -125,7 +128,7 @@ class Clockwork(Autoplay):
                 except VersionConflict:
                     return None  # a move (or, despite the claim, another process) came first
             finally:
-                await self._let_go(table_id)
+                await self.autoplay.let_go(table_id)
 
     async def _expire_lobby(self, rec: TableRecord, now: float) -> Outcome | None:
         """A lobby nobody started before its `expires` is abandoned."""
@@ -133,44 +136,43 @@ class Clockwork(Autoplay):
             return None
         rec.status = "abandoned"
         try:
-            return Outcome(table=await self._save_seats(rec))
+            return Outcome(table=await self.ledger.save_seats(rec))
         except VersionConflict:
             return None  # someone joined or started it this very moment
 
     async def _take_over(self, table_id: str) -> Outcome:
-        async with self._lock(table_id):
+        async with self.gates.of(table_id):
             try:
                 return await self._resume_locked(table_id, claimed=True)
             finally:
-                await self._let_go(table_id)
+                await self.autoplay.let_go(table_id)
 
     async def _timeout(self, rec: TableRecord) -> Outcome:
         engine = self.engine_for(rec)
-        state = self._state(rec)
+        state = state_of(rec)
         seat = engine.current_seat(state)
         assert seat is not None
         action = engine.timeout_action(state)
         state, events = engine.apply(state, seat, action)
         outcome = Outcome(table=rec, events=list(events))
-        entries = [self._entry(rec, "timeout", seat, engine.format(action), offset=0)]
-        state, entries = self._maybe_next_round(engine, rec, state, entries, outcome)
-        return await self._commit_with_automatic(rec, state, entries, outcome, acted_seat=seat, prev_turn=seat,
-                                                 force_new_deadline=True)
+        entries = [new_entry(rec, "timeout", seat, engine.format(action), offset=0)]
+        state, entries = after_round(engine, rec, state, entries, outcome)
+        return await self.autoplay.commit(rec, state, entries, outcome, prev_turn=seat, force_new_deadline=True)
 
     async def resume(self, table_id: str) -> Outcome:
         """Continue a table after a restart: play the AI moves a crash may have cut short (unless
         another live process holds the table's claim: then that process plays them)."""
-        async with self._lock(table_id):
+        async with self.gates.of(table_id):
             return await self._resume_locked(table_id)
 
     async def _resume_locked(self, table_id: str, *, claimed: bool = False) -> Outcome:
-        rec = await self.get(table_id)
+        rec = await self.ledger.get(table_id)
         if rec.status != "playing":
             return Outcome(table=rec)
         try:
-            return await self._run_automatic(rec, self._state(rec), Outcome(table=rec), claimed=claimed)
+            return await self.autoplay.run(rec, state_of(rec), Outcome(table=rec), claimed=claimed)
         except VersionConflict:
-            return await self._viewed(Outcome(table=await self.get(table_id)))  # played elsewhere
+            return await self.viewed(Outcome(table=await self.ledger.get(table_id)))  # played elsewhere
 
     async def resume_all(self) -> list[Outcome]:
         """On start: resume every table in play that this process shows (`scope`), so adapters can
@@ -194,8 +196,8 @@ class Clockwork(Autoplay):
     async def _resume_listed(self, rec: TableRecord) -> Outcome:
         """`resume` of a record just read by resume_all: a table with a present human on turn (all
         of them but those a crash cut short) is rendered from it, without reading it again."""
-        engine, state = self.engine_for(rec), self._state(rec)
-        if self._automatic_seat(rec, engine, state) is not None:
+        engine, state = self.engine_for(rec), state_of(rec)
+        if automatic_turn(rec, engine, state) is not None:
             return await self.resume(rec.id)
         # Its views are left to the adapter's restored render (`Outcome.viewed`, in the presenter),
         # which builds only those it shows (Discord: the hands kept in a DM): the service takes

@@ -9,7 +9,10 @@ Exactly once: a player's action may carry the platform's idempotency key (an upd
 interaction id). The key is written in the action's own transaction, so when the platform delivers
 the same press again — after a crash right after the COMMIT, or to a second process at the same
 moment — it is answered with the first application (`Outcome.repeated`) and never applied twice.
-The lobby half (seats, options, opening and ending tables) is in `lobby.py`.
+
+The service is a facade over collaborators it builds and wires here, each given what it needs: the
+ledger (how a change is stored: ledger.py), the lobby (lobby.py), the automatic moves (autoplay.py)
+and the clock work (clockwork.py).
 
 A move that the AI (or an away player's stand-in) answers is acknowledged once it is stored; the
 answers are computed off the event loop and stored after it, under a claim taken in the move's own
@@ -24,35 +27,30 @@ hold the same table.
 
 from __future__ import annotations
 
-import asyncio
 import logging
 import secrets
 import time
 import uuid
 from collections.abc import Callable
-from typing import Any
 
-from bot.core import metrics
 from bot.core.ai_pool import AiPool
-from bot.core.automoves import end_of_round
+from bot.core.autoplay import Autoplay
 from bot.core.clock import Clock, SystemClock
 from bot.core.clockwork import Clockwork
+from bot.core.ledger import Ledger, after_round, new_entry, state_of
 from bot.core.liveness import process_owner
-from bot.core.lobby import Lobby
-from bot.core.models import Outcome, Player, ServiceError, StoreUnavailable
+from bot.core.lobby import Lobby, in_lobby, is_host, playing_seat, seat_of
+from bot.core.models import Outcome, Player, ServiceError
 from bot.core.options_text import bad_option
 from bot.core.stats import Standings
 from bot.core.store_guard import guarded
-from bot.core.table_gate import TableGate
+from bot.core.table_gate import TableGates
 from rules import Action, Engine, Event, RoundResult, SetupError, State, get_engine
 from storage import (
     EVERY_TABLE,
     ActionKeyRecord,
     ClaimScope,
-    ClaimWrite,
     DuplicateAction,
-    LogEntry,
-    MatchResultRecord,
     Store,
     TableRecord,
 )
@@ -64,14 +62,13 @@ DEFAULT_LOBBY_TTL_S = 3600.0
 # turn's work (an AI run renews it as it goes); a dead process's tables wait this long for a new
 # owner unless it is proven gone (bot/core/liveness.py).
 CLAIM_LEASE_S = 30.0
-GATES_SWEEP_MIN = 256  # table gates kept before the first sweep of idle ones
 
 
 def _new_table_id() -> str:
     return uuid.uuid4().hex[:12]
 
 
-class TableService(Lobby, Clockwork):
+class TableService:
     def __init__(
         self,
         store: Store,
@@ -88,36 +85,45 @@ class TableService(Lobby, Clockwork):
     ) -> None:
         self.store = guarded(store)  # an unreachable store raises StoreUnavailable (a ServiceError)
         self.ai = ai or AiPool(0)  # inline unless the app gives it worker processes (AI_WORKERS)
-        self._settling: set[asyncio.Task[Outcome]] = set()
         self.owner = owner or process_owner()
-        self.claim_lease_s = claim_lease_s
-        self.scope = scope  # the tables whose clock this process runs: those its surfaces show
-        self._unseen: dict[str, float] = {}
         self.clock = clock or SystemClock()
-        self.lobby_ttl_s = lobby_ttl_s
-        self._new_table_id = new_table_id
-        self._new_seed = new_seed
         # The old way, kept for bench/bench_views.py to compare against: `engine.view` per seat.
         self._fresh_views = fresh_views
-        self._locks: dict[str, TableGate] = {}
-        self._gates_swept_at = GATES_SWEEP_MIN
+        self.gates = TableGates()
         self._engines: dict[str, Engine] = {}
         # Told of every committed move (the web pages' push); a listener must not block or raise.
         self.commit_listeners: list[Callable[[TableRecord], None]] = []
         self.standings = Standings(self.store, self.clock)
+        self.ledger = Ledger(self.store, self.clock, gates=self.gates, engine_for=self.engine_for,
+                             standings=self.standings, listeners=self.commit_listeners)
+        self.autoplay = Autoplay(self.store, self.clock, owner=self.owner, claim_lease_s=claim_lease_s, ai=self.ai,
+                                 gates=self.gates, ledger=self.ledger, engine_for=self.engine_for,
+                                 viewed=self._viewed, worker_views=not fresh_views)
+        # Of the tables its surfaces show (`scope`): a timeout this process cannot show would go unseen.
+        self.clockwork = Clockwork(self.store, self.clock, owner=self.owner, claim_lease_s=claim_lease_s,
+                                   scope=scope, gates=self.gates, ledger=self.ledger, autoplay=self.autoplay,
+                                   engine_for=self.engine_for, viewed=self._viewed)
+        self.lobby = Lobby(self.store, self.clock, ledger=self.ledger, lobby_ttl_s=lobby_ttl_s,
+                           new_table_id=new_table_id, new_seed=new_seed)
+        # The lobby's part of the facade.
+        self.open_table = self.lobby.open_table
+        self.rematch = self.lobby.rematch
+        self.join = self.lobby.join
+        self.leave = self.lobby.leave
+        self.add_ai = self.lobby.add_ai
+        self.remove_ai = self.lobby.remove_ai
+        self.swap_seats = self.lobby.swap_seats
+        self.set_option = self.lobby.set_option
+        self.end_table = self.lobby.end_table
+        # The clock work's.
+        self.tick = self.clockwork.tick
+        self.resume = self.clockwork.resume
+        self.resume_all = self.clockwork.resume_all
+        self.forget_old = self.clockwork.forget_old
 
-    # ---- helpers -----------------------------------------------------------------------------
-
-    def _lock(self, table_id: str) -> TableGate:
-        gate = self._locks.get(table_id)
-        if gate is None:
-            if len(self._locks) >= self._gates_swept_at:
-                # Idle gates go (a new one is the same), a sweep each time the count doubles: the
-                # gates stay about the tables in play, not every table ever played, at O(1) a call.
-                self._locks = {t: g for t, g in self._locks.items() if not g.idle()}
-                self._gates_swept_at = max(GATES_SWEEP_MIN, 2 * len(self._locks))
-            gate = self._locks[table_id] = TableGate(table_id)
-        return gate
+    seat_of = staticmethod(seat_of)
+    playing_seat = staticmethod(playing_seat)
+    is_host = staticmethod(is_host)
 
     async def close(self, grace_s: float | None = None) -> None:
         """Let the automatic moves in flight be stored, then stop the AI workers. Call before the
@@ -128,25 +134,12 @@ class TableService(Lobby, Clockwork):
         self.ai.close(10.0 if until is None else max(until - time.monotonic(), 0.0))
 
     async def hand_back(self, grace_s: float | None = None) -> None:
-        """Wait for the automatic moves in flight, for at most `grace_s`; then hand back the rest:
-        each task is cancelled, which releases its table's claim (bot/core/autoplay.py), so the next
-        start (or another process's tick) plays those moves from the stored table. Whoever awaited
-        them gets the outcome stored so far (`Outcome.settled`)."""
-        if self._settling and grace_s != 0:
-            await asyncio.wait(set(self._settling), timeout=grace_s)
-        left = set(self._settling)
-        for task in left:
-            task.cancel()
-        if left:
-            log.info("%d table(s) with automatic moves in flight handed back: they continue at the next start",
-                     len(left))
-            await asyncio.wait(left)
+        """Wait for the automatic moves in flight, for at most `grace_s`; then hand them back
+        (`Autoplay.hand_back`): the next start, or another process's tick, plays them."""
+        await self.autoplay.hand_back(grace_s)
 
     async def get(self, table_id: str) -> TableRecord:
-        rec = await self.store.get_table(table_id)
-        if rec is None:
-            raise ServiceError("E_NO_TABLE", table=table_id)
-        return rec
+        return await self.ledger.get(table_id)
 
     def engine_for(self, rec: TableRecord) -> Engine:
         # Kept per service: get_engine goes through importlib on every call, and an action asks
@@ -160,14 +153,13 @@ class TableService(Lobby, Clockwork):
         async def attempt(rec: TableRecord) -> Outcome:
             state = self._deal(rec, by)
             rec.status = "playing"
-            entry = self._entry(rec, "start", None, "start", offset=0)
-            return await self._commit_with_automatic(rec, state, [entry], Outcome(table=rec), acted_seat=None,
-                                                     prev_turn=None, key=key)
+            first = new_entry(rec, "start", None, "start", offset=0)
+            return await self.autoplay.commit(rec, state, [first], Outcome(table=rec), prev_turn=None, key=key)
 
-        return await (await self._keyed(table_id, key, attempt, self._repeat)).settled()
+        return await (await self.ledger.keyed(table_id, key, attempt, self._repeat)).settled()
 
     def _deal(self, rec: TableRecord, by: Player) -> State:
-        self._in_lobby(rec, by, host_only=True)
+        in_lobby(rec, by, host_only=True)
         engine = self.engine_for(rec)
         if len(rec.seats) < engine.min_seats:
             raise ServiceError("E_TOO_FEW_PLAYERS", game=engine.name, min=engine.min_seats)
@@ -184,12 +176,12 @@ class TableService(Lobby, Clockwork):
                 raise ServiceError("E_NOT_SEATED")
             rec.seats[seat].away = away
 
-        rec = await self._change(table_id, change, key)
+        rec = await self.ledger.change(table_id, change, key)
         if rec.status != "playing":
             return rec
-        async with self._lock(table_id):
+        async with self.gates.of(table_id):
             rec = await self.get(table_id)
-            outcome = await self._run_automatic(rec, self._state(rec), Outcome(table=rec))
+            outcome = await self.autoplay.run(rec, state_of(rec), Outcome(table=rec))
         return outcome.table
 
     # ---- play --------------------------------------------------------------------------------
@@ -226,7 +218,7 @@ class TableService(Lobby, Clockwork):
         async def attempt(rec: TableRecord) -> Outcome:
             return await self._act_once(rec, user, action, expected_version, key)
 
-        return await self._keyed(table_id, key, attempt, self._repeat)
+        return await self.ledger.keyed(table_id, key, attempt, self._repeat)
 
     async def _act_once(
         self, rec: TableRecord, user: Player, action: str | Action, expected_version: int | None, key: str | None
@@ -243,23 +235,22 @@ class TableService(Lobby, Clockwork):
         if parsed.service_only:
             raise ServiceError("E_SERVICE_ONLY", command=engine.format(parsed))
         if rec.seats[seat].away:
-            if key is not None and (done := await self._done(key)) is not None:
+            if key is not None and (done := await self.ledger.done(key)) is not None:
                 raise DuplicateAction(done)  # a redelivery must not take the seat back either
             # Any action takes the seat back, even one the rules then refuse.
             rec.seats[seat].away = False
-            rec = await self._save_seats(rec)
-        state = self._state(rec)
+            rec = await self.ledger.save_seats(rec)
+        state = state_of(rec)
         prev_turn = engine.current_seat(state)
         state, events = engine.apply(state, seat, parsed)
         outcome = Outcome(table=rec, events=list(events))
         command = engine.format(parsed)
-        entries = [self._entry(rec, "action", seat, command, offset=0)]
-        state, entries = self._maybe_next_round(engine, rec, state, entries, outcome)
+        entries = [new_entry(rec, "action", seat, command, offset=0)]
+        state, entries = after_round(engine, rec, state, entries, outcome)
         # What a repeat of this press is answered with: this application's own events and results.
         reply = {"command": command, "events": [e.to_json() for e in outcome.events],
                  "results": [r.model_dump(mode="json") for r in outcome.results]}
-        return await self._commit_with_automatic(rec, state, entries, outcome, acted_seat=seat, prev_turn=prev_turn,
-                                                 key=key, reply=reply)
+        return await self.autoplay.commit(rec, state, entries, outcome, prev_turn=prev_turn, key=key, reply=reply)
 
     async def _repeat(self, done: ActionKeyRecord) -> Outcome:
         """The answer to a redelivered action: its first application's events, today's table."""
@@ -290,114 +281,6 @@ class TableService(Lobby, Clockwork):
             else:
                 outcome.public_view, outcome.private_views = engine.views(rec.state, humans)
         return outcome
-
-    # ---- internals ---------------------------------------------------------------------------
-
-    @staticmethod
-    def _state(rec: TableRecord) -> State:
-        if rec.state is None:
-            raise ServiceError("E_NOT_PLAYING")
-        return rec.state
-
-    @staticmethod
-    def _entry(rec: TableRecord, kind: str, seat: int | None, text: str, offset: int) -> LogEntry:
-        return LogEntry(table_id=rec.id, seq=rec.log_seq + 1 + offset, kind=kind, seat=seat, text=text, at=0.0)
-
-    def _maybe_next_round(
-        self, engine: Engine, rec: TableRecord, state: State, entries: list[LogEntry], outcome: Outcome
-    ) -> tuple[State, list[LogEntry]]:
-        """After a round ends: note the result, then deal the next round unless the match is over."""
-        state, result, dealt = end_of_round(engine, state)
-        if result is not None:
-            outcome.results.append(result)
-            rec.status = "finished" if result.match_over else rec.status
-        if dealt is not None:
-            entries.append(self._entry(rec, "next_round", None, "next_round", offset=len(entries)))
-            outcome.events.append(dealt)
-        return state, entries
-
-    async def _commit(
-        self,
-        rec: TableRecord,
-        state: State,
-        entries: list[LogEntry],
-        *,
-        acted_seat: int | None,
-        prev_turn: int | None,
-        force_new_deadline: bool = False,
-        key: str | None = None,
-        reply: dict[str, Any] | None = None,
-        claim: ClaimWrite | None = None,
-    ) -> TableRecord:
-        now = self.clock.now()
-        engine = self.engine_for(rec)
-        turn = engine.current_seat(state) if rec.status == "playing" else None
-        timer = float(rec.options.get("turn_timer_s", 0) or 0)
-        if turn is None or not timer:
-            rec.deadline = None
-        elif force_new_deadline or len(entries) > 1 or turn != prev_turn or rec.deadline is None:
-            rec.deadline = now + timer
-        # else: the same player is still on turn (a draft step): the clock keeps running.
-        rec.state = state
-        rec.wake = now if self._automatic_seat(rec, engine, state) is not None else None
-        rec.updated_at = now
-        for entry in entries:  # this commit's own entries, made by _entry for it: stamped in place
-            entry.at = now
-        # The commit that finishes the match carries its result: one transaction, so a crash can
-        # neither lose the result nor store it for a match that did not end.
-        if rec.status != "finished":
-            saved = await self.store.commit(rec, expected_version=rec.version, entries=entries, key=key, reply=reply,
-                                            claim=claim)
-        else:
-            saved = await self.store.commit(rec, expected_version=rec.version, entries=entries,
-                                            result=self._result_record(rec, state), key=key, reply=reply,
-                                            claim=claim)
-            await self._rate()
-        self._tell(saved)
-        return saved
-
-    async def _save_seats(self, rec: TableRecord, key: str | None = None) -> TableRecord:
-        # A seat gone away on turn makes automatic moves due (one back from away: no longer).
-        automatic = rec.state is not None and self._automatic_seat(rec, self.engine_for(rec), rec.state) is not None
-        rec.wake = (rec.wake or self.clock.now()) if automatic else None
-        # Seat and status changes (away, back, a table ended) reach the listeners too.
-        saved = await super()._save_seats(rec, key)
-        self._tell(saved)
-        return saved
-
-    def _tell(self, rec: TableRecord) -> None:
-        metrics.MOVES.labels(rec.platform).inc()
-        for listener in self.commit_listeners:
-            listener(rec)
-
-    def _result_record(self, rec: TableRecord, state: State | None) -> MatchResultRecord:
-        data: dict[str, Any] = {}
-        if state is not None:
-            final = self.engine_for(rec).result(state)
-            data = final.model_dump() if final is not None else {}
-            history = state.get("history") if isinstance(state, dict) else None
-            if isinstance(history, list):
-                data["rounds"] = history  # every round's scores (per team in team games)
-        return MatchResultRecord(
-            table_id=rec.id,
-            game=rec.game,
-            platform=rec.platform,
-            chat_id=rec.chat_id,
-            status="finished" if rec.status == "finished" else "abandoned",
-            finished_at=self.clock.now(),
-            seats=rec.seats,
-            result=data,
-        )
-
-    async def _rate(self) -> None:
-        """Rate the match just stored. Failing here loses nothing: the result waits, unrated, for
-        the next catch-up (every stats query runs one)."""
-        try:
-            await self.standings.catch_up()
-        except StoreUnavailable as err:
-            log.warning("rating caught up later (the store is unreachable: %s)", err.params.get("detail", ""))
-        except Exception:
-            log.exception("rating caught up later")
 
     async def replay(self, table_id: str) -> State:
         """Rebuild a table's state from seed + options + deck + log (the source of truth)."""

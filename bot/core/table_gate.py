@@ -68,3 +68,28 @@ class TableGate:
             log_context.TABLE.reset(token)
         self._lock.release()
         self._users -= 1
+
+
+GATES_SWEEP_MIN = 256  # table gates kept before the first sweep of idle ones
+
+
+class TableGates:
+    """This process's gate for each table, made on first use and dropped once idle."""
+
+    def __init__(self) -> None:
+        self._gates: dict[str, TableGate] = {}
+        self._swept_at = GATES_SWEEP_MIN
+
+    def __len__(self) -> int:
+        return len(self._gates)
+
+    def of(self, table_id: str) -> TableGate:
+        gate = self._gates.get(table_id)
+        if gate is None:
+            if len(self._gates) >= self._swept_at:
+                # Idle gates go (a new one is the same), a sweep each time the count doubles: the
+                # gates stay about the tables in play, not every table ever played, at O(1) a call.
+                self._gates = {t: g for t, g in self._gates.items() if not g.idle()}
+                self._swept_at = max(GATES_SWEEP_MIN, 2 * len(self._gates))
+            gate = self._gates[table_id] = TableGate(table_id)
+        return gate

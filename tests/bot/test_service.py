@@ -147,7 +147,7 @@ async def test_end_table_and_lobby_expiry(service: TableService, clock) -> None:
     (stored,) = await service.store.results("test", "chat1")
     assert stored.status == "abandoned"
     lobby = await service.open_table("rummikub", "test", "chat1", ALICE)
-    clock.advance(service.lobby_ttl_s + 1)
+    clock.advance(service.lobby.lobby_ttl_s + 1)
     (expired,) = await service.tick()
     assert expired.table.id == lobby.id and expired.table.status == "abandoned"
     assert await service.store.active_table_for_chat("test", "chat1") is None

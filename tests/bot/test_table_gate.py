@@ -6,8 +6,8 @@ from __future__ import annotations
 import asyncio
 
 from bot.core.clock import FakeClock
-from bot.core.service import GATES_SWEEP_MIN, TableService
-from bot.core.table_gate import TableGate
+from bot.core.service import TableService
+from bot.core.table_gate import GATES_SWEEP_MIN, TableGate
 from storage import MemoryStore
 from tests.bot.conftest import ALICE, BOB
 
@@ -46,13 +46,13 @@ async def test_a_table_whose_ai_answered_keeps_no_outcome_in_its_gate() -> None:
     outcome = await service.act(rec.id, ALICE, "draw")
     assert [e.kind for e in await service.store.log("t1")][-1] == "ai"  # the AI answered
     assert outcome.public_view is not None
-    assert service._lock("t1").settling is None
+    assert service.gates.of("t1").settling is None
     await service.close()
 
 
 async def test_gates_stay_about_the_tables_in_play_not_every_table_ever_played(service: TableService) -> None:
     """Issue 24, item 9: idle gates are swept, a gate someone is in or waiting at never is."""
-    held = service._lock("in-use")
+    held = service.gates.of("in-use")
     async with held:
         waiting = asyncio.create_task(held.__aenter__())  # a second piece of work queued at the gate
         await asyncio.sleep(0)
@@ -60,8 +60,8 @@ async def test_gates_stay_about_the_tables_in_play_not_every_table_ever_played(s
             rec = await service.open_table("rummikub", "test", f"chat{i}", ALICE)
             await service.join(rec.id, BOB)  # through the table's gate
             await service.end_table(rec.id, ALICE)
-        assert len(service._locks) <= 2 * GATES_SWEEP_MIN  # not one per table ever played
-        assert service._lock("in-use") is held  # kept: dropping it would let a second holder in
+        assert len(service.gates) <= 2 * GATES_SWEEP_MIN  # not one per table ever played
+        assert service.gates.of("in-use") is held  # kept: dropping it would let a second holder in
     await waiting
     await held.__aexit__(None, None, None)
     assert held.idle()

@@ -98,7 +98,7 @@ async def test_abandoned_tables_are_stored_but_not_counted(service: TableService
     await service.start(rec.id, ALICE)
     await service.end_table(rec.id, ALICE)
     lobby = await service.open_table("rummikub", "test", "chat1", BOB)
-    clock.advance(service.lobby_ttl_s + 1)
+    clock.advance(service.lobby.lobby_ttl_s + 1)
     await service.tick()
     results = await service.store.results("test", "chat1")
     assert [(r.table_id, r.status) for r in results] == [(lobby.id, "abandoned"), (rec.id, "abandoned")]

@@ -35,10 +35,13 @@ def channel_words(h: Harness) -> str:
                      and r.path.startswith(f"/channels/{h.fake.channel_id}/messages"))
 
 
+@pytest.mark.parametrize("look", ["pictures", "text"])
 @pytest.mark.parametrize("game", engine_names())
 @pytest.mark.parametrize("lang", translated_languages())
-async def test_a_round_in_every_language(h: Harness, lang: str, game: str) -> None:
+async def test_a_round_in_every_language(h: Harness, lang: str, game: str, look: str) -> None:
+    """In both looks: the table as an embed with its picture, or as text (embed and content limits)."""
     h.fake.guild_locale = h.fake.locale = locale_of(lang)
+    await h.slash("look", h.alice, **{"as": look})
     await h.open_lobby(game, users=(h.bob,))
     rec = await h.table()
     rec.options = {**rec.options, **SHORT[game]}
@@ -53,5 +56,6 @@ async def test_a_round_in_every_language(h: Harness, lang: str, game: str) -> No
     await automoves_stored(h.service, rec.id)
     assert (await h.table()).status == "finished"
     assert not h.fake.rejected, h.fake.rejected
+    assert bool(h.fake.files) == (look == "pictures")
     for text in (channel_words(h), *hands):
         assert len(speaks(text, lang)) >= 3, text[:800]

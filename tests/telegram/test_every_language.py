@@ -24,16 +24,18 @@ def sent(h: Harness, chat_id: int) -> str:
     return "\n".join(out)
 
 
+@pytest.mark.parametrize("look", ["pictures", "text"])
 @pytest.mark.parametrize("game", engine_names())
 @pytest.mark.parametrize("lang", translated_languages())
-async def test_a_round_in_every_language(hp: Harness, lang: str, game: str) -> None:
-    h = hp
+async def test_a_round_in_every_language(h: Harness, lang: str, game: str, look: str) -> None:
+    """In both looks: the table and hands as pictures with captions (1 024), or as texts (4 096)."""
     tag = lang.replace("_", "-").lower()  # Telegram's language_code: `uk`, `pt-br`
     h.alice["language_code"] = h.bob["language_code"] = tag
     h.options = SHORT[game]
     await h.dm("/start", h.alice)
     await h.say(f"/lang {lang}", h.alice, h.group)
     await h.open_lobby(game, users=(h.bob,))
+    await h.say(f"/look {look}", h.alice, h.group)  # the host's choice for the group
     for _ in range(max(0, get_engine(game).min_seats - 2)):
         await h.press_verb(await h.table_message(), "addai", h.alice, "normal")
     await h.press_verb(await h.table_message(), "start", h.alice)
@@ -45,5 +47,6 @@ async def test_a_round_in_every_language(hp: Harness, lang: str, game: str) -> N
     rec = await h.table()
     assert rec.status == "finished", (rec.log_seq, [(s.kind, s.away) for s in rec.seats], {k: v for k, v in rec.state.items() if k in ("turn", "phase", "round", "stock")})
     assert not h.fake.rejected, h.fake.rejected
+    assert ("photo" in await h.table_message()) == (look == "pictures")
     for chat in (GROUP_ID, h.alice["id"], h.bob["id"]):
         assert len(speaks(sent(h, chat), lang)) >= 3, (chat, sent(h, chat)[:800])

@@ -74,7 +74,8 @@ class FakeDiscord:
         self.files: dict[str, bytes] = {}                   # attachment id -> the uploaded bytes
         self.missing_images: list[tuple[str, str]] = []      # (message id, url) of embeds showing no attachment
         self.failures: list[tuple[str, str, int, float]] = []  # (method, path regex, status, retry_after)                    # user ids whose DMs refuse the bot
-        self.locale = "en-US"
+        self.locale = "en-US"  # the user's Discord language, sent with each interaction
+        self.guild_locale = "en-US"  # the server's (its community language): what a table in it speaks
         # Interactions expire 3 s after they are created unless answered (10062 "Unknown interaction").
         # The clock is injectable (the harness passes its FakeClock) so a test makes time pass without sleeping.
         self.clock: Callable[[], float] = time.monotonic
@@ -172,8 +173,8 @@ class FakeDiscord:
                    "app_permissions": "2251799813685247", "entitlements": [],
                    "attachment_size_limit": 26214400}
         if in_guild:
-            p.update(guild_id=str(self.guild_id), guild_locale="en-US", context=0,
-                     guild={"id": str(self.guild_id), "locale": "en-US", "features": []},
+            p.update(guild_id=str(self.guild_id), guild_locale=self.guild_locale, context=0,
+                     guild={"id": str(self.guild_id), "locale": self.guild_locale, "features": []},
                      channel_id=str(self.channel_id), channel=self.text_channel(),
                      member=self.member(user),
                      authorizing_integration_owners={"0": str(self.guild_id)})

@@ -280,6 +280,27 @@ class Sheet:
         return Legibility(min(numbers, default=0) * scale if numbers else float("inf"),
                           min(texts) * scale if texts else float("inf"))
 
+    def overflows(self) -> list[str]:
+        """What is drawn past the canvas, or past the box it sits in (a meld's caption wider than its
+        meld box): each as a sentence naming the item, empty when everything fits. Measured by ink
+        (the glyphs' bounding box), so a longer translation that the wrapping missed shows here."""
+        width, height = self.canvas()
+        out = []
+        for item in self.texts:
+            left, top, right, bottom = font(item.size, item.bold).getbbox(item.text)
+            inside = next((b for b in self.boxes if b.x <= item.x < b.x + b.w and b.y <= item.y < b.y + b.h), None)
+            if item.x + right > width or item.y + bottom > height:
+                out.append(f"text {item.text!r} ends at ({item.x + right}, {item.y + bottom}), past the canvas {width}×{height}")
+            elif inside is not None and item.x + right > inside.x + inside.w:
+                out.append(f"text {item.text!r} ends at x {item.x + right}, past its box's edge at {inside.x + inside.w}")
+        for box in self.boxes:
+            if box.x + box.w > width or box.y + box.h > height:
+                out.append(f"a box {box} past the canvas {width}×{height}")
+        for p in self.placed:
+            if p.x + p.piece.size[0] > width or p.y + p.piece.size[1] > height:
+                out.append(f"piece {p.piece.code} at ({p.x}, {p.y}) past the canvas {width}×{height}")
+        return out
+
     def image(self) -> Image.Image:
         width, height = self.canvas()
         img = Image.new("RGB", (width, height), BACKGROUND)

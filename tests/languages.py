@@ -42,5 +42,5 @@ def speaks(text: str, lang: str) -> list[str]:
 
 async def automoves_stored(service: TableService, table_id: str) -> None:
     """Until the AI's moves in flight for the table are stored: entering its gate waits for them."""
-    async with service._lock(table_id):
+    async with service.gates.of(table_id):
         pass

@@ -271,11 +271,12 @@ def keys_matching(pattern: str) -> list[str]:
 
 
 def answered_keys() -> set[str]:
-    """Keys whose text answers a Telegram button press (`_answer(query, t("key", …))`): at most 200."""
+    """Keys whose text answers a Telegram button press (`replies.answer(query, t("key", …))`): at most 200."""
     found = set()
     for path in (ROOT / "bot/telegram").glob("*.py"):
         for node in ast.walk(ast.parse(path.read_text(encoding="utf-8"))):
-            if isinstance(node, ast.Call) and isinstance(node.func, ast.Attribute) and node.func.attr == "_answer":
+            if isinstance(node, ast.Call) and isinstance(node.func, ast.Attribute) and node.func.attr == "answer" \
+                    and isinstance(node.func.value, ast.Attribute) and node.func.value.attr == "replies":
                 for inner in ast.walk(node):
                     if isinstance(inner, ast.Call) and isinstance(inner.func, ast.Name) and inner.func.id == "t" \
                             and inner.args and isinstance(inner.args[0], ast.Constant):

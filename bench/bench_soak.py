@@ -207,8 +207,11 @@ def telegram_kept(h: Any) -> dict[str, int]:
 
 def telegram_trim(h: Any) -> None:
     fake = h.fake
+    h.sleeps.clear()  # the harness's record of every sleep the outbox asked for
     fake.calls.clear()
     fake.pushed.clear()
+    fake.rejected.clear()
+    fake.throttled.clear()
     fake.messages.clear()  # the next table is a new message; the ended one is not looked at again
     fake.photos.clear()
     for sent in fake.group_sent.values():
@@ -261,6 +264,9 @@ def discord_trim(h: Any) -> None:
     fake.created_at.clear()
     fake.deferred.clear()
     fake.files.clear()
+    fake.rejected.clear()
+    fake.missing_images.clear()
+    fake.expired.clear()
 
 
 async def discord_stop(h: Any) -> None:

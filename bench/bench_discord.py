@@ -121,7 +121,7 @@ async def _run(game: str, games: int, ai: int, seed: int, look: str, with_hints:
             h = Harness(fake, str(Path(tmp) / "bench.db"), FakeClock())
             h.seed = seed + g
             await h.start()
-            await h.bot.set_look(str(fake.channel_id), look == "pictures")
+            await h.bot.looks.set_look(str(fake.channel_id), look == "pictures")
             try:
                 t, b = await _match(h, game, ai, per_turn, channel, first, done, uploaded, hints)
                 turns, buttons = turns + t, buttons + b

@@ -252,7 +252,7 @@ async def discord_play(h: Any) -> None:
 
 def discord_kept(h: Any) -> dict[str, int]:
     return {"delivery": h.bot.delivery.tables_kept(), "hand_uis": h.bot.uis.tables_kept(),
-            "links": len({k[0] for k in h.bot._links})}
+            "links": len({k[0] for k in h.bot.looks.links})}
 
 
 def discord_trim(h: Any) -> None:

@@ -12,8 +12,8 @@ import yarl
 from bot.core.ai_pool import AiPool
 from bot.core.models import Outcome
 from bot.core.service import TableService
-from bot.discord.base import PLATFORM
 from bot.discord.bot import DiscordBot, DiscordConfig, build_client
+from bot.discord.common import PLATFORM
 from bot.running import close_service, web_table
 from bot.settings import Settings
 from bot.startup import PLATFORM as DISCORD_EXIT
@@ -130,7 +130,7 @@ async def run_with_telegram(settings: Settings, store: Store) -> int:
 
         async def both(outcomes: list[Outcome]) -> None:
             await telegram_outcomes(outcomes)
-            await dc.render_outcomes(outcomes)
+            await dc.render.render_outcomes(outcomes)
 
         tg.scheduler.on_outcomes = both
         try:

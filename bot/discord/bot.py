@@ -4,55 +4,117 @@ presenter's updates out (see ARCHITECTURE.md, "Adapters", and issue 13's deliver
 One message per table in the channel (lobby, then the game: an embed plus buttons), edited in place;
 hands as ephemeral answers (or by DM on request) with a Refresh button, since interaction tokens
 expire after 15 minutes and another player's move cannot reach an ephemeral message; one turn ping
-per table, replacing the previous one; the results of rounds and matches. The parts: base.py (what
-they share), answer.py (answering within 3 s), views.py (layouts), delivery.py (the channel),
-render.py (updates to Discord), lobby.py, commands.py and components.py (what comes in).
+per table, replacing the previous one; the results of rounds and matches.
+
+The adapter is composed of objects, each with its own state, built in DiscordBot's constructor and
+handed what it uses (the shared DcContext of context.py, and the parts it calls): interactions.py
+(an interaction's language, its answer within 3 s through answer.py, its refusals, the channel's
+table), looks.py (pictures or text, the web table's links), render.py (the presenter's updates to
+Discord, through delivery.py), lobby.py, moves.py (a move played), commands.py (`/rummy …`) and
+components.py (presses, reached through views.CodecItem, the DynamicItem every component is). No
+part imports this module: the slash commands are registered flatly on the parts' methods in tree.py.
 """
 
 from __future__ import annotations
 
 import asyncio
 import logging
+from collections import deque
+from typing import TYPE_CHECKING
 
 import discord
 from discord import app_commands
 
 from bot.core import metrics
 from bot.core.i18n import t
+from bot.core.presenter import HandUIs, Presenter
 from bot.core.restored import RestoredRender
 from bot.core.scheduler import Scheduler
 from bot.core.service import TableService
 from bot.discord import views as ui
-from bot.discord.base import PLATFORM, DiscordConfig, player_of
+from bot.discord.commands import Commands
+from bot.discord.common import PLATFORM, player_of
 from bot.discord.components import Components
+from bot.discord.context import DcContext, DiscordConfig
+from bot.discord.delivery import Delivery
+from bot.discord.interactions import Interactions
+from bot.discord.lobby import Lobby
+from bot.discord.looks import Looks
+from bot.discord.moves import Moves
+from bot.discord.render import Render
 from bot.discord.safe import NOBODY
 from bot.discord.sync import sync_if_changed
 from bot.discord.translator import CatalogTranslator
+from bot.discord.tree import command_group
 from storage import Store
+
+if TYPE_CHECKING:
+    from bot.web.server import WebServer  # aiohttp's server loads only when the web table is on
 
 log = logging.getLogger(__name__)
 
 
-class DiscordBot(Components):
-    """The adapter: owns the command tree of one client and renders outcomes into Discord."""
+class DiscordBot:
+    """The adapter put together: its parts built once here, each handed what it uses; the command
+    tree of one client (its commands registered flatly in tree.py) and the press route (views.CodecItem)."""
 
     def __init__(self, service: TableService, store: Store, config: DiscordConfig | None = None) -> None:
-        super().__init__(service, store, config)
-        self.scheduler = Scheduler(service, self.config.tick_interval_s, self.render_outcomes)
+        self.service = service
+        self.store = store
+        self.config = config or DiscordConfig()
+        self.uis = HandUIs(store)
+        self.delivery = Delivery(store)
+        self.ctx = DcContext(service, store, self.config, self.uis, Presenter(self.uis), self.delivery)
+        self.interactions = Interactions(self.ctx)
+        self.looks = Looks(self.ctx)
+        self.render = Render(self.ctx, self.interactions, self.looks)
+        self.lobby = Lobby(self.ctx, self.interactions, self.render)
+        self.moves = Moves(self.ctx, self.interactions, self.render)
+        self.commands = Commands(self.ctx, self.interactions, self.looks, self.render, self.moves)
+        self.components = Components(self.ctx, self.interactions, self.render, self.lobby, self.commands, self.moves)
+        self.scheduler = Scheduler(service, self.config.tick_interval_s, self.render.render_outcomes)
         self.restored = RestoredRender()  # the tables a start resumed, shown again beside new interactions
+        self.tree: app_commands.CommandTree[discord.Client] | None = None
+
+    @property
+    def client(self) -> discord.Client | None:
+        return self.ctx.client
+
+    @property
+    def web(self) -> WebServer | None:
+        """The web table (WEB_PORT), set by bot/running.py while it runs: links to it on hands and tables."""
+        return self.ctx.web
+
+    @web.setter
+    def web(self, server: WebServer | None) -> None:
+        self.ctx.web = server
+
+    @property
+    def errors(self) -> deque[BaseException]:
+        """Recent handler failures, for tests and logs."""
+        return self.ctx.errors
+
+    @property
+    def processed(self) -> deque[int]:
+        """Recent interactions handled to the end (replies and edits sent)."""
+        return self.interactions.processed
+
+    async def wait_processed(self, interaction_id: int, timeout: float = 10.0) -> None:
+        await self.interactions.wait_processed(interaction_id, timeout)
 
     def attach(self, client: discord.Client) -> None:
-        self.client = client
+        self.ctx.client = client
         self.delivery.client = client
-        client.rummy = self  # type: ignore[attr-defined]  # dynamic items find the adapter through the client
+        client.rummy = self.components  # type: ignore[attr-defined]  # dynamic items find their handler through the client
         self.tree = app_commands.CommandTree(client)
-        self.tree.add_command(self._group())
+        self.tree.add_command(command_group(self.commands, self.lobby))
         self.tree.error(self._on_tree_error)  # discord.py's way to set the tree's on_error
         client.add_dynamic_items(ui.CodecItem)
 
     def ready(self) -> bool:
         """Connected to the gateway and taking interactions (the web server's /readyz)."""
-        return self.client is not None and self.client.is_ready() and not self.client.is_closed()
+        client = self.ctx.client
+        return client is not None and client.is_ready() and not client.is_closed()
 
     async def setup(self) -> None:
         """From the client's setup_hook: translations, command sync, restore every table, start the clock."""
@@ -61,7 +123,7 @@ class DiscordBot(Components):
         if self.config.sync_commands:
             await sync_if_changed(self.tree, self.store)
         restored = [o for o in await self.service.resume_all() if o.table.platform == PLATFORM]
-        self.restored.start(restored, lambda outcome: self.render_outcome(outcome, restored=True))
+        self.restored.start(restored, lambda outcome: self.render.render_outcome(outcome, restored=True))
         if self.config.run_scheduler:
             self.scheduler.start()
 
@@ -71,10 +133,10 @@ class DiscordBot(Components):
         await self.restored.stop()
 
     async def _on_tree_error(self, interaction: discord.Interaction, error: app_commands.AppCommandError) -> None:
-        self.errors.append(error)
+        self.ctx.errors.append(error)
         log.error("command failed: %s", error, exc_info=error)
-        await self._refuse(interaction, t("dc.error", self._ulang(interaction)))
-        await self._mark_processed(interaction)
+        await self.interactions.refuse(interaction, t("dc.error", self.interactions.ulang(interaction)))
+        await self.interactions.mark_processed(interaction)
 
 
 class CountRateLimits(logging.Filter):

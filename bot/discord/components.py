@@ -18,14 +18,17 @@ from bot.core.i18n import t
 from bot.core.log_context import about_chat
 from bot.core.models import Player, ServiceError
 from bot.core.presenter import press
-from bot.core.presenter.games import IllegalAction, moves_of, turn_of, view_of
+from bot.core.presenter.games import IllegalAction, moves_of, view_of
 from bot.discord import answer
 from bot.discord import views as ui
-from bot.discord.base import PLATFORM, error_text, interaction_key, player_of
 from bot.discord.commands import Commands
+from bot.discord.common import PLATFORM, error_text, player_of
+from bot.discord.context import DcContext
 from bot.discord.hints import hint_line
-from bot.discord.lobby import LOBBY_VERBS, OPTION_VERBS
-from bot.discord.safe import plain
+from bot.discord.interactions import Interactions
+from bot.discord.lobby import LOBBY_VERBS, OPTION_VERBS, Lobby
+from bot.discord.moves import Moves
+from bot.discord.render import Render
 from storage import TableRecord
 from storage.unavailable import unavailable
 
@@ -47,18 +50,27 @@ def _opens_message(data: ButtonData) -> bool:
     return data.verb == "options" or (data.verb == "hand" and not data.args)
 
 
-def _inert(text: str) -> str:
-    """Typed text echoed in inline code: a backtick would end it early."""
-    return text.replace("`", "'")
-
-
 def _ints(args: Sequence[str], count: int) -> list[int]:
     if len(args) != count or not all(a.isdigit() for a in args):
         raise CodecError("bad arguments")
     return [int(a) for a in args]
 
 
-class Components(Commands):
+class Components:
+    """What our DynamicItem (views.CodecItem) hands a press to: `owns` checks it, `on_component` answers it."""
+
+    def __init__(self, ctx: DcContext, ia: Interactions, render: Render, lobby: Lobby, commands: Commands,
+                 moves: Moves) -> None:
+        self.ctx = ctx
+        self.service = ctx.service
+        self.store = ctx.store
+        self.uis = ctx.uis
+        self.ia = ia
+        self.render = render
+        self.lobby = lobby
+        self.commands = commands
+        self.moves = moves
+
     async def owns(self, interaction: discord.Interaction, custom_id: str) -> bool:
         """The items' interaction_check: a seat's button pressed by someone else is answered here
         (privately) and never reaches on_component."""
@@ -69,44 +81,44 @@ class Components(Commands):
                 return True
             if data.verb not in DIRECT_VERBS:
                 await answer.ack(interaction, update=not _opens_message(data))
-            rec = await self._within(interaction, self.store.get_table(data.table_id), update=True)
+            rec = await self.ia.within(interaction, self.store.get_table(data.table_id), update=True)
             interaction.extras["rec"] = rec  # read once per press
             seat = self.service.seat_of(rec, player_of(interaction.user)) if rec is not None else None
             if seat is None or int(data.args[0]) == seat:
                 return True  # unseated or unknown: on_component gives the precise refusal
-            await self._refuse(interaction, t("dc.not_your_buttons", self._ulang(interaction)))
+            await self.ia.refuse(interaction, t("dc.not_your_buttons", self.ia.ulang(interaction)))
         except Exception as err:  # a failing check must still let the press be answered
-            self.errors.append(err)
+            self.ctx.errors.append(err)
             log.exception("ownership check failed for %s", custom_id)
             return True
-        await self._mark_processed(interaction)
+        await self.ia.mark_processed(interaction)
         return False
 
     async def on_component(self, interaction: discord.Interaction, custom_id: str, values: list[str]) -> None:
         about_chat(PLATFORM, interaction.channel_id)  # discord.py runs each interaction in a task of its own
-        lang = self._ulang(interaction)
+        lang = self.ia.ulang(interaction)
         try:
             data = decode(custom_id)
             if _direct(data):
                 work = self._component(interaction, data, values, lang)
-                await self._within(interaction, work, update=not _opens_message(data))
+                await self.ia.within(interaction, work, update=not _opens_message(data))
             else:
                 await answer.ack(interaction, update=not _opens_message(data))
                 await self._component(interaction, data, values, lang)
         except (ServiceError, IllegalAction) as err:
-            await self._refuse(interaction, error_text(err, lang, interaction.extras.get("game")))
+            await self.ia.refuse(interaction, error_text(err, lang, interaction.extras.get("game")))
         except CodecError:
-            await self._refuse(interaction, t("error.E_BAD_BUTTON", lang))
+            await self.ia.refuse(interaction, t("error.E_BAD_BUTTON", lang))
         except Exception as err:  # a broken handler must still answer, or Discord shows "failed"
             if unavailable(err):  # the store out of reach outside the service: nothing was done
                 log.warning("component %s not handled, the store is unreachable: %s", custom_id, err)
-                await self._refuse(interaction, t("error.E_STORE_UNAVAILABLE", lang))
+                await self.ia.refuse(interaction, t("error.E_STORE_UNAVAILABLE", lang))
                 return
-            self.errors.append(err)
+            self.ctx.errors.append(err)
             log.exception("component %s failed", custom_id)
-            await self._refuse(interaction, t("dc.error", lang))
+            await self.ia.refuse(interaction, t("dc.error", lang))
         finally:
-            await self._mark_processed(interaction)
+            await self.ia.mark_processed(interaction)
 
     async def _component(self, interaction: discord.Interaction, data: ButtonData, values: list[str],
                          lang: str) -> None:
@@ -116,17 +128,17 @@ class Components(Commands):
         interaction.extras["game"] = rec.game
         verb = data.verb
         if verb in LOBBY_VERBS:
-            await self._lobby_action(interaction, rec, verb, data.args, from_button=True)
+            await self.lobby.lobby_action(interaction, rec, verb, data.args, from_button=True)
             return
         if verb in OPTION_VERBS:
-            await self._options_action(interaction, rec, data, values, lang)
+            await self.lobby.options_action(interaction, rec, data, values, lang)
             return
         if verb not in SEAT_VERBS:
             raise CodecError("unknown action")
         me = player_of(interaction.user)
         seat = self.service.playing_seat(rec, me)
         if verb == "hand" and not data.args:  # "My hand" on the table message or a ping: a new ephemeral hand
-            await self._show_hand(interaction, rec)
+            await self.commands.show_hand(interaction, rec)
             return
         if not data.args or not data.args[0].isdigit():
             raise CodecError("bad seat")
@@ -144,17 +156,17 @@ class Components(Commands):
                 await self.uis.update(rec.id, seat, by_number=not screen.by_number)
             elif verb == "page":
                 await self.uis.update(rec.id, seat, page=_ints(args, 1)[0])
-            await self.show_hand_here(interaction, rec, seat, lang)
+            await self.render.show_hand_here(interaction, rec, seat, lang)
             return
         if verb == "hint":  # version 0 too: the hand answers with the hint (or why none) as its note
             try:
                 note = await hint_line(self.service, rec.id, me, lang)
             except ServiceError as err:
                 note = error_text(err, lang, rec.game)
-            await self.show_hand_here(interaction, await self.service.get(rec.id), seat, lang, content=note)
+            await self.render.show_hand_here(interaction, await self.service.get(rec.id), seat, lang, content=note)
             return
         if data.version != rec.version:
-            await self.show_hand_here(interaction, rec, seat, lang, content=error_text(ServiceError("E_STALE"), lang))
+            await self.render.show_hand_here(interaction, rec, seat, lang, content=error_text(ServiceError("E_STALE"), lang))
             return
         view = view_of(rec, seat)
         if verb == "pick":  # pick <seat> <part>: one select per 25 items, a press changes only its own part
@@ -173,51 +185,18 @@ class Components(Commands):
             await self.uis.put(rec.id, seat, press.clear(screen))
         elif verb == "sug":  # sug <seat> <index>: a suggested move, recomputed from the view
             command = press.suggestion(rec.game, view, _ints(args, 1)[0])
-            await self._act(interaction, rec, me, seat, command, data.version, update=True)
+            await self.moves.act(interaction, rec, me, seat, command, data.version, update=True)
             return
         elif verb == "cmd":  # cmd <seat> <move index> <mask> [<option>]
             if len(args) not in (2, 3):
                 raise CodecError("bad command")
             index, option = _ints(args[:1], 1)[0], (_ints(args[2:], 1)[0] if len(args) == 3 else None)
             command = press.command(screen, view, moves_of(rec, view), index, args[1], option)
-            await self._act(interaction, rec, me, seat, command, data.version, update=True)
+            await self.moves.act(interaction, rec, me, seat, command, data.version, update=True)
             return
         else:  # mv <seat> <move index> <table item> <destination>
             index, piece, dest = _ints(args, 3)
             command = press.move_to(moves_of(rec, view), index, piece, dest)
-            await self._act(interaction, rec, me, seat, command, data.version, update=True)
+            await self.moves.act(interaction, rec, me, seat, command, data.version, update=True)
             return
-        await self.show_hand_here(interaction, rec, seat, lang)
-
-    async def _act(self, interaction: discord.Interaction, rec: TableRecord, me: Player, seat: int, command: str,
-                   version: int | None, *, update: bool) -> None:
-        """Apply a move; answer the mover with the fresh hand (in place for a button), then the channel."""
-        lang = self._ulang(interaction)
-        prev_turn = turn_of(rec)
-        try:
-            outcome = await self.service.act(rec.id, me, command, expected_version=version,
-                                             key=interaction_key(interaction))
-        except (IllegalAction, ServiceError) as err:
-            text = error_text(err, lang, rec.game)
-            if update:
-                await self.show_hand_here(interaction, await self.service.get(rec.id), seat, lang, content=text)
-            else:
-                await answer.say(interaction, text)
-            return
-        await self.uis.moved(rec.id, seat)
-        new = outcome.table
-        self.delivery.seen(new)
-        dm = await self._dm_seats(new)
-        updates = await self.presenter.outcome(outcome, self._langs(new, seat, lang), prev_turn, seats=dm | {seat})
-        if update and interaction.message is not None and seat in dm:
-            kept = (await self.delivery.refs(new.id)).get(f"dm:{me.user_id}") or ""
-            if kept.endswith(f":{interaction.message.id}"):
-                dm.discard(seat)  # pressed on the DM hand itself: the answer below is its edit
-        mine = next((h for h in updates.hands if h.seat == seat), None) or await self.hand_panel(new, seat, lang)
-        note = "\n".join([f"✓ `{_inert(command)}`", *(plain(line) for line in mine.events)])
-        embed, view, data = await self.hand_parts(mine)
-        if update:
-            await self.edit_hand_here(interaction, data, content=note, embed=embed, view=view)
-        else:
-            await answer.say(interaction, note, embed=embed, view=view, **self.attached(data))
-        await self.deliver(updates, dm)
+        await self.render.show_hand_here(interaction, rec, seat, lang)

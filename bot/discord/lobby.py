@@ -16,8 +16,10 @@ from bot.core.options_ui import option_choices
 from bot.core.presenter.games import max_seats, options_model
 from bot.discord import answer
 from bot.discord import views as ui
-from bot.discord.base import PLATFORM, interaction_key, player_of, shard_key
-from bot.discord.render import Rendering
+from bot.discord.common import PLATFORM, interaction_key, is_admin, player_of, shard_key
+from bot.discord.context import DcContext
+from bot.discord.interactions import Interactions
+from bot.discord.render import Render
 from bot.discord.translator import lang_of
 from storage import TableRecord
 
@@ -25,10 +27,16 @@ LOBBY_VERBS = ("join", "leave", "addai", "rmai", "start", "cancel")
 OPTION_VERBS = ("options", "optkey", "setopt")
 
 
-class Lobby(Rendering):
+class Lobby:
+    def __init__(self, ctx: DcContext, ia: Interactions, render: Render) -> None:
+        self.service = ctx.service
+        self.delivery = ctx.delivery
+        self.ia = ia
+        self.render = render
+
     async def cmd_new(self, interaction: discord.Interaction, game: str, thread: bool, options: str = "") -> None:
         async def work() -> None:
-            lang = self._ulang(interaction)
+            lang = self.ia.ulang(interaction)
             if interaction.guild_id is None or interaction.channel_id is None:
                 await answer.say(interaction, t("dc.guild_only", lang))
                 return
@@ -45,19 +53,19 @@ class Lobby(Rendering):
                     type=discord.ChannelType.public_thread, auto_archive_duration=1440)
                 target = created.id
             await self.delivery.set_ref(rec.id, "channel", str(target))
-            await self.render_lobby(rec)
-        await self._guarded(interaction, work())
+            await self.render.render_lobby(rec)
+        await self.ia.guarded(interaction, work())
 
     async def cmd_lobby(self, interaction: discord.Interaction, verb: str) -> None:
         async def work() -> None:
-            rec = await self._need_table(interaction)
-            await self._lobby_action(interaction, rec, verb, (), from_button=False)
-        await self._guarded(interaction, work())
+            rec = await self.ia.need_table(interaction)
+            await self.lobby_action(interaction, rec, verb, (), from_button=False)
+        await self.ia.guarded(interaction, work())
 
-    async def _lobby_action(self, interaction: discord.Interaction, rec: TableRecord, verb: str,
+    async def lobby_action(self, interaction: discord.Interaction, rec: TableRecord, verb: str,
                             args: Sequence[str], from_button: bool) -> None:
         me = player_of(interaction.user)
-        lang = self._ulang(interaction)
+        lang = self.ia.ulang(interaction)
         if rec.status != "lobby":
             raise ServiceError("E_NOT_PLAYING" if verb == "cancel" else "E_NOT_IN_LOBBY")
         note: str | None = None
@@ -73,24 +81,24 @@ class Lobby(Rendering):
         elif verb == "rmai":
             rec = await self.service.remove_ai(rec.id, me, key=key)
         elif verb == "cancel":
-            rec = await self.service.end_table(rec.id, me, is_admin=self._is_admin(interaction, rec), key=key)
-            await self.render_closed(rec, "lobby.abandoned", interaction if from_button else None)
+            rec = await self.service.end_table(rec.id, me, is_admin=is_admin(interaction, rec), key=key)
+            await self.render.render_closed(rec, "lobby.abandoned", interaction if from_button else None)
             if not from_button:
                 await answer.say(interaction, t("lobby.abandoned", lang))
             return
         elif verb == "start":
-            outcome = await self._within(interaction, self.service.start(rec.id, me, key=key), update=from_button)
+            outcome = await self.ia.within(interaction, self.service.start(rec.id, me, key=key), update=from_button)
             if not from_button:
                 await answer.say(interaction, t("dc.started", lang))
-            await self.render_outcome(outcome, interaction=interaction if from_button else None)
+            await self.render.render_outcome(outcome, interaction=interaction if from_button else None)
             return
         if from_button:
-            await self.render_lobby(rec, interaction)
+            await self.render.render_lobby(rec, interaction)
         else:
             await answer.say(interaction, note or "✓")
-            await self.render_lobby(rec)
+            await self.render.render_lobby(rec)
 
-    async def _options_action(self, interaction: discord.Interaction, rec: TableRecord, data: ButtonData,
+    async def options_action(self, interaction: discord.Interaction, rec: TableRecord, data: ButtonData,
                               values: list[str], lang: str) -> None:
         """The host's option screen: Options opens it (only the host sees it), the first select picks an
         option, the second sets its value through the service (which validates it)."""
@@ -122,16 +130,16 @@ class Lobby(Rendering):
             raise CodecError("bad option value")
         rec = await self.service.set_option(rec.id, me, keys[index], choices[int(values[0])], key=interaction_key(interaction))
         await answer.edit_here(interaction, view=ui.options_view(rec, lang, index))
-        await self.render_lobby(rec)
+        await self.render.render_lobby(rec)
 
     async def cmd_rematch(self, interaction: discord.Interaction) -> None:
         async def work() -> None:
-            lang = self._ulang(interaction)
+            lang = self.ia.ulang(interaction)
             rec = await self.service.rematch(PLATFORM, str(interaction.channel_id), player_of(interaction.user),
                                              key=interaction_key(interaction), shard_key=shard_key(interaction.guild_id))
             await self.delivery.set_ref(rec.id, "lang", lang_of(interaction.guild_locale) or lang)
             await answer.say(interaction, t("stats.rematch_opened", lang))
             await self.delivery.set_ref(rec.id, "channel", str(interaction.channel_id))
-            await self.render_lobby(rec)
-        await self._guarded(interaction, work())
+            await self.render.render_lobby(rec)
+        await self.ia.guarded(interaction, work())
 

@@ -18,7 +18,11 @@ from bot.core.presenter.panels import LangOf
 from bot.core.text import display_name
 from bot.discord import answer
 from bot.discord import views as ui
-from bot.discord.base import PLATFORM, AdapterBase
+from bot.discord.common import PLATFORM
+from bot.discord.context import DcContext
+from bot.discord.hand_pictures import HandPictures
+from bot.discord.interactions import Interactions
+from bot.discord.looks import Looks
 from bot.discord.safe import plain
 from storage import TableRecord
 
@@ -39,19 +43,30 @@ def mention(rec: TableRecord, seat: int) -> str:
     return f"<@{int(s.user_id)}>" if s.kind == "human" and s.user_id else plain(display_name(s.name))
 
 
-class Rendering(AdapterBase):
-    def _langs(self, rec: TableRecord, seat: int | None = None, lang: str | None = None) -> LangOf:
+class Render:
+    def __init__(self, ctx: DcContext, ia: Interactions, looks: Looks) -> None:
+        self.ctx = ctx
+        self.service = ctx.service
+        self.store = ctx.store
+        self.presenter = ctx.presenter
+        self.uis = ctx.uis
+        self.delivery = ctx.delivery
+        self.ia = ia
+        self.looks = looks
+        self.hand_pictures = HandPictures()  # what each hand message shows: an unchanged picture is kept
+
+    def langs(self, rec: TableRecord, seat: int | None = None, lang: str | None = None) -> LangOf:
         """The table's language for the channel; for a hand, its player's: `lang` for `seat` (the one
         acting, from their interaction's locale), else the Discord language the player had when they
         asked for hands by DM, else the table's."""
         async def lang_of(which: int | None) -> str:
             if which is None:
-                return await self._table_lang(rec)
+                return await self.ia.table_lang(rec)
             if lang is not None and which == seat:
                 return lang
             s = rec.seats[which]
-            own = await self._user_lang(s.user_id) if s.kind == "human" and s.user_id else None
-            return own or await self._table_lang(rec)
+            own = await self.ia.user_lang(s.user_id) if s.kind == "human" and s.user_id else None
+            return own or await self.ia.table_lang(rec)
         return lang_of
 
     async def hand_panel(self, rec: TableRecord, seat: int, lang: str) -> HandPanel:
@@ -62,8 +77,8 @@ class Rendering(AdapterBase):
     async def hand_parts(self, panel: HandPanel) -> tuple[discord.Embed, discord.ui.View, bytes | None]:
         """The hand's embed and controls (with the web table on, the seat's private link), and its
         picture (drawn from the seat's own view) when the table's channel shows pictures."""
-        data = await self.picture(panel.table, panel.view, panel.seat, panel.lang, panel.ui.by_number)
-        web = self.web_link(panel.table, panel.seat, panel.lang) if panel.table.status == "playing" else None
+        data = await self.looks.picture(panel.table, panel.view, panel.seat, panel.lang, panel.ui.by_number)
+        web = self.looks.web_link(panel.table, panel.seat, panel.lang) if panel.table.status == "playing" else None
         embed, view = ui.hand_message(panel, data is not None, web)
         return embed, view, data
 
@@ -87,16 +102,16 @@ class Rendering(AdapterBase):
     # ---- the table message -----------------------------------------------------------------------------
 
     async def render_lobby(self, rec: TableRecord, interaction: discord.Interaction | None = None) -> None:
-        lang = await self._table_lang(rec)
+        lang = await self.ia.table_lang(rec)
         await self.delivery.table(rec, ui.lobby_embed(rec, lang), ui.lobby_view(rec, lang), interaction)
 
     async def render_closed(self, rec: TableRecord, key: str, interaction: discord.Interaction | None = None) -> None:
-        lang = await self._table_lang(rec)
+        lang = await self.ia.table_lang(rec)
         panel = self.presenter.table(rec, lang)  # the last table (if a game was dealt), then why it closed
         body = "\n\n".join(x for x in (panel.body, t(key, lang)) if x)
         await self.delivery.table(rec, ui.embed(panel.title, body), None, interaction, files=())
         await self.delivery.finished(rec)
-        self._forget_table(rec.id)
+        self.forget_table(rec.id)
 
     async def render_record(self, rec: TableRecord, prev_turn: int | None = None) -> None:
         """A change outside a move (away, back): the table again, and a ping if the turn moved."""
@@ -125,15 +140,15 @@ class Rendering(AdapterBase):
             await self.render_lobby(rec, interaction)
             return
         self.delivery.seen(rec)
-        dm = await self._dm_seats(rec)
-        await self.deliver(await self.presenter.outcome(outcome, self._langs(rec), prev_turn, restored, seats=dm),
+        dm = await self.dm_seats(rec)
+        await self.deliver(await self.presenter.outcome(outcome, self.langs(rec), prev_turn, restored, seats=dm),
                            dm, interaction)
 
-    async def _dm_seats(self, rec: TableRecord) -> set[int]:
+    async def dm_seats(self, rec: TableRecord) -> set[int]:
         """The seats whose hands live in a DM (`/rummy dm on`): the only hands an outcome edits; the
         others are shown when their owner asks (an ephemeral message cannot be reached later)."""
         return {seat for seat, s in enumerate(rec.seats)
-                if s.kind == "human" and s.user_id and await self._dm_on(s.user_id)}
+                if s.kind == "human" and s.user_id and await self.ia.dm_on(s.user_id)}
 
     async def deliver(self, updates: Updates, dm: set[int], interaction: discord.Interaction | None = None) -> None:
         """The table (one edit at most, holding the last round's result) and, alongside it, the DM
@@ -143,9 +158,9 @@ class Rendering(AdapterBase):
             return
         rec = panel.table
         turn = mention(rec, panel.turn) if panel.turn is not None and panel.playing else None
-        view = ui.table_view(rec, panel.lang, self.web_link(rec, None, panel.lang)) if panel.playing else None
+        view = ui.table_view(rec, panel.lang, self.looks.web_link(rec, None, panel.lang)) if panel.playing else None
         if not panel.playing:
-            self.forget_links(rec.id)
+            self.looks.forget_links(rec.id)
         said = "\n\n".join(plain(line) for line in updates.announcements) or None
         # While the match goes on a round's result is shown in the table message; at its end the
         # result is a message of its own (the last ping edited into it), and the table drops it.
@@ -160,25 +175,25 @@ class Rendering(AdapterBase):
             elif updates.notice is not None:
                 await self.delivery.notice(updates.notice, panel.lang)
 
-        picture = await self.picture(rec, panel.view, None, panel.lang)
+        picture = await self.looks.picture(rec, panel.view, None, panel.lang)
         embed = ui.table_embed(panel, turn, last_round, picture is not None)
         files = ((ui.TABLE_PNG, picture),) if picture is not None else ()
         # Independent requests (another message, another route): neither waits for the other.
         await asyncio.gather(self.delivery.table(rec, embed, view, interaction, files), the_rest())
         if updates.finished:
-            self._forget_table(rec.id)
+            self.forget_table(rec.id)
 
-    def _forget_table(self, table_id: str) -> None:
+    def forget_table(self, table_id: str) -> None:
         """An ended table's state leaves memory once its last messages are out."""
         self.delivery.forget(table_id)
         self.uis.forget(table_id)
-        self.forget_links(table_id)
+        self.looks.forget_links(table_id)
 
     # ---- hands by DM, and players the bot cannot reach ----------------------------------------------------
 
     async def _dm_hand(self, panel: HandPanel) -> None:
         """With `/rummy dm on`, the hand lives in one DM message, edited after each move."""
-        assert self.client is not None
+        assert self.ctx.client is not None
         rec = panel.table
         embed, view, data = await self.hand_parts(panel)
         key = f"dm:{panel.user_id}"
@@ -186,11 +201,11 @@ class Rendering(AdapterBase):
         try:
             if refs.get(key):
                 channel_id, mid = refs[key].split(":")
-                await self.client.get_partial_messageable(int(channel_id)).get_partial_message(int(mid)).edit(
+                await self.ctx.client.get_partial_messageable(int(channel_id)).get_partial_message(int(mid)).edit(
                     embed=embed, view=view, **self.hand_pictures.edit_kwargs(int(mid), data))
                 self.hand_pictures.shown(int(mid), data)
             else:
-                channel = await self.client.create_dm(discord.Object(int(panel.user_id)))
+                channel = await self.ctx.client.create_dm(discord.Object(int(panel.user_id)))
                 msg = await channel.send(embed=embed, view=view, **self.attached(data))
                 self.hand_pictures.shown(msg.id, data)
                 await self.delivery.set_ref(rec.id, key, f"{msg.channel.id}:{msg.id}")
@@ -215,6 +230,6 @@ class Rendering(AdapterBase):
             return  # already stood in for (and already announced)
         before = turn_of(rec)
         rec = await self.service.set_away(rec.id, Player(PLATFORM, s.user_id or "", s.name), True)
-        await self.delivery.temporary(rec, t("dc.dm_blocked", await self._table_lang(rec), name=mention(rec, seat)),
+        await self.delivery.temporary(rec, t("dc.dm_blocked", await self.ia.table_lang(rec), name=mention(rec, seat)),
                                       ping=s.user_id)
         await self.render_record(rec, prev_turn=before)

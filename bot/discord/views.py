@@ -53,7 +53,8 @@ class CodecItem(discord.ui.DynamicItem[discord.ui.Item[Any]], template=CUSTOM_ID
 
     async def interaction_check(self, interaction: discord.Interaction) -> bool:
         # Seat ownership: a hand's buttons act only for the seat they were made for.
-        # `rummy` is the adapter, set on the client by DiscordBot.attach: discord.Client does not declare it.
+        # `rummy` is the presses' handler (components.Components), set on the client by DiscordBot.attach:
+        # discord.Client does not declare it.
         return await interaction.client.rummy.owns(interaction, self.custom_id)  # type: ignore[attr-defined]
 
     async def callback(self, interaction: discord.Interaction) -> None:

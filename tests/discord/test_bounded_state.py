@@ -9,7 +9,7 @@ from tests.discord.conftest import Harness
 
 def kept(h: Harness) -> dict[str, int]:
     return {"delivery": h.bot.delivery.tables_kept(), "hand_uis": h.bot.uis.tables_kept(),
-            "links": len({k[0] for k in h.bot._links})}
+            "links": len({k[0] for k in h.bot.looks.links})}
 
 
 async def play_to_the_end(h: Harness) -> None:

@@ -40,10 +40,7 @@ COPY LICENSE /usr/share/doc/rummyclub/LICENSE
 RUN echo 'rummy:x:10001:10001:Rummy Club:/data:/usr/sbin/nologin' >> /etc/passwd \
     && echo 'rummy:x:10001:' >> /etc/group \
     && mkdir -p /data && chown 10001:10001 /data
-# PYTHONMALLOC=malloc: glibc's heap, whose free pages the hourly trim gives back (bot/core/heap.py);
-# Python's own arenas stay while any block in them lives and grew ~25 KB per table (bench/bench_soak.py).
 ENV PATH=/opt/rummyclub/bin:$PATH \
-    PYTHONMALLOC=malloc \
     PYTHONUNBUFFERED=1 \
     HOME=/data \
     DATABASE_URL=sqlite:////data/rummyclub.db \

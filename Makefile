@@ -24,9 +24,8 @@ $(RUN_STAMP): pyproject.toml requirements.lock | $(BIN)/python
 	$(BIN)/python -m pip install --quiet --no-deps -e .
 	touch $(RUN_STAMP)
 
-# PYTHONMALLOC=malloc: see the Dockerfile (a long-running bot's memory levels off with glibc's heap).
 run: $(RUN_STAMP)
-	PYTHONMALLOC=malloc $(BIN)/rummyclub run
+	$(BIN)/rummyclub run
 
 lock: $(STAMP)
 	$(BIN)/pip-compile --quiet --strip-extras --generate-hashes --allow-unsafe --no-emit-index-url \

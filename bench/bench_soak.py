@@ -20,12 +20,8 @@ play, the key tables at a week's worth (KEY_MEMORY_S) — instead of growing wit
 played. The fakes' own records (every call, every message) are trimmed after each table: they are
 the test servers' memory, not the bot's.
 
-Each run is made once per allocator (`--soak-allocators`): with PYTHONMALLOC=malloc, as `make run` and the
-image run the bot, and with Python's own small-object allocator, whose 1 MiB arenas stay while any block in
-them lives (the `arenas` column): the second shows why the bot is run with the first.
-
 `python -m bench.bench_soak [--soak-days 14] [--soak-tables-per-day 24] [--soak-platforms telegram,discord]
-[--soak-allocators malloc,pymalloc] [--soak-tracemalloc]`
+[--soak-tracemalloc]`
 """
 
 from __future__ import annotations
@@ -38,7 +34,6 @@ import gc
 import logging
 import os
 import sqlite3
-import subprocess
 import sys
 import tempfile
 import time
@@ -290,20 +285,9 @@ def main(argv: list[str]) -> None:
     parser.add_argument("--soak-days", type=int, default=14, help="simulated days (the keys are kept 7)")
     parser.add_argument("--soak-tables-per-day", type=int, default=24)
     parser.add_argument("--soak-platforms", default="telegram,discord")
-    parser.add_argument("--soak-allocators", default="malloc,pymalloc",
-                        help="PYTHONMALLOC for each run: malloc (as `make run` and the image run the bot), pymalloc")
     parser.add_argument("--soak-tracemalloc", action="store_true",
                         help="also the bytes bot/ and storage/ hold (about ten times slower)")
     args, _ = parser.parse_known_args(argv)
-    wanted = os.environ.get("PYTHONMALLOC", "pymalloc")
-    if os.environ.get("SOAK_CHILD") != "1":
-        # The allocator is chosen when the interpreter starts: one child process per allocator.
-        for allocator in args.soak_allocators.split(","):
-            print(f"\n# PYTHONMALLOC={allocator}", flush=True)
-            env = {**os.environ, "PYTHONMALLOC": allocator, "SOAK_CHILD": "1"}
-            subprocess.run([sys.executable, "-m", "bench.bench_soak", *argv], env=env, check=True)
-        return
-    print(f"# allocator: {wanted}; machine load {os.getloadavg()[0]:.2f}", flush=True)
     logging.basicConfig(level=logging.ERROR)  # discord.py's voice warnings are not the bench's
     if args.soak_tracemalloc:
         tracemalloc.start()

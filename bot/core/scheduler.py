@@ -13,7 +13,7 @@ import contextlib
 import logging
 from collections.abc import Awaitable, Callable
 
-from bot.core.heap import freeze_startup_heap, give_back_free_memory
+from bot.core.heap import freeze_startup_heap
 from bot.core.models import Outcome, StoreUnavailable
 from bot.core.service import TableService
 
@@ -34,10 +34,8 @@ class Scheduler:
         on_outcomes: OnOutcomes,
         sleep: Sleep = asyncio.sleep,
         platforms: tuple[str, ...] = (),
-        give_back: Callable[[], object] = give_back_free_memory,
     ) -> None:
         self.service = service
-        self._give_back = give_back  # the hourly return of free heap pages (bot/core/heap.py)
         self.interval_s = interval_s
         self.on_outcomes = on_outcomes
         self._sleep = sleep
@@ -50,7 +48,7 @@ class Scheduler:
 
     async def run_once(self) -> list[Outcome]:
         """One tick: apply every passed deadline, then let the adapter render what happened; once
-        an hour, forget what is too old to be redelivered and give the heap's free pages back."""
+        an hour, forget what is too old to be redelivered."""
         outcomes = await self.service.tick()
         self.ticks += 1
         if outcomes:
@@ -59,7 +57,6 @@ class Scheduler:
         if self._forgot_at is None or now - self._forgot_at >= FORGET_EVERY_S:
             self._forgot_at = now
             await self.service.forget_old(self.platforms)
-            await asyncio.to_thread(self._give_back)
         return outcomes
 
     async def run(self) -> None:

@@ -55,21 +55,6 @@ async def test_run_once_without_work(service: TableService) -> None:
     assert await Scheduler(service, 1.0, on_outcomes).run_once() == [] and calls == []
 
 
-async def test_free_heap_pages_are_given_back_once_an_hour_of_the_clock(service: TableService,
-                                                                         clock: FakeClock) -> None:
-    given: list[float] = []
-
-    async def on_outcomes(outcomes: list[Outcome]) -> None:
-        pass
-
-    scheduler = Scheduler(service, 1.0, on_outcomes, give_back=lambda: given.append(clock.now()))
-    start = clock.now()
-    for _ in range(3 * 60):  # three hours of ticks, a minute apart
-        await scheduler.run_once()
-        clock.advance(60.0)
-    assert [at - start for at in given] == [0.0, 3600.0, 7200.0]
-
-
 async def test_starting_the_scheduler_freezes_the_startup_heap(service: TableService) -> None:
     # What startup built is left out of every later full collection (bot/core/heap.py).
     gc.unfreeze()

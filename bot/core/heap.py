@@ -12,12 +12,15 @@ from __future__ import annotations
 
 import gc
 
+from bot.core.i18n import load_every_catalog
+
 
 def freeze_startup_heap() -> bool:
     """Collect once, then freeze what survives. Only the first call of a process does anything (the
     interpreter's own freeze count says whether it happened): it returns whether it froze now."""
     if gc.get_freeze_count():
         return False
+    load_every_catalog()  # read sooner or later by every bot: frozen with the rest
     gc.collect()  # first: garbage frozen now could never be collected later
     gc.freeze()
     return True

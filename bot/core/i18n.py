@@ -265,6 +265,15 @@ def catalog(lang: str) -> dict[str, Template]:
     return merged
 
 
+def load_every_catalog() -> None:
+    """Read every language's texts now. Each is kept for the life of the process once read; read at
+    start-up, before the heap is frozen (bot/core/heap.py), they stay out of every full collection.
+    Read later (Telegram's command menus read all seven at start), their ~13 000 objects made each
+    full collection walk them again: 9 ms of a loop turn under 1 100 idle connections."""
+    for lang in available_languages():
+        catalog(lang)
+
+
 # ---- rendering -------------------------------------------------------------------------------------------
 
 

@@ -19,6 +19,7 @@ from urllib.parse import urlencode
 from aiohttp import web
 
 from bot.core.clock import Clock
+from bot.core.i18n import load_every_catalog
 from bot.core.models import Player
 from bot.core.service import TableService
 from bot.settings import Settings
@@ -124,6 +125,7 @@ def _freeze_startup_objects() -> None:
     long as the process. Left to the cyclic collector, each of its full passes walks them all again
     with the loop held — 20–30 ms on a loaded machine, in the middle of whatever request is being
     answered. Frozen, those passes walk only what came after (gc.freeze, once)."""
+    load_every_catalog()  # the chat adapters read every language at start (their command menus)
     gc.collect()
     gc.freeze()
 

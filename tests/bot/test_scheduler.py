@@ -9,6 +9,7 @@ import pytest
 
 from bot.core.clock import FakeClock
 from bot.core.heap import freeze_startup_heap
+from bot.core.i18n import available_languages, catalog
 from bot.core.models import Outcome
 from bot.core.scheduler import Scheduler
 from bot.core.service import TableService
@@ -59,6 +60,7 @@ async def test_starting_the_scheduler_freezes_the_startup_heap(service: TableSer
     # What startup built is left out of every later full collection (bot/core/heap.py).
     gc.unfreeze()
     assert gc.get_freeze_count() == 0
+    catalog.cache_clear()  # every language is read before the freeze, so its texts are frozen too
 
     async def on_outcomes(outcomes: list[Outcome]) -> None:
         pass
@@ -71,6 +73,7 @@ async def test_starting_the_scheduler_freezes_the_startup_heap(service: TableSer
     frozen = gc.get_freeze_count()
     await scheduler.stop()
     assert frozen > 0
+    assert catalog.cache_info().currsize == len(available_languages())
     assert freeze_startup_heap() is False  # once per process: a second start (or bot) adds nothing
 
 

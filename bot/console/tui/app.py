@@ -62,11 +62,15 @@ class MovesSuggester(Suggester):
             out += [f"{head} {item}" for item in self.items if last and item.lower().startswith(last.lower())]
         return out
 
-    async def get_suggestion(self, value: str) -> str | None:
+    def complete_now(self, value: str) -> str | None:
+        """The completion the line offers for `value` (None: nothing longer starts so)."""
         if not value:
             return None
         low = value.lower()
         return next((c for c in self.candidates(value) if c.lower().startswith(low) and c != value), None)
+
+    async def get_suggestion(self, value: str) -> str | None:
+        return self.complete_now(value)
 
 
 class CommandLine(Input):
@@ -119,6 +123,11 @@ class HandPane(Static, can_focus=True):
 
     def action_command(self) -> None:
         self.app.query_one(CommandLine).focus()
+
+    def offset_of(self, action: str) -> tuple[int, int]:
+        """Where in the pane (its border included) the cell of `action` starts."""
+        x, y = self.layout_.spots[action]
+        return x + self.gutter.left, y + self.gutter.top - round(self.scroll_y)
 
     async def on_key(self, event: Key) -> None:
         key = "esc" if event.key == "escape" else event.character or ""
@@ -255,6 +264,7 @@ class TableApp(App[int]):
         if shown is None:
             self.query_one("#table", Static).update("")
             hand_pane.update("")
+            hand_pane.styles.height = 1
             return
         self.query_one("#table", Static).update(coloured(shown.body, self.colour, shown.changed))
         lang = self.table.lang
@@ -274,7 +284,10 @@ class TableApp(App[int]):
         layout.spots = {k: (x, y + head_len) for k, (x, y) in layout.spots.items()}
         from textual.content import Content
 
-        hand_pane.update(Content("\n").join([n.rstrip() for n in notes] + layout.lines))
+        body = [n.rstrip() for n in notes] + layout.lines
+        hand_pane.update(Content("\n").join(body))
+        # The pane's height follows its lines (Textual's `auto` kept the height of the first, empty draw).
+        hand_pane.styles.height = len(body) + hand_pane.styles.gutter.height
         self.suggester.moves = shown.moves
         self.suggester.items = tuple(hand_items(shown.hand.view or {})) if shown.hand is not None else ()
         self.tick_status()
@@ -357,6 +370,7 @@ class TableApp(App[int]):
         cmd = self.query_one(CommandLine)
         cmd.remember(line.strip())
         cmd.value = ""
+        self.query_one(HandPane).focus()  # back to the keys of the hand: `:` types again
         await self.run_line(line)
 
     async def run_line(self, line: str) -> None:

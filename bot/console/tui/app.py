@@ -13,7 +13,6 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
-from collections.abc import Callable
 from typing import Any
 
 from rich.text import Text
@@ -21,13 +20,15 @@ from textual import on
 from textual.app import App, ComposeResult
 from textual.binding import Binding
 from textual.containers import Horizontal, VerticalScroll
+from textual.content import Content
+from textual.css.scalar import Scalar
 from textual.events import Key
 from textual.screen import ModalScreen
 from textual.suggester import Suggester
 from textual.widgets import Footer, Input, MarkdownViewer, RichLog, Static
 
 from bot.console.colour import tokens
-from bot.console.tui.hand import Layout, coloured, control_rows, lay_out
+from bot.console.tui.hand import Cell, Layout, coloured, control_rows, lay_out
 from bot.console.tui.picker import Choice, Picker
 from bot.console.tui.status import countdown
 from bot.console.tui.table import Screenful, TuiTable
@@ -196,8 +197,6 @@ class TableApp(App[int]):
         self.suggester = MovesSuggester()
         self.colour = True
         self._tasks: set[asyncio.Task[Any]] = set()
-        self.redraws = 0
-        self.on_redraw: Callable[[], None] | None = None
 
     # ---- layout --------------------------------------------------------------------------------
 
@@ -258,15 +257,16 @@ class TableApp(App[int]):
             log.write(Text.assemble(*((piece, style or "") if self.colour else piece for piece, style in tokens(line))))
 
     async def redraw(self) -> None:
+        """Every pane from the stored table and your hand screen. A pane whose text did not change is
+        left alone: Textual then repaints only what moved (a pick repaints the hand, not the table)."""
         shown = await self.table.screen()
         self.shown = shown
         hand_pane = self.query_one(HandPane)
         if shown is None:
-            self.query_one("#table", Static).update("")
-            hand_pane.update("")
-            hand_pane.styles.height = 1
+            self._put(self.query_one("#table", Static), Content(""))
+            self._put(hand_pane, Content(""), 1)
             return
-        self.query_one("#table", Static).update(coloured(shown.body, self.colour, shown.changed))
+        self._put(self.query_one("#table", Static), coloured(shown.body, self.colour, shown.changed))
         lang = self.table.lang
         rows = control_rows(shown.hand, shown.order, lang) if shown.hand is not None else []
         lines = []
@@ -276,28 +276,25 @@ class TableApp(App[int]):
         if shown.table.status != "playing":
             rows = [(t("tui.menu", lang), self._menu_cells())]
             lines = [t("tui.match_over", lang)]
-        width = hand_pane.size.width or self.size.width
-        layout = lay_out(rows, width, self.colour)
-        notes = [coloured(line, self.colour) for line in lines]
+        layout = lay_out(rows, hand_pane.size.width or self.size.width, self.colour)
+        layout.spots = {k: (x, y + len(lines)) for k, (x, y) in layout.spots.items()}
         hand_pane.layout_ = layout
-        head_len = len(notes)
-        layout.spots = {k: (x, y + head_len) for k, (x, y) in layout.spots.items()}
-        from textual.content import Content
-
-        body = [n.rstrip() for n in notes] + layout.lines
-        hand_pane.update(Content("\n").join(body))
+        body = [coloured(line, self.colour).rstrip() for line in lines] + layout.lines
         # The pane's height follows its lines (Textual's `auto` kept the height of the first, empty draw).
-        hand_pane.styles.height = len(body) + hand_pane.styles.gutter.height
+        self._put(hand_pane, Content("\n").join(body), len(body) + hand_pane.styles.gutter.height)
         self.suggester.moves = shown.moves
         self.suggester.items = tuple(hand_items(shown.hand.view or {})) if shown.hand is not None else ()
         self.tick_status()
-        self.redraws += 1
-        if self.on_redraw is not None:
-            self.on_redraw()
 
-    def _menu_cells(self) -> list[Any]:
-        from bot.console.tui.hand import Cell
+    @staticmethod
+    def _put(widget: Static, content: Content, height: int | None = None) -> None:
+        if getattr(widget, "shown_content", None) != content:
+            widget.shown_content = content  # type: ignore[attr-defined]
+            widget.update(content)
+        if height is not None and widget.styles.height != Scalar.from_number(height):
+            widget.styles.height = height
 
+    def _menu_cells(self) -> list[Cell]:
         return [Cell(str(n + 1), t(f"tui.menu.{word}", self.table.lang), f"app.menu('{word}')")
                 for n, word in enumerate(MENU)]
 

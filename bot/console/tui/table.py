@@ -277,10 +277,10 @@ class TuiTable:
             if rec is None:
                 return
             found = self._view()
-            if found is not None and first_word(command) == "draw" and _draft_melds(found[0]) \
-                    and self.draw_warned != rec.version:
+            placed = _draft_tiles(found[0]) if found is not None else None
+            if placed is not None and first_word(command) == "draw" and self.draw_warned != rec.version:
                 self.draw_warned = rec.version
-                self.tell(t("tui.draft_dropped", self.lang, n=_draft_melds(found[0])))
+                self.tell(t("tui.draft_dropped", self.lang, n=placed))
                 return
             applied = await self.lines.apply(rec, self.user, command)
             self.rec = applied.table
@@ -337,11 +337,12 @@ class TuiTable:
             return True
 
 
-def _draft_melds(view: dict[str, Any]) -> int:
-    """The melds of a Rummikub draft in progress (0 without one)."""
+def _draft_tiles(view: dict[str, Any]) -> int | None:
+    """A Rummikub draft in progress: how many tiles of your rack it lays (None: no draft)."""
     draft = view.get("draft")
-    table = draft.get("table") if isinstance(draft, dict) else None
-    return len(table) if isinstance(table, list) else 0
+    if not isinstance(draft, dict) or not isinstance(draft.get("rack"), list):
+        return None
+    return len(view.get("rack") or []) - len(draft["rack"])
 
 
 def shown_order(view: dict[str, Any], by_number: bool) -> tuple[int, ...]:

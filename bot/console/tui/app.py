@@ -212,8 +212,7 @@ class TableApp(App[int]):
 
     async def on_mount(self) -> None:
         self.colour = not self.no_color
-        self.table._tell = self.log_line  # noqa: SLF001 — the log pane is where the table's lines go
-        self.table.lines.write = lambda text: self.log_line(clean(text, newlines=True))
+        self.table.tell_to(self.log_line)
         self.table.service.commit_listeners.append(self._committed)
         if self.feed is not None:
             self._spawn(self.feed.run(self._watched, self._committed_elsewhere))

@@ -23,18 +23,21 @@ from bot.console.app import (
     first_word,
 )
 from bot.console.seats import seat_levels
+from bot.console.tui.keys import button_keys
 from bot.console.tui.status import Status, status_of
 from bot.core.codec import CodecError, mask_of
 from bot.core.grammar import hand_items
 from bot.core.guides import rules_reply, rules_request
+from bot.core.hints import table_hint
 from bot.core.i18n import t
-from bot.core.models import Player
+from bot.core.models import Player, ServiceError
 from bot.core.presenter import HandPanel
 from bot.core.presenter import press as presses
 from bot.core.presenter.games import MoveTemplate, moves_of, replayed, view_of
 from bot.core.presenter.prompt import typed_moves
-from bot.core.render import render_events, render_help
+from bot.core.render import render_error, render_events, render_help
 from bot.core.service import TableService
+from bot.core.text import clean
 from storage import TableRecord
 
 Tell = Callable[[str], None]
@@ -72,8 +75,8 @@ class TuiTable:
         self.service = service
         self.user = user
         self.lang = lang
-        self._tell = tell
         self.lines = ConsoleTable(service, self._no_reading, tell, lang, replay_url=replay_url)
+        self.lines.welcomed = True  # the screen greets with its own keys
         self.uis = self.lines.uis
         self.presenter = self.lines.presenter
         self.rec: TableRecord | None = None
@@ -89,6 +92,10 @@ class TuiTable:
 
     def tell(self, text: str) -> None:
         self.lines.write(text)
+
+    def tell_to(self, tell: Tell) -> None:
+        """Where every line goes from now on (the log pane), each cleaned of escape sequences first."""
+        self.lines.write = lambda text: tell(clean(text, newlines=True))
 
     def set_lang(self, lang: str) -> None:
         self.lang = self.lines.lang = lang
@@ -264,7 +271,7 @@ class TuiTable:
         if text.lower() in ("table", "hand", "rack"):
             return None  # the panes always show them
         if text.lower() == "hint":
-            await self.lines.hint(rec, self.user)
+            await self.hint(rec)
             return None
         await self.send(text)
         return "menu" if self.rec is not None and self.rec.status != "playing" else None
@@ -287,6 +294,20 @@ class TuiTable:
             seat = self.seat
             if applied.outcome is not None and seat is not None:
                 await self.uis.moved(rec.id, seat)
+
+    async def hint(self, rec: TableRecord) -> None:
+        """The hint (bot/core/hints.py) and, when the hand pane's buttons make its move, their keys."""
+        try:
+            found = await table_hint(self.service, rec.id, self.user)
+        except ServiceError as err:
+            self.tell(render_error(err, self.lang, rec.game))
+            return
+        self.tell(found.render(self.lang))
+        hand, view = await self._hand(), self._view()
+        if hand is not None and view is not None:
+            keys = button_keys(hand, shown_order(view[0], self.lines.by_number), view[1], found.command, self.lang)
+            if keys:
+                self.tell(t("tui.hint_keys", self.lang, keys=" ".join(keys)))
 
     def help_text(self) -> str:
         game = self.rec.game if self.rec is not None else None

@@ -249,3 +249,18 @@ async def test_the_rules_are_rendered_from_markdown(store: MemoryStore) -> None:
         await pilot.press("escape")
         await pilot.pause()
         assert not isinstance(app.screen, TextScreen)
+
+
+async def test_the_hint_names_its_keys(store: MemoryStore) -> None:
+    app = new_app(store, "three_thirteen", seed=5, options={"hints": True})
+    async with app.run_test(size=(100, 40)) as pilot:
+        await settle(pilot, app)
+        await pilot.press("f4")
+        await settle(pilot, app)
+        told = log_text(app)
+        assert "Keys for it: " in told
+        keys = told.split("Keys for it: ")[-1].split()
+        version = app.table.rec.version
+        await pilot.press(*keys)  # the keys named make the hinted move
+        await settle(pilot, app)
+        assert app.table.rec.version > version

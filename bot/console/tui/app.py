@@ -165,6 +165,7 @@ class TextScreen(ModalScreen[None]):
 
 
 class TableApp(App[int]):
+    ENABLE_COMMAND_PALETTE = False  # the command line is the palette here
     CSS = """
     Screen { layout: vertical; }
     #top { height: 1fr; }
@@ -385,9 +386,8 @@ class TableApp(App[int]):
     # ---- picking a game ------------------------------------------------------------------------
 
     def ask_game(self) -> None:
-        choice = self.choice
-        self.choice = None
-        self.push_screen(Picker(self.table.lang, choice), self._picked)
+        """The picker, set as last asked (`play`'s request, or the last game dealt)."""
+        self.push_screen(Picker(self.table.lang, self.choice), self._picked)
 
     def _picked(self, choice: Choice | None) -> None:
         self.run_worker(self._open(choice), exclusive=True, group="open")
@@ -397,6 +397,7 @@ class TableApp(App[int]):
             if self.table.rec is None:
                 self.exit(0)
             return
+        self.choice = Choice(choice.game, choice.ai, choice.level, dict(choice.options), choice.lang)  # F6 starts here
         self.table.set_lang(choice.lang)
         self.query_one(CommandLine).placeholder = t("tui.command", choice.lang)
         await self.table.open_new(choice.game, choice.ai, choice.options, [choice.level], choice.seed)

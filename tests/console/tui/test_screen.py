@@ -264,3 +264,27 @@ async def test_the_hint_names_its_keys(store: MemoryStore) -> None:
         await pilot.press(*keys)  # the keys named make the hinted move
         await settle(pilot, app)
         assert app.table.rec.version > version
+
+
+async def test_play_asking_for_another_game_keeps_the_unfinished_one_until_play(store: MemoryStore) -> None:
+    first = new_app(store, "rummy500", seed=2)
+    async with first.run_test(size=(80, 24)) as pilot:
+        await settle(pilot, first)
+    unfinished = await store.active_table_for_chat(PLATFORM, CHAT_ID)
+    assert unfinished is not None
+    second = new_app(store, "three_thirteen", seed=2)
+    second.start_at_once = False  # `play three_thirteen` with a Rummy 500 game unfinished
+    async with second.run_test(size=(80, 24)) as pilot:
+        await settle_picker(pilot, second)
+        assert isinstance(second.screen, Picker)
+        assert "unfinished Rummy 500 game" in log_text(second)
+        await pilot.press("escape")  # go on with it
+        await settle(pilot, second)
+        assert second.table.rec is not None and second.table.rec.id == unfinished.id
+        await pilot.press("f6")
+        await settle_picker(pilot, second)
+        await pilot.press("f5")  # Play: the unfinished one ends, the asked-for game is dealt
+        await settle(pilot, second)
+        rec = await store.active_table_for_chat(PLATFORM, CHAT_ID)
+        assert rec is not None and rec.game == "three_thirteen"
+        assert "The unfinished Rummy 500 game is ended; it does not count." in log_text(second)

@@ -40,6 +40,7 @@ from bot.core.text import clean
 from storage.feed import ChangeFeed
 
 MENU = ("rematch", "game", "standings", "quit")
+HAND_SHARE = 0.45  # of the screen's height at most for the hand pane (the table and log keep the rest)
 WORDS = ("help", "rules", "hint", "sort colour", "sort number", "leaderboard", "stats", "history", "quit")
 
 
@@ -277,6 +278,9 @@ class TableApp(App[int]):
             rows = [(t("tui.menu", lang), self._menu_cells())]
             lines = [t("tui.match_over", lang)]
         layout = lay_out(rows, hand_pane.size.width or self.size.width, self.colour)
+        # On a short terminal the controls come first: the hand's notes give way (the title last).
+        room = max(1, int(self.size.height * HAND_SHARE) - hand_pane.styles.gutter.height - len(layout.lines))
+        lines = lines if len(lines) <= room else lines[:1] if room >= 1 else []
         layout.spots = {k: (x, y + len(lines)) for k, (x, y) in layout.spots.items()}
         hand_pane.layout_ = layout
         body = [coloured(line, self.colour).rstrip() for line in lines] + layout.lines

@@ -23,6 +23,7 @@ from bot.console.colour import colour_wanted, coloured
 from bot.console.seats import default_opponents, levels_error, seats_error
 from bot.console.session import Request, Session
 from bot.console.terminal import TerminalInput
+from bot.console.tui.mode import full_screen_wanted
 from bot.core.ai_seats import ai_level
 from bot.core.i18n import DEFAULT_LANG, environment_language, t
 from bot.core.models import Outcome, ServiceError
@@ -81,6 +82,7 @@ def build_parser() -> argparse.ArgumentParser:
 
     run = sub.add_parser("run", help="start the bot; with no chat token, a terminal table")
     run.add_argument("--db", help="database URL or file (default: DATABASE_URL)")
+    run.add_argument("--line", action="store_true", help="the terminal table line by line, not full screen")
 
     play = sub.add_parser("play", help="play in the terminal against AI players")
     play.add_argument("game", type=_game, help=f"one of: {', '.join(engine_names())}")
@@ -94,6 +96,7 @@ def build_parser() -> argparse.ArgumentParser:
                       help="a table option, e.g. -o initial_meld_min=25 (repeatable)")
     play.add_argument("--new", action="store_true", help="end an unfinished terminal game and start anew")
     play.add_argument("--db", help="database URL or file (default: DATABASE_URL)")
+    play.add_argument("--line", action="store_true", help="line by line, not full screen (as with a pipe)")
     play.add_argument("--web", action="store_true", help="also serve the table in a browser and print your link "
                       "(WEB_LISTEN, WEB_PORT, WEB_URL; a free port when WEB_PORT is unset)")
 
@@ -150,14 +153,44 @@ def _write(text: str) -> None:
         print(text, flush=True)
 
 
+async def _full_screen(store: Store, lang: str, request: Request | None, web: Settings | None, tick_s: float,
+                       grace_s: float) -> int:
+    """The full-screen table (bot/console/tui) on the store: the same service, clock and web server
+    as the line mode, and the same way down (the moves in flight stored, the store closed)."""
+    service = TableService(store, owner=TERMINAL_OWNER)
+    served = contextlib.AsyncExitStack()
+    said: list[str] = []
+    try:
+        replay_url = None
+        if web is not None:
+            from bot.web.server import serve_terminal  # aiohttp's server loads only when asked for
+
+            server = await served.enter_async_context(
+                serve_terminal(service, store, web, lambda url: said.append(t("web.link", lang, url=url)), lang, YOU))
+            replay_url = functools.partial(server.replay_url, lang=lang)
+        from bot.console.tui.run import play_full_screen  # Textual loads only for the full screen
+
+        code = await play_full_screen(service, lang, request, tick_s, replay_url, tuple(said))
+        _write(t("console.bye", lang))
+        return code
+    finally:
+        grace = Grace(grace_s)
+        try:
+            await served.aclose()
+        finally:
+            await close_service(service, store, grace)
+
+
 async def _session(db: str, lang: str, request: Request | None, web: Settings | None = None,
-                   tick_s: float = 1.0, grace_s: float = DEFAULT_GRACE_S) -> int:
+                   tick_s: float = 1.0, grace_s: float = DEFAULT_GRACE_S, full_screen: bool = False) -> int:
     """A terminal session on the database at `db`: Ctrl-C, SIGTERM or SIGHUP at any moment ends it
     like `quit` (every accepted move is already committed), and the store is closed on every way
     out. The table's clock ticks every `tick_s` as in the bots (a turn timer, the moves a killed
     terminal left). With `web`, the table is served in a browser too and the player's seat link is
     printed."""
     store = await _open(db)
+    if full_screen:
+        return await _full_screen(store, lang, request, web, tick_s, grace_s)
     reader = TerminalInput(t("console.prompt", lang))
     served = contextlib.AsyncExitStack()
     # The terminal's tables only: a bot process on the same database runs its own platforms' clocks.
@@ -211,7 +244,7 @@ async def _session(db: str, lang: str, request: Request | None, web: Settings | 
 
 async def _play(game: str, ai: int | None, options: dict[str, Any], seed: int | None, new: bool, db: str,
                 lang: str, levels: list[str] | None = None, web: Settings | None = None,
-                tick_s: float = 1.0, grace_s: float = DEFAULT_GRACE_S) -> int:
+                tick_s: float = 1.0, grace_s: float = DEFAULT_GRACE_S, full_screen: bool = False) -> int:
     if ai is not None and (problem := seats_error(game, ai, lang)) is not None:
         _write(problem)
         return 2
@@ -219,13 +252,13 @@ async def _play(game: str, ai: int | None, options: dict[str, Any], seed: int | 
     if (problem := levels_error(default_opponents(game) if ai is None else ai, levels, lang)) is not None:
         _write(problem)
         return 2
-    return await _session(db, lang, Request(game, ai, options, seed, new, levels), web, tick_s, grace_s)
+    return await _session(db, lang, Request(game, ai, options, seed, new, levels), web, tick_s, grace_s, full_screen)
 
 
 async def _pick_game(db: str, lang: str, web: Settings | None = None, tick_s: float = 1.0,
-                     grace_s: float = DEFAULT_GRACE_S) -> int:
+                     grace_s: float = DEFAULT_GRACE_S, full_screen: bool = False) -> int:
     """`rummyclub run` with no chat token: the unfinished terminal game, or the game picker."""
-    return await _session(db, lang, None, web, tick_s, grace_s)
+    return await _session(db, lang, None, web, tick_s, grace_s, full_screen)
 
 
 def _run_discord(settings: Settings, db: str) -> int:
@@ -252,9 +285,13 @@ def _run_telegram(settings: Settings, db: str) -> int:
     return run_from_settings(settings, open_store(db, (settings.pg_pool_min, settings.pg_pool_max)))
 
 
-async def _run(settings: Settings, db: str) -> int:
+async def _run(settings: Settings, db: str, full_screen: bool = False) -> int:
     return await _pick_game(db, terminal_lang(settings), settings if settings.web_port else None,
-                            settings.tick_interval_s, settings.shutdown_grace_s)
+                            settings.tick_interval_s, settings.shutdown_grace_s, full_screen)
+
+
+def _full_screen_wanted(args: argparse.Namespace) -> bool:
+    return not getattr(args, "line", False) and full_screen_wanted(sys.stdin, sys.stdout, os.environ)
 
 
 async def _simulate(args: argparse.Namespace) -> int:
@@ -344,12 +381,12 @@ def _dispatch(args: argparse.Namespace, settings: Settings, db: str, ctx: Contex
             return _run_discord(settings, db)
         if settings.telegram_token:
             return _run_telegram(settings, db)
-        return event_loop.run(_run(settings, db))
+        return event_loop.run(_run(settings, db, _full_screen_wanted(args)))
     if args.command == "play":
         return event_loop.run(_play(args.game, args.ai, dict(args.option), args.seed, args.new, db,
                                  terminal_lang(settings), args.ai_level,
                                  settings if args.web or settings.web_port else None,
-                                 settings.tick_interval_s, settings.shutdown_grace_s))
+                                 settings.tick_interval_s, settings.shutdown_grace_s, _full_screen_wanted(args)))
     if args.command == "backup":
         return event_loop.run(_backup(db, Path(args.path), args.force, ctx.db_setting))
     if args.command == "migrate":

@@ -8,7 +8,7 @@ one table; `session.py` around it picks games, asks questions and offers the mat
 from __future__ import annotations
 
 from collections.abc import Awaitable, Callable, Sequence
-from dataclasses import replace
+from dataclasses import dataclass, replace
 from typing import Any
 
 from bot.console.guide import guide_reply
@@ -43,7 +43,19 @@ QUIT_WORDS = frozenset({"quit", "exit", "q"})
 HELP_WORDS = frozenset({"help", "?"})
 STATS_WORDS = ("leaderboard", "stats", "teams", "team", "history", "rematch")
 # The private "you drew X" events; the hand view repeats the card as `drawn` while the turn goes on.
+# `sort colour` / `sort number` (either language): True for the rack by number.
+SORT_WORDS = {"colour": False, "color": False, "suit": False, "number": True, "rank": True,
+              "цвет": False, "масть": False, "число": True, "номер": True}
 RECEIVED = frozenset({"CardsReceived", "CardReceived", "TileReceived", "TilesReceived"})
+
+
+@dataclass(frozen=True)
+class Applied:
+    """A move sent: the table as it now stands, and when it was accepted its outcome and updates."""
+
+    table: TableRecord
+    outcome: Outcome | None = None
+    updates: Updates | None = None
 
 
 def first_word(line: str) -> str:
@@ -134,7 +146,7 @@ class ConsoleTable:
     async def resume(self, existing: TableRecord, user: Player = YOU) -> TableRecord:
         self.write(t("lobby.restored", self.lang))
         outcome = await self.service.resume(existing.id)
-        await self._show_events(outcome, user)
+        await self.show_events(outcome, user)
         return outcome.table
 
     async def open_new(self, game: str, ai: int, options: dict[str, Any] | None = None, seed: int | None = None,
@@ -145,7 +157,7 @@ class ConsoleTable:
             rec = await self.service.add_ai(rec.id, user, level=level)
         outcome = await self.service.start(rec.id, user)
         await self._save_sort(outcome.table, user)  # the rack order you chose carries over
-        await self._show_events(outcome, user)
+        await self.show_events(outcome, user)
         return outcome.table
 
     async def rematch(self, user: Player = YOU) -> TableRecord | None:
@@ -159,7 +171,7 @@ class ConsoleTable:
             return None
         self.write(t("console.rematch", self.lang))
         await self._save_sort(outcome.table, user)
-        await self._show_events(outcome, user)
+        await self.show_events(outcome, user)
         return outcome.table
 
     # ---- playing ---------------------------------------------------------------------------------
@@ -195,14 +207,15 @@ class ConsoleTable:
                 self.write(t("guide.hint", self.lang))
             elif command.lower() in ("table", "hand", "rack"):
                 await self._show(rec, user, again=True)
-            elif command.lower() == "sort":
-                self.by_number = not self.by_number
-                await self._save_sort(rec, user)
-                await self._show(rec, user, again=True)
+            elif word == "sort":
+                if (problem := await self.sort(rec, user, command)) is not None:
+                    self.write(problem)
+                else:
+                    await self._show(rec, user, again=True)
             elif word == "rematch":
                 self.write(t("console.rematch_in_play", self.lang))
             elif command.lower() == "hint":
-                await self._hint(rec, user)
+                await self.hint(rec, user)
             elif word in STATS_WORDS:
                 await self.stats_command(command, user, game=rec.game)
             else:
@@ -225,24 +238,33 @@ class ConsoleTable:
             if not self.is_mine(rec):
                 continue
             self._clocked = rec
-            updates = await self._show_events(outcome, user)
+            updates = await self.show_events(outcome, user)
             if rec.status == "playing":
                 await self._show(rec, user, outcome=outcome, panel=updates.table)
             if self._prompt is not None:
                 self._prompt(clean(self.moves_line(rec, user)))  # "" once the match is over
 
-    async def _act(self, rec: TableRecord, user: Player, command: str) -> TableRecord:
+    async def apply(self, rec: TableRecord, user: Player, command: str) -> Applied:
+        """A move typed or pressed: what the clock owed first, then the move and the automatic moves
+        answering it, every line of them written. A refusal is written and changes nothing: the
+        table returned is then the stored one (the one last shown when the store is out of reach)."""
         try:
             for due in await self.service.tick():
-                await self._show_events(due, user)
+                await self.show_events(due, user)
             outcome = await self.service.act(rec.id, user, command)
         except StoreUnavailable as err:  # nothing stored: said, and the table is the one last shown
             self.write(render_error(err, self.lang, rec.game))
-            return rec
+            return Applied(rec)
         except (IllegalAction, ServiceError) as err:
             self.write(render_error(err, self.lang, rec.game))
-            return await self.service.get(rec.id)
-        updates = await self._show_events(outcome, user)
+            return Applied(await self.service.get(rec.id))
+        return Applied(outcome.table, outcome, await self.show_events(outcome, user))
+
+    async def _act(self, rec: TableRecord, user: Player, command: str) -> TableRecord:
+        applied = await self.apply(rec, user, command)
+        outcome, updates = applied.outcome, applied.updates
+        if outcome is None or updates is None:
+            return applied.table
         # At the match's end the events just shown hold the last summary and the winner; the table
         # would print that summary a second time (`table` at the menu shows it). A draft step's note
         # already shows the melds it changed and the rack: the whole table and draft again would bury
@@ -252,7 +274,7 @@ class ConsoleTable:
             await self._show(outcome.table, user, outcome=outcome, panel=updates.table)
         return outcome.table
 
-    async def _hint(self, rec: TableRecord, user: Player) -> None:
+    async def hint(self, rec: TableRecord, user: Player) -> None:
         """`hint`: the best move as a command to type (bot/core/hints.py), or why there is none."""
         try:
             self.write((await table_hint(self.service, rec.id, user)).render(self.lang))
@@ -290,6 +312,19 @@ class ConsoleTable:
         return None
 
     # ---- per-seat display choices ----------------------------------------------------------------
+
+    async def sort(self, rec: TableRecord, user: Player, command: str) -> str | None:
+        """`sort` flips the rack order, `sort colour` / `sort number` set it (kept with your seat);
+        anything else after `sort` is answered with a sentence naming the two orders."""
+        words = command.strip().lower().split()[1:]
+        if not words:
+            self.by_number = not self.by_number
+        elif words[0] in SORT_WORDS and len(words) == 1:
+            self.by_number = SORT_WORDS[words[0]]
+        else:
+            return t("console.sort_bad", self.lang, got=" ".join(words))
+        await self._save_sort(rec, user)
+        return None
 
     async def _load_sort(self, rec: TableRecord, user: Player) -> None:
         """The rack order stored with your seat (the hand screen every platform keeps, hand_ui.py)."""
@@ -334,7 +369,7 @@ class ConsoleTable:
         return await self.presenter.outcome(replace(outcome, events=events), self._lang_of, seats=(),
                                             viewer=seat, now=self.service.clock.now())
 
-    async def _show_events(self, outcome: Outcome, user: Player = YOU) -> Updates:
+    async def show_events(self, outcome: Outcome, user: Player = YOU) -> Updates:
         updates = await self._updates(outcome, user)
         for line in updates.log:
             self.write(line)

@@ -61,3 +61,33 @@ def coloured(write: Writer, enabled: bool) -> Writer:
     if not enabled:
         return write
     return lambda text: write(colourise(text))
+
+
+# The same colours as names a full-screen toolkit reads (bot/console/tui): one per kind of token.
+TILE_STYLE = {"r": "red", "b": "blue", "k": "bold", "y": "yellow"}
+
+
+def token_style(token: str) -> str | None:
+    """The colour of one tile or card token (`r5`, `QS`, `j`, `JK=7C`); None when it is not one."""
+    m = _TOKEN.fullmatch(token)
+    if m is None:
+        return None
+    if m.group("tile"):
+        return TILE_STYLE[token[0]]
+    if m.group("joker"):
+        return "magenta"
+    return "red" if m.group("suit") in "HD♥♦" else "bold"
+
+
+def tokens(text: str) -> list[tuple[str, str | None]]:
+    """`text` cut into (piece, colour) runs: each tile or card token with its colour, the rest None."""
+    out: list[tuple[str, str | None]] = []
+    at = 0
+    for m in _TOKEN.finditer(text):
+        if m.start() > at:
+            out.append((text[at:m.start()], None))
+        out.append((m.group(0), token_style(m.group(0))))
+        at = m.end()
+    if at < len(text):
+        out.append((text[at:], None))
+    return out

@@ -73,6 +73,7 @@ BOT_WORDS = {
     "rules", "quit", "resume", "new", "rematch", "game", "standings", "table", "sort", "hand", "leaderboard", "all",
     "month", "week", "global", "stats", "teams", "team", "name", "history", "lang", "en", "ru", "away", "back",
     "rummy", "dm", "ai", "Enter", "Ctrl-C", "Rummy", "Club", "hint", "look", "pictures", "text",
+    "Esc", "Tab", "Ctrl+Q", "Ctrl+S", "colour", "number",  # the full-screen terminal's keys; `sort colour|number`
     *available_languages(),  # typed after /lang
 }
 

@@ -206,6 +206,15 @@ async def test_the_rack_order_is_kept_with_the_seat_across_resume_and_rematch(st
     assert by_number in again.text and by_colour not in again.text
 
 
+async def test_sort_colour_and_sort_number_set_the_order_and_anything_else_is_refused(store: SqliteStore) -> None:
+    run = await session(store, ["sort number", "sort number", "sort sideways", "quit"], Request("rummikub", ai=1, seed=5))
+    rec = await active(store)
+    assert (await HandUIs(store).get(rec.id, 0)).by_number is True  # set twice: still by number, not flipped
+    assert "'sideways' is not an order: type sort colour, sort number, or sort alone to switch." in run.text
+    await session(store, ["sort colour", "quit"], Request("rummikub"))
+    assert (await HandUIs(store).get(rec.id, 0)).by_number is False
+
+
 # ---- lines the terminal used to repeat -----------------------------------------------------------
 
 

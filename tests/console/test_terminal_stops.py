@@ -151,7 +151,8 @@ def test_closing_the_terminal_window_saves_and_leaves(tmp_path: Path) -> None:
     pid, master = pty.fork()
     if pid == 0:  # the child: the pty is its controlling terminal
         os.chdir(ROOT)
-        os.execve(sys.executable, [sys.executable, "-m", "bot.cli", *PLAY, "--db", str(db)], env)
+        # --line: a pty would open the full screen; this is the line mode's window closing.
+        os.execve(sys.executable, [sys.executable, "-m", "bot.cli", *PLAY, "--line", "--db", str(db)], env)
     dead = os.pidfd_open(pid)
     try:
         seen = b""

@@ -35,7 +35,7 @@ def status_of(rec: TableRecord, view: dict[str, Any], seat: int | None, lang: st
     if rec.status != "playing":
         parts.append(t("tui.status.over", lang))
     elif isinstance(turn, int):
-        parts.append(t("tui.status.you", lang) if turn == seat else t("tui.status.turn", lang, name=shown[turn]))
+        parts.append(t("tui.status.your_turn", lang) if turn == seat else t("tui.status.turn", lang, name=shown[turn]))
     if isinstance(view.get("round"), int):
         parts.append(t("tui.status.round", lang, n=view["round"]))
     parts.append(_scores(view, shown, lang))

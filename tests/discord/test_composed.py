@@ -1,14 +1,13 @@
 """The Discord adapter is composed, not inherited: no class of bot/discord has a base class from
 another module of bot/discord, none declares what a host class provides (`if TYPE_CHECKING:` in its
 body), and no module of bot/discord imports bot/discord/bot.py but the package's own `__init__`.
-Read from the source (the AST), as tests/test_import_cycles.py reads it."""
+Read from the source (the AST), through tests/test_import_cycles.py's readers."""
 
 from __future__ import annotations
 
-import ast
 from pathlib import Path
 
-from tests.test_import_cycles import ROOT, imported_names, modules
+from tests.test_import_cycles import ROOT, imported_names, modules, parts_by_inheritance
 
 PACKAGE = "bot.discord"
 
@@ -18,19 +17,7 @@ def _discord(known: dict[str, Path]) -> list[str]:
 
 
 def test_no_discord_class_is_split_across_files() -> None:
-    known = modules(ROOT, "bot")
-    split = set()
-    for name in _discord(known):
-        names = imported_names(name, known[name], known)
-        for stmt in ast.parse(known[name].read_text(encoding="utf-8")).body:
-            if not isinstance(stmt, ast.ClassDef):
-                continue
-            for base in stmt.bases:
-                if isinstance(base, ast.Name) and names.get(base.id, "").startswith(PACKAGE + "."):
-                    split.add(f"{name}.{stmt.name} ({base.id})")
-            for inner in stmt.body:
-                if isinstance(inner, ast.If) and "TYPE_CHECKING" in ast.unparse(inner.test):
-                    split.add(f"{name}.{stmt.name} (a host class's names)")
+    split = parts_by_inheritance(modules(ROOT, "bot"), PACKAGE)
     assert not split, split
 
 

@@ -311,9 +311,11 @@ class Presses:
                 raise ServiceError("E_STALE", version=version, current=rec.version)
             engine = self.engine_for(rec)
             seen["prev_turn"] = prev_turn = engine.current_seat(rec.state)
-            view = engine.view(rec.state, seat)
-            ui = await screens.get(rec.id, seat)
-            meant = decoded(rec.game, view, engine.moves(view), ui, pressed)
+            if isinstance(pressed, Typed):  # whole already: no view or moves to build
+                meant: HandUI | str = pressed.text
+            else:
+                view = engine.view(rec.state, seat)
+                meant = decoded(rec.game, view, engine.moves(view), await screens.get(rec.id, seat), pressed)
             if isinstance(meant, HandUI):
                 await screens.put(rec.id, seat, meant)
                 return Shown(rec, seat, meant)

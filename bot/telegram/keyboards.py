@@ -1,6 +1,6 @@
 """Inline keyboards: the lobby and its options, the table message's buttons, and a hand's controls
 (the presenter's HandControls, built from the engines' legal moves) laid out as buttons. No game
-rule in here; every press is encoded with bot.core.codec and decoded back through presenter.press.
+rule in here; every press is encoded with bot.core.codec and decoded back by the service (bot/core/presses.py).
 """
 
 from __future__ import annotations

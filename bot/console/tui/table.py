@@ -1,8 +1,8 @@
 """The full-screen terminal's table, without the screen: what the panes show and what a key, a click
 or a typed line does. The same service calls as the line mode (ConsoleTable, which writes every
 line of what happened into the log here) and the same hand controls and presses as the chats
-(bot/core/presenter: `hand_controls`, `press`), so a pick, a move button and a typed command mean
-exactly what they mean everywhere else. Textual lives in `app.py`; this file is tested without it.
+(bot/core/presenter's `hand_controls`; a press decoded by the service, bot/core/presses.py), so a
+pick, a move button and a typed command mean exactly what they mean everywhere else. Textual lives in `app.py`; this file is tested without it.
 """
 
 from __future__ import annotations
@@ -25,16 +25,16 @@ from bot.console.app import (
 from bot.console.seats import seat_levels
 from bot.console.tui.keys import button_keys
 from bot.console.tui.status import Status, status_of
-from bot.core.codec import CodecError, mask_of
+from bot.core.codec import mask_of
 from bot.core.grammar import hand_items
 from bot.core.guides import rules_reply, rules_request
 from bot.core.hints import table_hint
 from bot.core.i18n import t
 from bot.core.models import Player, ServiceError
 from bot.core.presenter import HandPanel
-from bot.core.presenter import press as presses
 from bot.core.presenter.games import MoveTemplate, moves_of, replayed, view_of
 from bot.core.presenter.prompt import typed_moves
+from bot.core.presses import Back, ChoosePiece, Command, MoveTo, Pick, Press, StartMove
 from bot.core.render import render_error, render_events, render_help
 from bot.core.service import TableService
 from bot.core.text import clean
@@ -175,23 +175,18 @@ class TuiTable:
     async def pick(self, index: int) -> None:
         """Pick or unpick hand item `index` (the whole selection is kept in pick order)."""
         async with self.busy:
-            found, seat = self._view(), self.seat
-            if found is None or self.rec is None or seat is None:
+            seat = self.seat
+            if self.rec is None or seat is None or self._view() is None:
                 return
             ui = await self.uis.get(self.rec.id, seat)
             chosen = [i for i in ui.picks if i != index] if index in ui.picks else [*ui.picks, index]
-            try:
-                await self.uis.put(self.rec.id, seat, presses.pick(ui, found[0], chosen))
-            except CodecError:
-                return  # an item that is no longer there: nothing changes
+            await self._press(Pick(tuple(chosen)))  # an item that is no longer there: nothing changes
 
     async def clear(self) -> None:
         """Esc: the picks dropped, a table-item move in progress abandoned."""
         async with self.busy:
-            seat = self.seat
-            if self.rec is not None and seat is not None:
-                ui = await self.uis.get(self.rec.id, seat)
-                await self.uis.put(self.rec.id, seat, presses.back(presses.pick(ui, {}, [])))
+            if self._view() is not None:  # a table in play, seated: outside it there is no screen to clear
+                await self._press(Back(unpick=True))
 
     async def action(self, number: int) -> None:
         """Move button `number` (0-based, as shown) of the hand controls."""
@@ -199,31 +194,30 @@ class TuiTable:
         if hand is None or self.rec is None:
             return
         controls = hand.controls
-        found = self._view()
-        assert found is not None
-        view, templates = found
+        pressed: Press | None = None
+        verb = ""
         if controls.moving is not None and controls.move_index is not None:
             if 0 <= number < len(controls.targets):
-                await self.send(presses.move_to(templates, controls.move_index, controls.moving,
-                                                controls.targets[number].option))
-            return
-        if controls.choosing:
+                pressed = MoveTo(controls.move_index, controls.moving, controls.targets[number].option)
+        elif controls.choosing:
             if 0 <= number < len(controls.pieces):
-                ui = presses.choose_piece(hand.ui, templates, controls.pieces[number].option)
-                await self.uis.put(self.rec.id, hand.seat, ui)
-            return
-        if number == len(controls.actions) and controls.move_index is not None and not controls.picks:
-            await self.uis.put(self.rec.id, hand.seat, presses.start_move(hand.ui, templates))
-            return
-        if not 0 <= number < len(controls.actions):
-            return
-        a = controls.actions[number]
-        mask = mask_of(list(controls.picks)) if a.with_items else "0"
-        try:
-            command = presses.command(hand.ui, view, templates, a.index, mask, a.option)
-        except CodecError:
-            return
-        await self.send(command)
+                pressed = ChoosePiece(controls.pieces[number].option)
+        elif number == len(controls.actions) and controls.move_index is not None and not controls.picks:
+            pressed = StartMove()
+        elif 0 <= number < len(controls.actions):
+            a = controls.actions[number]
+            pressed = Command(a.index, mask_of(list(controls.picks)) if a.with_items else "0", a.option)
+            found = self._view()
+            verb = found[1][a.index].verb if found is not None and a.index < len(found[1]) else ""
+        if pressed is not None:
+            async with self.busy:
+                if not self._warned_of_draft(verb):
+                    await self._press(pressed)
+
+    async def _press(self, pressed: Press) -> None:
+        """A press decoded and applied by the service (`ConsoleTable.press`); `rec` is then the stored table."""
+        if self.rec is not None:
+            self.rec = (await self.lines.press(self.rec, self.user, pressed)).table
 
     async def _hand(self) -> HandPanel | None:
         found, seat = self._view(), self.seat
@@ -283,17 +277,23 @@ class TuiTable:
             rec = self.rec
             if rec is None:
                 return
-            found = self._view()
-            placed = _draft_tiles(found[0]) if found is not None else None
-            if placed is not None and first_word(command) == "draw" and self.draw_warned != rec.version:
-                self.draw_warned = rec.version
-                self.tell(t("tui.draft_dropped", self.lang, n=placed))
+            if self._warned_of_draft(first_word(command)):
                 return
             applied = await self.lines.apply(rec, self.user, command)
             self.rec = applied.table
             seat = self.seat
             if applied.outcome is not None and seat is not None:
                 await self.uis.moved(rec.id, seat)
+
+    def _warned_of_draft(self, verb: str) -> bool:
+        """`draw` over a Rummikub draft is said first (True: said now, nothing sent)."""
+        found, rec = self._view(), self.rec
+        placed = _draft_tiles(found[0]) if found is not None else None
+        if rec is None or placed is None or verb != "draw" or self.draw_warned == rec.version:
+            return False
+        self.draw_warned = rec.version
+        self.tell(t("tui.draft_dropped", self.lang, n=placed))
+        return True
 
     async def hint(self, rec: TableRecord) -> None:
         """The hint (bot/core/hints.py) and, when the hand pane's buttons make its move, their keys."""

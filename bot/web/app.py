@@ -41,6 +41,7 @@ from bot.web.payload import payload
 from bot.web.push import ENDED, Hub, successor
 from bot.web.replay import Replays, frame
 from bot.web.requests import MAX_INIT_DATA, MAX_LINK, CheckBody, MoveBody, Query, picks_of, sentence, staged_of
+from bot.web.story import Story
 from bot.web.throttle import MoveRate, Streams, refusal
 from bot.web.unavailable import store_unavailable, unavailable_response
 from storage import Store, TableRecord
@@ -84,6 +85,7 @@ FEED = web.AppKey("feed", asyncio.Task)
 FRAMES = web.AppKey("frames", Frames)
 STREAMS = web.AppKey("streams", Streams)
 MOVE_RATE = web.AppKey("move_rate", MoveRate)
+STORY = web.AppKey("story", Story)
 # Telegram's web clients show a Mini App in a frame; no other site may frame the page.
 FRAME_ANCESTORS = "'self' https://web.telegram.org https://*.telegram.org"
 Model = TypeVar("Model", bound=BaseModel)
@@ -171,7 +173,7 @@ async def get_table(request: web.Request) -> web.Response:
         raise web.HTTPBadRequest(text=str(err)) from None
     v = await viewer(request)
     return _json(await payload(request.app[PRESENTER], v.rec, v.seat, v.lang, picks, request.app[CLOCK].now(),
-                               staged))
+                               staged, request.app[STORY]))
 
 
 async def _body(request: web.Request, model: type[Model]) -> Model:
@@ -241,7 +243,7 @@ async def post_move(request: web.Request) -> web.Response:
     except BadLayout:
         raise web.HTTPBadRequest(text="play: not a layout of tiles") from None
     except CodecError:
-        return _json({"error": t("error.E_STALE", v.lang)}, 409)
+        return _json({"error": t("web.error.E_STALE", v.lang)}, 409)
     try:
         outcome = await request.app[SERVICE].act(v.rec.id, v.player, text, expected_version=body.version,
                                                  key=f"web:{v.rec.id}:{v.seat}:{body.key}")
@@ -249,11 +251,12 @@ async def post_move(request: web.Request) -> web.Response:
         return unavailable_response(render_error(err, v.lang, v.rec.game))
     except (IllegalAction, ServiceError) as err:
         status = 409 if err.code == "E_STALE" else 422
-        refused: dict[str, Any] = {"error": render_error(err, v.lang, v.rec.game), "code": err.code}
+        refused: dict[str, Any] = {"error": render_error(err, v.lang, v.rec.game, "web"), "code": err.code}
         if err.code == "E_INVALID_MELD" and isinstance(err.params.get("index"), int):
             refused["meld"] = err.params["index"] - 1  # the page shows the sentence on that meld
         return _json(refused, status)
-    return _json(await payload(request.app[PRESENTER], outcome.table, v.seat, v.lang, now=request.app[CLOCK].now()))
+    return _json(await payload(request.app[PRESENTER], outcome.table, v.seat, v.lang, now=request.app[CLOCK].now(),
+                               story=request.app[STORY]))
 
 
 async def post_check(request: web.Request) -> web.Response:
@@ -441,7 +444,8 @@ def create_app(service: TableService, store: Store, config: WebConfig, clock: Cl
     app[HUB], app[SERVICE], app[STORE], app[CONFIG] = hub, service, store, config
     app[CLOCK] = clock or service.clock or SystemClock()
     app[PRESENTER] = Presenter(HandUIs(store))
-    app[FRAMES] = Frames(store, app[PRESENTER], app[CLOCK], hub)
+    app[STORY] = Story(store)
+    app[FRAMES] = Frames(store, app[PRESENTER], app[CLOCK], hub, app[STORY])
     hub.prepare = app[FRAMES].prepare
     app[STREAMS] = Streams(config.limits)
     app[MOVE_RATE] = MoveRate(config.limits, app[CLOCK])

@@ -409,6 +409,10 @@ async def secure_headers(request: web.Request, resp: web.StreamResponse) -> None
         resp.headers["Cache-Control"] = "no-store"
     if request.path.startswith("/api/") or request.path.startswith("/static/"):
         resp.headers.setdefault("Content-Security-Policy", "frame-ancestors 'none'")
+    if request.path.startswith("/api/table/"):
+        # The server's clock, on refusals too: a page tells an expired link (its link names the
+        # expiry) from one this server no longer signs, whatever the device's clock says.
+        resp.headers["X-Server-Time"] = f"{request.app[CLOCK].now():.0f}"
 
 
 COMPRESSED = (".js", ".css", ".html", ".svg")

@@ -36,6 +36,7 @@ async def payload(presenter: Presenter, rec: TableRecord, seat: int | None, lang
         "seat": seat, "names": names, "title": panel.title, "body": panel.body,
         "lines": [line for step in told for line in step["lines"]][-LINES:],
         "turn": panel.turn, "deadline": panel.deadline, "now": now, "view": view,
+        "turn_s": rec.options.get("turn_timer_s") or None,  # a turn's whole time: the page warns near its end
         # The table as pieces, from the public view only (None for Rummikub, which the page arranges).
         "board": None, "hand": None,
         "story": told, "players": players(rec, public, seat, lang), "result": result_of(rec, recent, seat, lang),

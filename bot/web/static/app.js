@@ -19,7 +19,7 @@
       RC.unreachable(() => RC.recover());
       return false;
     }
-    if (r.status === 401) { RC.denied(); return false; }
+    if (r.status === 401) { RC.denied(r); return false; }
     if (!r.ok) {
       const text = await r.text().catch(() => "");
       RC.banner(r.status === 503 ? "unavailable" : "down", () => RC.recover());
@@ -70,7 +70,7 @@
     $("handbox").hidden = !payload.hand;
     // The deadline against the server's clock: the device's may be off by minutes.
     deadline = payload.deadline && payload.now ? Date.now() + (payload.deadline - payload.now) * 1000 : null;
-    if (changed) turnTotal = deadline === null ? null : Math.round((deadline - Date.now()) / 1000);
+    turnTotal = payload.turn_s || null;
     if (payload.game === "rummikub") RC.drawRummikub(); else RC.drawCards();
     RC.tell(payload, prev, before, changed, hadWork);
     tick();

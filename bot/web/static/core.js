@@ -139,7 +139,14 @@
   // of the terminal's `play --web` takes a new port).
   const unreachable = (retry) => banner(navigator.onLine === false ? "offline" : "down", retry);
 
-  async function denied() {
+  // The server's clock from an answer's header (sent with refusals too).
+  function clocked(r) {
+    const at = Number(r && r.headers.get("X-Server-Time"));
+    if (at) st.skew = at - Date.now() / 1000;
+  }
+
+  async function denied(r) {
+    clocked(r);
     if (!st.words.__lang) await loadWords(params.get("lang") || "en");
     const why = deniedWhy();
     say("");
@@ -200,7 +207,7 @@
     } finally {
       sending = false;
     }
-    if (r.status === 401) { denied(); return false; }
+    if (r.status === 401) { denied(r); return false; }
     const out = await r.json().catch(() => ({}));
     if (!r.ok) {
       // A refusal names its reason; a server in trouble (5xx) or a proxy's page says the move is kept.
@@ -248,12 +255,12 @@
       unreachable(() => RC.recover());
       return null;
     }
-    if (r.status === 401) { denied(); return null; }
+    if (r.status === 401) { denied(r); return null; }
     if (!r.ok) { say((r.status < 500 && await r.text().catch(() => "")) || w("web.check_failed")); return null; }
     return r;
   }
 
   window.RC = { $, params, tgData, auth, tableId, api, st, w, say, loadWords, denied, button, el, send, press, keepFocus,
-    banner, online, unreachable, idle, checked,
+    banner, online, unreachable, idle, checked, clocked,
     replaying: location.pathname.startsWith("/replay/") };
 })();

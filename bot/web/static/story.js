@@ -20,7 +20,7 @@
       li.classList.toggle("you", p.you);
       li.classList.toggle("last", p.count === 1);
       const name = el("span", "name", p.name);
-      if (p.turn) li.setAttribute("aria-current", "true");
+      if (p.turn) { li.setAttribute("aria-current", "true"); li.title = w("web.on_turn"); }
       const bits = [];
       if (p.held) bits.push(el("span", "count", p.held));
       if (p.score !== null && p.score !== undefined) bits.push(el("span", "score", w("web.points", { n: p.score })));
@@ -28,7 +28,6 @@
       if (p.away) bits.push(el("span", "tag", w("web.away")));
       li.append(el("span", "mark", p.turn ? "▶" : ""), name, ...bits);
       li.querySelector(".mark").setAttribute("aria-hidden", "true");
-      if (p.turn) li.append(el("span", "sr", w("web.on_turn")));
       return li;
     });
     $("player-list").replaceChildren(...rows);
@@ -138,8 +137,8 @@
   }
 
   function labels() {
-    $("players-title").textContent = w("web.players");
-    $("story-title").textContent = w("web.latest");
+    $("players").setAttribute("aria-label", w("web.players"));
+    $("story").setAttribute("aria-label", w("web.latest"));
     $("moves-title").textContent = w("web.moves");
     $("vibrate-label").textContent = w("web.vibrate");
   }
@@ -170,5 +169,6 @@
   };
   RC.tableCodes = tableCodes;
 
-  vibrateToggle();
+  if (RC.replaying) $("story").hidden = true; // a replay step tells its own lines
+  else vibrateToggle();
 })();

@@ -153,8 +153,12 @@ def test_offline_a_check_and_done_keep_the_arrangement_and_say_so(served: Served
                       {"offline": False, "latency": 0, "downloadThroughput": -1, "uploadThroughput": -1})
     wait(b, lambda b: not css(b, "#banner")[0].is_displayed())
     new_meld_from(b, ["k9", "b9", "y9"], touch=size == PHONE)
+    wait(b, lambda b: len(css(b, ".meld.valid")) == 2)
     css(b, "#done")[0].click()
-    wait(b, lambda b: served.run(served.service.get(rec.id)).version > rec.version)
+    try:
+        wait(b, lambda b: served.run(served.service.get(rec.id)).version > rec.version)
+    except Exception as err:
+        raise AssertionError((text(b, "#message"), state(b), len(css(b, ".meld .tile")))) from err
 
 
 def test_the_server_gone_is_told_and_a_tap_then_is_answered(served: Served, browsers) -> None:

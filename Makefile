@@ -9,7 +9,7 @@ BIN := $(VENV)/bin
 STAMP := $(VENV)/.installed-dev
 RUN_STAMP := $(VENV)/.installed-run
 
-.PHONY: run test lint bench simulate clean guides catalogs catalogs-report lock
+.PHONY: run test lint bench bench-lighthouse simulate clean guides catalogs catalogs-report lock
 
 $(BIN)/python:
 	$(PYTHON) -m venv $(VENV)
@@ -47,6 +47,12 @@ lint: $(STAMP)
 bench: $(STAMP)
 	$(BIN)/python -m pip install --quiet -e '.[dev,bench]'
 	$(BIN)/python -m bench
+
+# Lighthouse 12.2.3 (mobile) over the web table's pages: pinned in bench/lighthouse, installed here
+# (npm ci), driving Debian's chromium (CHROME_PATH, default /usr/bin/chromium).
+bench-lighthouse: $(STAMP)
+	npm ci --prefix bench/lighthouse --no-audit --no-fund
+	$(BIN)/python -m bench.bench_lighthouse
 
 simulate: $(STAMP)
 	$(BIN)/rummyclub simulate rummikub --games 20 --seed 1

@@ -41,6 +41,7 @@ from bot.web.payload import payload
 from bot.web.push import ENDED, Hub, successor
 from bot.web.replay import Replays, frame
 from bot.web.requests import MAX_INIT_DATA, MAX_LINK, CheckBody, MoveBody, Query, picks_of, sentence, staged_of
+from bot.web.story import Story
 from bot.web.throttle import MoveRate, Streams, refusal
 from bot.web.unavailable import store_unavailable, unavailable_response
 from storage import Store, TableRecord
@@ -84,6 +85,7 @@ FEED = web.AppKey("feed", asyncio.Task)
 FRAMES = web.AppKey("frames", Frames)
 STREAMS = web.AppKey("streams", Streams)
 MOVE_RATE = web.AppKey("move_rate", MoveRate)
+STORY = web.AppKey("story", Story)
 # Telegram's web clients show a Mini App in a frame; no other site may frame the page.
 FRAME_ANCESTORS = "'self' https://web.telegram.org https://*.telegram.org"
 Model = TypeVar("Model", bound=BaseModel)
@@ -171,7 +173,7 @@ async def get_table(request: web.Request) -> web.Response:
         raise web.HTTPBadRequest(text=str(err)) from None
     v = await viewer(request)
     return _json(await payload(request.app[PRESENTER], v.rec, v.seat, v.lang, picks, request.app[CLOCK].now(),
-                               staged))
+                               staged, request.app[STORY]))
 
 
 async def _body(request: web.Request, model: type[Model]) -> Model:
@@ -265,20 +267,20 @@ async def post_move(request: web.Request) -> web.Response:
     if isinstance(result, Played):
         outcome = await result.outcome.settled()
         return _json(await payload(request.app[PRESENTER], outcome.table, result.seat, lang,
-                                   now=request.app[CLOCK].now()))
+                                   now=request.app[CLOCK].now(), story=request.app[STORY]))
     if isinstance(result, Shown | NotYours):  # the page sends no screen press, and no other seat's
         raise web.HTTPBadRequest(text="press: not a move")
     err, game = result.error, result.table.game if result.table is not None else None
     if isinstance(err, StoreUnavailable):  # nothing stored: the page says so and the player tries again
         return unavailable_response(render_error(err, lang, game))
     if isinstance(err, CodecError):
-        return _json({"error": t("error.E_STALE", lang)}, 409)
+        return _json({"error": t("web.error.E_STALE", lang)}, 409)
     if err.code in ("E_NO_TABLE", "E_NOT_SEATED"):  # the link's table or seat is not (or no longer) there
         if who.player is None or err.code == "E_NO_TABLE":
             raise unauthorized()
         raise web.HTTPForbidden(text="")
     status = 409 if err.code == "E_STALE" else 422
-    refused: dict[str, Any] = {"error": render_error(err, lang, game), "code": err.code}
+    refused: dict[str, Any] = {"error": render_error(err, lang, game, "web"), "code": err.code}
     if err.code == "E_INVALID_MELD" and isinstance(err.params.get("index"), int):
         refused["meld"] = err.params["index"] - 1  # the page shows the sentence on that meld
     return _json(refused, status)
@@ -434,6 +436,10 @@ async def secure_headers(request: web.Request, resp: web.StreamResponse) -> None
         resp.headers["Cache-Control"] = "no-store"
     if request.path.startswith("/api/") or request.path.startswith("/static/"):
         resp.headers.setdefault("Content-Security-Policy", "frame-ancestors 'none'")
+    if request.path.startswith("/api/table/"):
+        # The server's clock, on refusals too: a page tells an expired link (its link names the
+        # expiry) from one this server no longer signs, whatever the device's clock says.
+        resp.headers["X-Server-Time"] = f"{request.app[CLOCK].now():.0f}"
 
 
 COMPRESSED = (".js", ".css", ".html", ".svg")
@@ -469,7 +475,8 @@ def create_app(service: TableService, store: Store, config: WebConfig, clock: Cl
     app[HUB], app[SERVICE], app[STORE], app[CONFIG] = hub, service, store, config
     app[CLOCK] = clock or service.clock or SystemClock()
     app[PRESENTER] = Presenter(HandUIs(store))
-    app[FRAMES] = Frames(store, app[PRESENTER], app[CLOCK], hub)
+    app[STORY] = Story(store)
+    app[FRAMES] = Frames(store, app[PRESENTER], app[CLOCK], hub, app[STORY])
     hub.prepare = app[FRAMES].prepare
     app[STREAMS] = Streams(config.limits)
     app[MOVE_RATE] = MoveRate(config.limits, app[CLOCK])

@@ -18,6 +18,7 @@ from bot.core.clock import Clock
 from bot.core.presenter import Presenter
 from bot.web.payload import payload
 from bot.web.push import Hub
+from bot.web.story import Story
 from storage import Store, TableRecord
 
 T = TypeVar("T")
@@ -28,8 +29,8 @@ def event(name: str, data: dict[str, Any]) -> bytes:
 
 
 class Frames:
-    def __init__(self, store: Store, presenter: Presenter, clock: Clock, hub: Hub) -> None:
-        self.store, self.presenter, self.clock, self.hub = store, presenter, clock, hub
+    def __init__(self, store: Store, presenter: Presenter, clock: Clock, hub: Hub, story: Story | None = None) -> None:
+        self.store, self.presenter, self.clock, self.hub, self.story = store, presenter, clock, hub, story
         self._reads: dict[str, tuple[int, asyncio.Task[TableRecord | None]]] = {}
         self._events: dict[str, tuple[int, dict[tuple[int | None, str], asyncio.Task[bytes]]]] = {}
         self.builds = 0  # `table` events built (what the bench and the tests count)
@@ -67,7 +68,7 @@ class Frames:
 
     async def _build(self, rec: TableRecord, seat: int | None, lang: str) -> bytes:
         self.builds += 1
-        return event("table", await payload(self.presenter, rec, seat, lang, now=self.clock.now()))
+        return event("table", await payload(self.presenter, rec, seat, lang, now=self.clock.now(), story=self.story))
 
     async def prepare(self, table_id: str, generation: int, keys: set[Hashable]) -> None:
         """The hub's work before it wakes the pages of a change: the read, and the event of each

@@ -13,7 +13,7 @@ from typing import Any
 
 from bot.core.options_text import bad_option
 from rules import Event, IllegalAction, SetupError, State, engine_names, get_engine
-from rules.core.engine import GameOptions
+from rules.core.engine import GameOptions, RoundResult
 from rules.core.hints import Hint
 from rules.core.moves import MoveTemplate
 from rules.core.staging import StageReport
@@ -134,6 +134,41 @@ class Step:
     seat: int | None
 
 
+@dataclass(frozen=True)
+class Told:
+    """A stored log entry played again for the page's story: its seq, the step, and the round's
+    result when the entry ended one (read before the next round is dealt)."""
+
+    seq: int
+    step: Step
+    result: RoundResult | None = None
+
+
+def first_state(rec: TableRecord) -> State:
+    """The match's state before its first log entry: the deal from seed + options + deck."""
+    return get_engine(rec.game).new_game(len(rec.seats), options=rec.options, seed=rec.seed, deck=rec.deck)
+
+
+def told(game: str, state: State, log: Sequence[LogEntry]) -> tuple[State, list[Told]]:
+    """The entries played on from `state`, each with its events as the outcome that stored it had
+    them (a dealt round tells `NextRound`, as bot/core/automoves.py's end_of_round does)."""
+    engine = get_engine(game)
+    out: list[Told] = []
+    for entry in log:
+        if entry.kind == "start":
+            continue
+        result = None
+        if entry.kind == "next_round":
+            state = engine.next_round(state)
+            events = [Event("NextRound", {"round": state.get("round"), "seat": engine.current_seat(state)})]
+        else:
+            state, events = engine.apply(state, entry.mover(), engine.parse(entry.text))
+            if any(e.type == "RoundScored" for e in events):
+                result = engine.result(state)
+        out.append(Told(entry.seq, Step(state, tuple(events), entry.seat), result))
+    return state, out
+
+
 def replayed(rec: TableRecord, log: Sequence[LogEntry]) -> list[Step]:
     """The match again from seed + options + deck + its action log, the source of truth."""
     engine = get_engine(rec.game)
@@ -156,6 +191,7 @@ def step_view(game: str, state: State, seat: int | None) -> dict[str, Any]:
     return get_engine(game).view(state, seat)
 
 
-__all__ = ["Event", "IllegalAction", "MoveTemplate", "SetupError", "Step", "canonical", "dealt_view", "drafted", "games",
+__all__ = ["Event", "IllegalAction", "MoveTemplate", "RoundResult", "SetupError", "State", "Step", "Told", "canonical",
+           "dealt_view", "drafted", "first_state", "games",
            "max_seats", "moves_of", "options_model", "read_options", "refusal", "replayed", "seat_range", "stage_report",
-           "step_view", "suggested", "turn_of", "view_of"]
+           "step_view", "suggested", "told", "turn_of", "view_of"]

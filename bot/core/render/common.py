@@ -124,12 +124,13 @@ def _parse_words(params: dict[str, Any], shown: dict[str, Any], lang: str, game:
     return {"problem": problem, "way": way}
 
 
-def render_error(err: Exception, lang: str = "en", game: str | None = None) -> str:
+def render_error(err: Exception, lang: str = "en", game: str | None = None, surface: str | None = None) -> str:
     """A sentence for an `IllegalAction` or `ServiceError`, with the offending items filled in.
 
     A game may word a shared code its own way: `<game>.error.<CODE>` wins over `error.<CODE>`, and
     variants (`error.<CODE>.<why>`, for E_PHASE also `.<action>.<phase>` and `.<phase>`) pick a more
-    specific sentence where one exists."""
+    specific sentence where one exists. A `surface` ("web") may word a code for itself
+    (`<surface>.error.<CODE>`, with its variants): a page has no message to type a command in."""
     code = getattr(err, "code", None)
     params: dict[str, Any] = dict(getattr(err, "params", {}) or {})
     if code is None:
@@ -148,7 +149,8 @@ def render_error(err: Exception, lang: str = "en", game: str | None = None) -> s
         )
     if isinstance(params.get("index"), int):
         text_params["nth"] = ordinal(params["index"], lang)
-    bases = ([f"{game}.error.{code}"] if game else []) + [f"error.{code}"]
+    bases = ([f"{surface}.error.{code}"] if surface else []) + ([f"{game}.error.{code}"] if game else []) \
+        + [f"error.{code}"]
     keys = [f"{b}.{v}" for v in _variants(code, params) for b in bases] + bases
     for key in keys:
         if has(key, lang):

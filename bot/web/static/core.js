@@ -101,10 +101,62 @@
     $("astext").textContent = w("web.as_text");
   }
 
-  function denied() {
-    say(w("web.denied"));
-    $("board").replaceChildren();
+  // ---- honest states: the link, the server, the connection ----
+  // The server answers any refused credential with a bare 401 and never says why; the page knows
+  // its own link's expiry (the link names it) and the server's clock (every payload's `now`), so it
+  // can tell an expired link from one a restarted server (a new secret) no longer opens.
+  const linkExpiry = () => {
+    const parts = (params.get("k") || "").split(".");
+    const at = parts.length >= 4 ? Number(parts[parts.length - 2]) : NaN;
+    return Number.isFinite(at) ? at : null;
+  };
+  const serverNow = () => Date.now() / 1000 + (st.skew || 0);
+  function deniedWhy() {
+    if (!params.get("k")) return tgData ? "signin" : "nolink";
+    const at = linkExpiry();
+    return at !== null && at <= serverNow() ? "expired" : "restarted";
+  }
+
+  // A banner above the table with the way forward; `retry` adds a button that tries again now.
+  function banner(kind, retry) {
+    document.body.dataset.state = kind;
+    $("banner").hidden = false;
+    $("banner").dataset.kind = kind;
+    $("banner-text").textContent = w(`web.state.${kind}`);
+    const again = retry ? [button(w("web.retry"), retry, "retry")] : [];
+    $("banner-actions").replaceChildren(...again);
+    $("live").classList.add("off");
+    $("live").title = w(`web.state.${kind}`);
+  }
+  function online() {
+    if (document.body.dataset.state === "denied") return;
+    $("banner").hidden = true;
+    delete document.body.dataset.state;
+    $("live").classList.remove("off");
+    $("live").title = w("web.live");
+  }
+  // A request that got no answer: the device is offline, or the server is down or moved (a restart
+  // of the terminal's `play --web` takes a new port).
+  const unreachable = (retry) => banner(navigator.onLine === false ? "offline" : "down", retry);
+
+  // The server's clock from an answer's header (sent with refusals too).
+  function clocked(r) {
+    const at = Number(r && r.headers.get("X-Server-Time"));
+    if (at) st.skew = at - Date.now() / 1000;
+  }
+
+  async function denied(r) {
+    clocked(r);
+    if (!st.words.__lang) await loadWords(params.get("lang") || "en");
+    const why = deniedWhy();
+    say("");
+    banner(why);
+    document.body.dataset.denied = why;
+    // Nothing of the seat stays in view: its hand, its draft on the table, its private lines.
+    for (const id of ["board", "hand", "actions", "player-list", "events", "latest", "result-body"]) $(id).replaceChildren();
+    $("hints").textContent = "";
     $("handbox").hidden = true;
+    $("result").hidden = true;
     document.body.dataset.state = "denied";
   }
 
@@ -139,17 +191,33 @@
   const newKey = () => Math.random().toString(36).slice(2) + Date.now().toString(36);
 
   // A move: the whole Rummikub layout (`play`) or a legal-move control (`press`), with the page's version.
+  // Nothing on the page changes when it fails: a Rummikub arrangement stays as the player left it.
+  let sending = false;
   async function send(body) {
-    const r = await fetch(api("/move"), { method: "POST", headers: { "Content-Type": "application/json" },
-      body: JSON.stringify({ version: st.data.version, key: newKey(), ...body }) });
-    if (r.status === 401) { denied(); return false; }
+    if (sending) { say(w("web.wait_sending"), true); return false; }
+    sending = true;
+    let r;
+    try {
+      r = await fetch(api("/move"), { method: "POST", headers: { "Content-Type": "application/json" },
+        body: JSON.stringify({ version: st.data.version, key: newKey(), ...body }) });
+    } catch (e) {
+      say(w("web.not_sent"));
+      unreachable(() => RC.recover());
+      return false;
+    } finally {
+      sending = false;
+    }
+    if (r.status === 401) { denied(r); return false; }
     const out = await r.json().catch(() => ({}));
     if (!r.ok) {
-      say(out.error || String(r.status));
+      // A refusal names its reason; a server in trouble (5xx) or a proxy's page says the move is kept.
+      say(out.error || (r.status >= 500 ? w("web.not_sent") : String(r.status)));
       if (out.meld !== undefined && RC.markMeld) RC.markMeld(out.meld, out.error);
+      if (r.status === 409 && out.code === "E_STALE") RC.refresh();
       return false;
     }
     say("");
+    online();
     await RC.show(out, false);
     return true;
   }
@@ -159,6 +227,40 @@
     return send({ press: { index: a.index, option: a.option, picks: a.with_items ? st.picks : [], staged: st.staged } });
   }
 
+  // A tap that cannot act says why rather than doing nothing.
+  function idle() {
+    const d = st.data;
+    if (!d) return;
+    if (d.status !== "playing") say(w(d.status === "finished" ? "web.finished" : "web.ended"), true);
+    else if (d.seat === null) say(w("web.watch_only"), true);
+    else say(d.turn !== null ? w("web.not_your_turn", { name: d.names[d.turn] }) : w("web.wait"), true);
+  }
+
+  // A tap on a piece that cannot act now says why (the page's own handlers act on the others).
+  document.addEventListener("click", (e) => {
+    const piece = e.target.closest && e.target.closest("#hand [data-code], #board [data-code], #board .back");
+    const d = st.data;
+    if (!piece || !d || RC.replaying || document.body.dataset.state === "denied") return;
+    if (!(d.hand && d.hand.my_turn)) idle();
+    else if (d.game !== "rummikub" && piece.closest("#board") && !piece.closest(".takes")) say(w("web.not_tappable"), true);
+  });
+
+  // Rummikub's live check of the draft: the answer, or null with the reason told (the arrangement stays).
+  async function checked(url, init) {
+    let r;
+    try {
+      r = await fetch(url, init);
+    } catch (e) {
+      say(w("web.check_failed"));
+      unreachable(() => RC.recover());
+      return null;
+    }
+    if (r.status === 401) { denied(r); return null; }
+    if (!r.ok) { say((r.status < 500 && await r.text().catch(() => "")) || w("web.check_failed")); return null; }
+    return r;
+  }
+
   window.RC = { $, params, tgData, auth, tableId, api, st, w, say, loadWords, denied, button, el, send, press, keepFocus,
+    banner, online, unreachable, idle, checked, clocked,
     replaying: location.pathname.startsWith("/replay/") };
 })();

@@ -149,9 +149,9 @@
   async function check() {
     const seq = ++checkSeq;
     const layout = st.draft.melds.filter((m) => m.length);
-    const r = await fetch(api("/check"), { method: "POST", headers: { "Content-Type": "application/json" },
+    const r = await RC.checked(api("/check"), { method: "POST", headers: { "Content-Type": "application/json" },
       body: JSON.stringify({ layout }) });
-    if (!r.ok || seq !== checkSeq) return;
+    if (!r || seq !== checkSeq) return;
     const result = await r.json();
     meldRows().forEach((row, i) => {
       const m = result.melds[i];

@@ -10,7 +10,7 @@
     node.classList.add("takes");
     node.dataset.take = `${take.index}:${take.option === null ? "" : take.option}`;
     node.title = w(what);
-    const go = () => RC.press({ ...take, with_items: false });
+    const go = () => RC.press({ ...take, with_items: !!take.with_items });
     node.addEventListener("click", (e) => { e.stopPropagation(); go(); });
     RC.operable(node, go);
     node.dataset.focus = `take:${node.dataset.take}`;

@@ -164,7 +164,10 @@
       if (live) row.dataset.drop = "meld";
       tiles.forEach((tile, p) => {
         if (p > 0 && live) row.append(gapEl(i, p));
-        row.append(live ? tileEl(tile, String(i), p) : RC.face(tile));
+        if (live) { row.append(tileEl(tile, String(i), p)); return; }
+        const face = RC.face(tile);
+        face.dataset.tile = tile;
+        row.append(face);
       });
       if (live) target(row, w("web.meld_n", { n: i + 1 }), { kind: "meld", meld: i });
       table.append(row);

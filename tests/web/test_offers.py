@@ -55,3 +55,64 @@ async def test_picks_that_make_no_move_say_why_and_change_nothing(web: Web) -> N
     why = data["hand"]["why_not"]
     assert why and "\n" not in why, why
     assert (await web.service.get(rec.id)).version == rec.version
+
+
+# ---- in a real Chromium (tests/web/browser.py) ----------------------------------------------------
+
+
+def test_on_a_phone_canasta_buttons_are_only_legal_moves_and_dead_picks_say_why(served, browsers) -> None:
+    from tests.web.test_browser import action, css, loaded, wait
+
+    rec = served.run(played(served.service, "canasta", 16))
+    b = browsers()
+    b.get(served.url(rec.id, 0))
+    loaded(b)
+
+    def pick(tile: str) -> None:
+        before = len(css(b, "#hand .selected"))
+        css(b, f'#hand [data-item="{tile}"]')[0].click()
+        wait(b, lambda b: len(css(b, "#hand .selected")) != before)
+
+    def moves(b) -> list[str]:
+        return [x.text for x in css(b, 'button[data-kind="action"]')]
+
+    pick("r7")
+    wait(b, lambda b: any(m.startswith("discard") for m in moves(b)))
+    assert not [m for m in moves(b) if m.startswith("add")], "r7 goes on none of the team's melds"
+    pick("b11")
+    line = wait(b, lambda b: css(b, "#why-not"))[0]
+    assert line.text and line.get_attribute("role") == "status" and not moves(b)
+    pick("r7")
+    pick("b11")
+    pick("b13")
+    wait(b, lambda b: [m for m in moves(b) if m.startswith("add")] == ["add →13"])
+    assert not css(b, "#why-not")
+    action(b, "add").click()
+    loaded(b, rec.version + 1)
+    after = served.run(served.service.get(rec.id))
+    assert "b13" not in after.state["hands"][0]
+
+
+def test_the_canasta_pile_is_tapped_to_take_it(served, browsers) -> None:
+    from tests.web.tables import ALICE
+    from tests.web.test_browser import css, loaded, wait
+
+    async def table() -> str:
+        # Seed 4 deals Alice (seat 0, on turn after seat 3) the pair that takes the pile at once.
+        rec = await served.service.open_table("canasta", "telegram", "c4", ALICE, seed=4)
+        for _ in range(3):
+            await served.service.add_ai(rec.id, ALICE, level="easy")
+        await served.service.start(rec.id, ALICE)
+        return rec.id
+
+    table_id = served.run(table())
+    before = served.run(served.service.get(table_id))
+    b = browsers()
+    b.get(served.url(table_id, 0))
+    loaded(b)
+    pile = wait(b, lambda b: css(b, '.zone[data-zone="pile"] .takes'))[0]
+    assert pile.get_attribute("role") == "button" and pile.get_attribute("aria-label").startswith("Tap to take")
+    pile.click()
+    loaded(b, before.version + 1)
+    after = served.run(served.service.get(table_id))
+    assert not after.state["pile"] and after.state["turn"] == 0

@@ -12,6 +12,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from bot.core.grammar import command, hand_items, staging_template
+from bot.core.i18n import has, t
 from bot.core.presenter import HandControls
 from bot.core.presenter.controls import Action
 from bot.core.presenter.games import refusal
@@ -58,8 +59,23 @@ def legal_offers(rec: TableRecord, seat: int, view: dict[str, Any], templates: l
         if not refused:
             refused = _reasons(rec, seat, templates, picked, staged_words)
         if refused:
-            why = render_error(refused[0], lang, rec.game)
+            why = _worded(refused[0], lang, rec.game)
     return Offers(tuple(kept), why)
+
+
+def _worded(err: IllegalAction, lang: str, game: str) -> str:
+    """A meld's problem as the meld and the catalog's reason ("r7 b11: a meld needs at least 3
+    tiles"), not the chat's sentence about a typed command; any other refusal as the chats word it."""
+    reason = err.params.get("reason")
+    key = f"meld_reason.{reason}"
+    if isinstance(reason, str) and has(key, lang):
+        text = t(key, lang)
+        if text.startswith("(") and text.endswith(")"):  # the catalog words it to sit in a sentence
+            text = text[1:-1]
+        meld = err.params.get("meld")
+        meld = " ".join(meld) if isinstance(meld, list) else meld
+        return f"{meld}: {text}" if meld else text
+    return render_error(err, lang, game)
 
 
 def _reasons(rec: TableRecord, seat: int, templates: list[MoveTemplate], picked: list[str],

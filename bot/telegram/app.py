@@ -93,7 +93,7 @@ def build_application(
 
     `running` starts and stops it."""
     config = replace(config or TelegramConfig(), group_limit=int(group_max_rate) if rate_limit else 0,
-                     group_period_s=group_time_period)
+                     group_period_s=group_time_period, restore_calls_per_s=overall_max_rate / 2 if rate_limit else 0)
     defaults = Defaults(parse_mode=ParseMode.HTML, link_preview_options=LinkPreviewOptions(is_disabled=True))
     # Pool: the connections running updates and outbox workers share (getUpdates has its own).
     # Any: the bot's type parameter differs with and without the rate limiter, and this builder is either.

@@ -38,7 +38,7 @@ from telegram.ext import (
 
 from bot.core import metrics
 from bot.core.i18n import DEFAULT_LANG, available_languages, t
-from bot.core.models import StoreUnavailable
+from bot.core.models import Outcome, StoreUnavailable
 from bot.core.presenter import HandUIs, Presenter
 from bot.core.restored import RestoredRender
 from bot.core.scheduler import Scheduler
@@ -72,6 +72,9 @@ UPDATE_MEMORY_S = 7 * 24 * 3600.0
 # is taken over after RUNNING_LEASE_S, or at once by the next start.
 RUNNING = f"{PLATFORM}:running"
 RUNNING_LEASE_S = 120.0
+# A table version shown again after a start is claimed under this name: of several processes started
+# together, one edits a table that is behind. A claim older than RUNNING_LEASE_S is a dead start's.
+RESTORING = f"{PLATFORM}:restoring"
 
 
 def command_menus() -> list[tuple[str, str | None]]:
@@ -184,7 +187,8 @@ class TelegramBot:
             except TelegramError:
                 log.exception("set_my_commands failed")
         restored = [o for o in await self.service.resume_all() if o.table.platform == PLATFORM]
-        self.restored.start(restored, lambda outcome: self.delivery.render_outcome(outcome, restored=True))
+        await self.store.prune_updates(RESTORING, self.service.clock.now() - RUNNING_LEASE_S)
+        self.restored.start(restored, self._restore)
         await self.store.prune_updates(PLATFORM, self.service.clock.now() - UPDATE_MEMORY_S)
         # Whatever was being handled before this start (this second included: a clock that has not
         # moved) was a dead process's: Telegram sends it again.
@@ -192,6 +196,20 @@ class TelegramBot:
         if self.config.run_scheduler:
             self.scheduler.start()
         self.started = True
+
+    async def _restore(self, outcome: Outcome) -> None:
+        """A table resumed at start shown again where its messages are behind it, and only there: a
+        restart with every message current costs no Bot API call. What goes out is paced to
+        `restore_calls_per_s`, so a start with many tables behind leaves the rest of the overall
+        budget to the moves made meanwhile."""
+        rec = outcome.table
+        slots = await self.delivery.behind(rec)
+        if not slots or not await self.store.claim_update(RESTORING, f"{rec.id}@{rec.version}",
+                                                          self.service.clock.now()):
+            return
+        await self.delivery.render_restored(outcome, slots)
+        if self.config.restore_calls_per_s > 0:
+            await self.outbox.sleep(len(slots) / self.config.restore_calls_per_s)
 
     def ready(self) -> bool:
         """Taking updates (the web server's /readyz): started, and not on the way down."""

@@ -21,7 +21,9 @@
 * `RetryAfter` is obeyed: the worker sleeps as told (injected sleep) and tries again.
 
 Message ids of slots and notices are kept in the store (`table_refs`), so a restarted bot edits the
-same messages instead of posting new ones, and deletes the notices it sent before.
+same messages instead of posting new ones, and deletes the notices it sent before. Beside a slot's
+id the table version it shows is kept (`shown:<key>`, written once the message shows it, sent or found
+unchanged): a restart re-renders only the slots behind their table (`shown_versions`), not every one.
 """
 
 from __future__ import annotations
@@ -79,10 +81,22 @@ class Leaving(Exception):
 
 
 TEMP_PREFIX = "tmp:"
+SHOWN_PREFIX = "shown:"  # table_refs key of the table version a slot's message shows
 # What a message shows: (text or caption, keyboard, digest of its picture or None for a text message).
 Shown = tuple[str, str, str | None]
 # Telegram's answers when an edit asks a text message to become a photo or the other way round.
 _WRONG_KIND = ("no text in the message", "no media in the message", "there is no caption")
+
+
+def _is_ref(key: str, value: object) -> bool:
+    """A message id kept in table_refs (the shown versions beside them are ints too)."""
+    return isinstance(value, int) and not isinstance(value, bool) and not key.startswith(SHOWN_PREFIX)
+
+
+def shown_versions(refs: dict[str, Any]) -> dict[str, int]:
+    """The table version each slot's message shows, by slot key, from a table's stored refs."""
+    return {k.removeprefix(SHOWN_PREFIX): v for k, v in refs.items()
+            if k.startswith(SHOWN_PREFIX) and isinstance(v, int) and not isinstance(v, bool)}
 
 
 def digest(photo: bytes | None) -> str | None:
@@ -98,6 +112,7 @@ class _Op:
     key: str = ""
     thread_id: int | None = None
     photo: bytes | None = None  # a slot shown as a picture (PNG) with `text` as its caption
+    version: int | None = None  # the table version a slot's content was rendered from
 
     def shown(self) -> Shown:
         """What the message will show: the text cut to the limit of its kind."""
@@ -124,6 +139,7 @@ class Outbox:
         self._shown: dict[tuple[int, int], Shown] = {}  # (chat, message) -> what it shows
         self._refs: dict[tuple[str, str], int | None] = {}  # None: known to be gone (see forget)
         self._versions: dict[tuple[str, str], int] = {}  # (table, slot) -> newest table version put
+        self._shown_versions: dict[tuple[str, str], int] = {}  # (table, slot) -> version stored as shown
         self._messages: dict[str, set[tuple[int, int]]] = {}  # table -> (chat, message) of _shown kept for it
         self._ending: dict[str, int] = {}  # ended table -> its chats whose queues have not reached its end yet
         self.sent = 0  # Bot API calls made by the outbox (for the bench)
@@ -149,10 +165,11 @@ class Outbox:
         queue = self._queues.setdefault(chat_id, [])
         for op in queue:
             if op.kind == "slot" and op.table_id == table_id and op.key == key:
-                op.text, op.markup, op.photo = text, markup, photo  # coalesce: only the newest state goes out
+                # coalesce: only the newest state goes out
+                op.text, op.markup, op.photo, op.version = text, markup, photo, version
                 break
         else:
-            queue.append(_Op("slot", text, markup, table_id, key, thread_id, photo))
+            queue.append(_Op("slot", text, markup, table_id, key, thread_id, photo, version))
         self._wake(chat_id)
 
     def post(self, chat_id: int, text: str, markup: InlineKeyboardMarkup | None = None,
@@ -197,8 +214,7 @@ class Outbox:
     async def refs(self, table_id: str) -> dict[str, int]:
         """Every message id kept for the table, by key: the store's (another process may have sent
         some) and this process's own."""
-        stored = {k: v for k, v in (await self.store.table_refs(table_id)).items()
-                  if isinstance(v, int) and not isinstance(v, bool)}
+        stored = {k: v for k, v in (await self.store.table_refs(table_id)).items() if _is_ref(k, v)}
         mine = {k: v for (t, k), v in self._refs.items() if t == table_id}
         return {k: v for k, v in {**stored, **mine}.items() if v is not None}
 
@@ -220,6 +236,8 @@ class Outbox:
             del self._refs[key]
         for key in [k for k in self._versions if k[0] == table_id]:
             del self._versions[key]
+        for key in [k for k in self._shown_versions if k[0] == table_id]:
+            del self._shown_versions[key]
         for shown in self._messages.pop(table_id, ()):
             self._shown.pop(shown, None)
 
@@ -303,7 +321,8 @@ class Outbox:
         queue = self._queues[chat_id]
         while queue:
             if queue[0].kind == "slot" and await self._unchanged(chat_id, queue[0]):
-                queue.pop(0)  # shows that already: no call, so no room in the window needed
+                # shows that already: no call, so no room in the window needed
+                await self._shows_version(queue.pop(0))
                 continue
             if queue[0].kind == "end":
                 self._ended(queue.pop(0).table_id)
@@ -316,6 +335,7 @@ class Outbox:
             try:
                 if op.kind == "slot":
                     await self._slot(chat_id, op)
+                    await self._shows_version(op)
                 elif op.kind == "notice":
                     await self._notice(chat_id, op)
                 elif op.kind == "drop":
@@ -377,9 +397,19 @@ class Outbox:
         if (table_id, key) not in self._refs:
             refs = await self.store.table_refs(table_id)
             for k, v in refs.items():
-                if isinstance(v, int) and not isinstance(v, bool):
+                if _is_ref(k, v):
                     self._refs.setdefault((table_id, k), v)
         return self._refs.get((table_id, key))
+
+    async def _shows_version(self, op: _Op) -> None:
+        """The slot's message shows `op.version` now: stored beside its id, once per version."""
+        if op.version is None or self._shown_versions.get((op.table_id, op.key), -1) >= op.version:
+            return
+        self._shown_versions[(op.table_id, op.key)] = op.version
+        try:
+            await self.store.set_table_ref(op.table_id, SHOWN_PREFIX + op.key, op.version)
+        except Exception as err:  # only a restart's shortcut is lost (it edits this slot once more): go on sending
+            log.warning("the version shown in table %s's %s not stored: %s", op.table_id, op.key, err)
 
     async def forget(self, table_id: str, key: str) -> None:
         """The slot's next content goes out as a new message (e.g. a hand asked for again). Marked gone

@@ -32,10 +32,11 @@ if TYPE_CHECKING:
     pass
 
 log = logging.getLogger(__name__)
-# Only what the handlers read: commands and DM text (message), buttons (callback_query).
+# Only what the handlers read: commands, DM text and a group's migration (message), buttons
+# (callback_query), the bot added to or removed from a group (my_chat_member).
 # Edits are not subscribed: an edited command or move is not a new one (and would only replay the
-# first outcome through its idempotency key); member changes and the rest are not used.
-ALLOWED_UPDATES = [Update.MESSAGE, Update.CALLBACK_QUERY]
+# first outcome through its idempotency key); other members' changes and the rest are not used.
+ALLOWED_UPDATES = [Update.MESSAGE, Update.CALLBACK_QUERY, Update.MY_CHAT_MEMBER]
 # The clock work of Telegram's tables only: a timeout taken by a process that cannot edit a table's
 # message would be played, stored and never shown (issue 27).
 CLAIMS = ClaimScope(platforms=(PLATFORM,))

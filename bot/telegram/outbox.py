@@ -40,7 +40,7 @@ from typing import Any, TypeVar
 
 from telegram import Bot, InlineKeyboardMarkup, InputMediaPhoto, Message
 from telegram.constants import ParseMode
-from telegram.error import BadRequest, Forbidden, RetryAfter, TelegramError
+from telegram.error import BadRequest, ChatMigrated, Forbidden, RetryAfter, TelegramError
 
 from bot.core import metrics
 from bot.telegram.keyboards import markup_key
@@ -54,6 +54,11 @@ Sleep = Callable[[float], Awaitable[None]]
 # Told when a private chat refuses a slot (the user blocked the bot or never opened the chat):
 # (user id, table id, slot key).
 Unreachable = Callable[[int, str, str], Awaitable[None]]
+# Told when a group refuses the bot (removed from it: `Forbidden`): (chat id).
+GroupGone = Callable[[int], Awaitable[None]]
+# Told when a send finds the group became a supergroup (`ChatMigrated`): (old chat id, new chat id).
+Migrated = Callable[[int, int], Awaitable[None]]
+GONE_KEPT = 4096  # groups remembered as gone (the newest): enough for whatever is still queued for them
 
 
 def retry_seconds(err: RetryAfter) -> float:
@@ -146,8 +151,25 @@ class Outbox:
         self.uploaded = 0  # bytes of pictures uploaded (for the bench)
         self.waited = 0.0  # seconds spent waiting for group windows (for the bench)
         self.on_unreachable: Unreachable | None = None
+        self.on_group_gone: GroupGone | None = None
+        self.on_migrated: Migrated | None = None
+        self._gone: dict[int, None] = {}  # groups the bot is no longer in (or that moved): nothing goes there
         self._leaving = False
         self._sleepers: set[asyncio.Future[None]] = set()
+
+    def gone(self, chat_id: int) -> None:
+        """The bot is no longer in this group, or it moved to a new id: what is queued for it is
+        dropped and nothing more is sent there (no call made only to be refused)."""
+        self._gone[chat_id] = None
+        while len(self._gone) > GONE_KEPT:
+            del self._gone[next(iter(self._gone))]
+        queue = self._queues.get(chat_id)
+        if queue:
+            queue[:] = [op for op in queue if op.kind == "end"]
+
+    def back_in(self, chat_id: int) -> None:
+        """The bot was added to the group again."""
+        self._gone.pop(chat_id, None)
 
     def queued(self) -> int:
         """Messages waiting to go out, over every chat (the `rummy_outbox_queued` metric)."""
@@ -158,6 +180,8 @@ class Outbox:
     def put(self, chat_id: int, table_id: str, key: str, text: str, markup: InlineKeyboardMarkup | None,
             thread_id: int | None = None, version: int | None = None, photo: bytes | None = None) -> None:
         """The slot's newest content; with `photo` a picture whose caption is `text`."""
+        if chat_id in self._gone:
+            return
         if version is not None:
             if version < self._versions.get((table_id, key), version):
                 return  # a newer state of this table is already on its way (or shown)
@@ -174,17 +198,23 @@ class Outbox:
 
     def post(self, chat_id: int, text: str, markup: InlineKeyboardMarkup | None = None,
              thread_id: int | None = None) -> None:
+        if chat_id in self._gone:
+            return
         self._queues.setdefault(chat_id, []).append(_Op("post", text, markup, thread_id=thread_id))
         self._wake(chat_id)
 
     def post_temporary(self, chat_id: int, table_id: str, text: str, thread_id: int | None = None) -> None:
         """A new message that goes when the match ends (see `temporary`)."""
+        if chat_id in self._gone:
+            return
         self._queues.setdefault(chat_id, []).append(_Op("temp", text, None, table_id, thread_id=thread_id))
         self._wake(chat_id)
 
     def notify(self, chat_id: int, table_id: str, key: str, text: str, markup: InlineKeyboardMarkup | None = None,
                thread_id: int | None = None, version: int | None = None) -> None:
         """A new message under `key` (it notifies) that replaces the previous one of that key."""
+        if chat_id in self._gone:
+            return
         if version is not None:
             if version < self._versions.get((table_id, key), version):
                 return  # a newer notice (or its retraction) was given already: this one is stale
@@ -320,6 +350,9 @@ class Outbox:
     async def _send_queued(self, chat_id: int) -> None:
         queue = self._queues[chat_id]
         while queue:
+            if chat_id in self._gone and queue[0].kind != "end":
+                queue.pop(0)
+                continue
             if queue[0].kind == "slot" and await self._unchanged(chat_id, queue[0]):
                 # shows that already: no call, so no room in the window needed
                 await self._shows_version(queue.pop(0))
@@ -348,17 +381,27 @@ class Outbox:
                     self._shown.pop((chat_id, msg.message_id), None)
             except Forbidden:
                 log.info("chat %s does not accept messages from the bot", chat_id)
-                if chat_id > 0 and op.kind in ("slot", "notice") and self.on_unreachable is not None:
-                    try:
-                        await self.on_unreachable(chat_id, op.table_id, op.key)
-                    except Exception:  # the worker must go on sending to this chat
-                        log.exception("handling the unreachable chat %s failed", chat_id)
+                if chat_id < 0 and self.on_group_gone is not None:
+                    await self._tell(self.on_group_gone(chat_id), chat_id)
+                elif chat_id > 0 and op.kind in ("slot", "notice") and self.on_unreachable is not None:
+                    await self._tell(self.on_unreachable(chat_id, op.table_id, op.key), chat_id)
+            except ChatMigrated as err:
+                log.info("chat %s is the supergroup %s now", chat_id, err.new_chat_id)
+                if self.on_migrated is not None:
+                    await self._tell(self.on_migrated(chat_id, err.new_chat_id), chat_id)
             except TelegramError:
                 log.exception("sending to chat %s failed", chat_id)
         # Done with this chat (no await since the queue was found empty, so nothing was queued in
         # between): a chat written to once a month costs nothing meanwhile.
         del self._queues[chat_id]
         del self._workers[chat_id]
+
+    @staticmethod
+    async def _tell(handling: Awaitable[None], chat_id: int) -> None:
+        try:
+            await handling
+        except Exception:  # the worker must go on with this chat's queue
+            log.exception("handling the refusal of chat %s failed", chat_id)
 
     def _ended(self, table_id: str) -> None:
         self._ending[table_id] -= 1

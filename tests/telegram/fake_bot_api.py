@@ -25,6 +25,14 @@ getChatMember are not counted). Over a sliding window of `GROUP_WINDOW_S` on the
 a refused call is not counted. Each 429 is kept in `throttled`. `clock` is injectable (the harness
 passes its fake time), `group_limit = None` turns the rule off.
 
+The bot's profile is validated and kept: setMyCommands (at most 100 commands named [a-z0-9_]{1,32}
+with descriptions of 1-256 characters, a known scope, an ISO 639-1 language code) in `commands` by
+(scope, language), setMyDescription (512) and setMyShortDescription (120) by language, and
+setChatMenuButton (a web_app button needs text and an https URL) in `menu_button`. Groups can drop the
+bot (`remove_bot`: a my_chat_member update, then 403 to every call there) and become supergroups
+(`migrate`: the two service messages, then 400 with `migrate_to_chat_id` for the old id, which PTB
+raises as ChatMigrated; the old group's messages are not found under the new id).
+
 Wire format (what PTB sends): POST /bot{token}/{method}, form-urlencoded; non-string values are
 JSON inside the form field, so ids arrive as strings. Replies are {"ok": true, "result": ...}.
 """

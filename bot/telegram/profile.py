@@ -52,7 +52,6 @@ SCOPES: tuple[tuple[BotCommandScope, tuple[str, ...]], ...] = (
     (BotCommandScopeAllChatAdministrators(), ADMINS),
 )
 STATS_COMMANDS = ("leaderboard", "stats", "teams", "team", "history", "rematch")  # texts: stats.cmd.*
-COMMANDS = frozenset(PRIVATE + ADMINS)  # every command a menu offers (each has a handler in bot.py)
 
 
 def languages() -> list[tuple[str, str | None]]:
@@ -127,4 +126,4 @@ class BotProfile:
         return len(steps)
 
 
-__all__ = ["ADMINS", "COMMANDS", "GROUP", "PRIVATE", "BotProfile", "languages", "profile_steps"]
+__all__ = ["ADMINS", "GROUP", "PRIVATE", "BotProfile", "languages", "profile_steps"]

@@ -7,6 +7,8 @@ from __future__ import annotations
 
 import html
 
+from telegram.ext import CommandHandler
+
 from bot.core.i18n import available_languages, t
 from bot.telegram.common import TABLE_KEY, hand_key
 from bot.telegram.profile import ADMINS, GROUP, PRIVATE, BotProfile, languages
@@ -55,6 +57,12 @@ async def test_menus_per_scope_and_language_and_descriptions(h: Harness) -> None
     assert h.fake.short_descriptions[""] == t("tg.bot_short_description", "en")
     assert h.fake.menu_button == {"type": "default"}  # no web table: Telegram's own menu
     assert not h.fake.rejected
+
+
+async def test_every_command_a_menu_offers_is_handled(h: Harness) -> None:
+    handled = {c for group in h.app.handlers.values() for handler in group
+               if isinstance(handler, CommandHandler) for c in handler.commands}
+    assert set(PRIVATE + ADMINS) <= handled
 
 
 async def test_a_restart_sets_the_profile_again_only_when_it_changed(h: Harness) -> None:

@@ -273,7 +273,8 @@ class Outbox:
 
     def tables_kept(self) -> int:
         """How many tables this process keeps anything for (the soak bench and tests watch it)."""
-        return len({k[0] for k in self._refs} | {k[0] for k in self._versions} | set(self._messages))
+        return len({k[0] for k in self._refs} | {k[0] for k in self._versions} | set(self._messages)
+                   | {k[0] for k in self._shown_versions})
 
     def _wake(self, chat_id: int) -> None:
         worker = self._workers.get(chat_id)

@@ -115,3 +115,26 @@ async def test_no_view_kept_in_memory_and_the_dynamic_item_stays(h: Harness) -> 
     store = h.client._connection._view_store  # type: ignore[union-attr]
     assert not store._views and not store._synced_message_views
     assert CUSTOM_ID in store._dynamic_items
+
+
+async def test_a_restart_edits_a_dm_hand_only_when_it_is_behind(h: Harness) -> None:
+    await h.slash("dm", h.alice, mode="on")
+    await _started(h)
+    for _ in range(2):  # moves by text and by the DM hand's buttons alike keep its shown version
+        rec = await h.table()
+        user = h.user_of(rec, rec.state["turn"])
+        await h.slash("play", user, text=await h.ai_move(user))
+    rec = await h.table()
+    key = f"dm:{h.alice['id']}"
+    assert (await h.store.table_refs(rec.id))["shown:" + key] == rec.version
+    n = len(h.fake.requests)
+    await h.restart()
+    await h.bot.restored.wait()
+    assert not [r for r in h.fake.requests[n:] if r.path.startswith("/channels/")]
+    await h.store.set_table_ref(rec.id, "shown:" + key, rec.version - 1)
+    n = len(h.fake.requests)
+    await h.restart()
+    await h.bot.restored.wait()
+    channel_id, _ = (await h.store.table_refs(rec.id))[key].split(":")
+    sent = [(r.method, r.path) for r in h.fake.requests[n:] if r.path.startswith("/channels/")]
+    assert len(sent) == 1 and sent[0][0] == "PATCH" and sent[0][1].startswith(f"/channels/{channel_id}/")

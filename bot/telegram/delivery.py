@@ -110,6 +110,12 @@ class Delivery:
         rec = outcome.table
         seats = {seat for seat, s in enumerate(rec.seats) if s.user_id and hand_key(s.user_id) in slots}
         updates = await self.presenter.outcome(outcome, self._lang_of(rec), None, True, seats=seats)
+        notice = turn_notice(rec, turn_of(rec)) if TABLE_KEY in slots else None
+        if notice is not None and await self.outbox.ref(rec.id, notice_key(notice.user_id)) is None \
+                and await self.outbox.ref(rec.id, GROUP_TURN_KEY) is None:
+            # The table moved on unseen (a process died before showing it): whoever's turn it is now
+            # was never told. A turn already told (its notice still there) is not told again.
+            updates = replace(updates, notice=notice)
         await self.deliver(updates, show_table=TABLE_KEY in slots)
 
     async def render_record(self, rec: TableRecord, restored: bool = False) -> None:

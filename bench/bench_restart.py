@@ -23,6 +23,7 @@ from bot.core.models import Player
 from tests.telegram.conftest import TOKEN, Harness
 from tests.telegram.fake_bot_api import FakeTelegramBotAPI
 
+
 async def _open(h: Harness, n: int) -> list[str]:
     ids = []
     for i in range(n):

@@ -164,7 +164,7 @@ async def test_a_send_refused_as_migrated_moves_the_table_too(h: Harness) -> Non
 async def test_removed_from_the_group_the_table_ends_and_the_players_are_told_in_private(h: Harness) -> None:
     rec = await playing(h)
     n = len(h.fake.calls)
-    await h.settle(h.fake.remove_bot(h.group, h.carol))
+    await h.settle(h.fake.remove_bot(h.group, h.carol, status="kicked"))  # banned: as removed
     ended = await h.store.get_table(rec.id)
     assert ended is not None and ended.status == "abandoned" and ended.deadline is None
     assert calls_to_chat(h, GROUP_ID, n) == [], "nothing is tried in a group the bot left"
@@ -194,3 +194,12 @@ async def test_a_send_refused_as_forbidden_ends_the_group_tables_once(h: Harness
     n = len(h.fake.calls)
     await h.settle(h.fake.remove_bot(h.group, h.carol))  # the update comes after: nothing more to end
     assert [c for c in h.fake.calls[n:] if c.chat_id is not None] == []
+
+
+async def test_a_lobby_of_a_group_that_removed_the_bot_ends_too(h: Harness) -> None:
+    rec = await h.open_lobby(users=(h.bob,))
+    n = len(h.fake.calls)
+    await h.settle(h.fake.remove_bot(h.group, h.alice))
+    ended = await h.store.get_table(rec.id)
+    assert ended is not None and ended.status == "abandoned"
+    assert [c for c in h.fake.calls[n:] if c.chat_id is not None] == []  # no hands yet: nobody to tell

@@ -119,6 +119,7 @@ class TableService:
         self.swap_seats = self.lobby.swap_seats
         self.set_option = self.lobby.set_option
         self.end_table = self.lobby.end_table
+        self.move_chat = self.lobby.move_chat
         # The clock work's.
         self.tick = self.clockwork.tick
         self.resume = self.clockwork.resume

@@ -58,15 +58,19 @@ class Moves:
         self.delivery.seen(new)
         dm = await self.render.dm_seats(new)
         updates = await self.presenter.outcome(outcome, self.render.langs(new, seat, lang), prev_turn, seats=dm | {seat})
+        on_dm_hand = False
         if update and interaction.message is not None and seat in dm:
             kept = (await self.delivery.refs(new.id)).get(f"dm:{me.user_id}") or ""
             if kept.endswith(f":{interaction.message.id}"):
                 dm.discard(seat)  # pressed on the DM hand itself: the answer below is its edit
+                on_dm_hand = True
         mine = next((h for h in updates.hands if h.seat == seat), None) or await self.render.hand_panel(new, seat, lang)
         note = "\n".join([f"✓ `{_inert(command)}`", *(plain(line) for line in mine.events)])
         embed, view, data = await self.render.hand_parts(mine)
         if update:
             await self.render.edit_hand_here(interaction, data, content=note, embed=embed, view=view)
+            if on_dm_hand:
+                await self.delivery.shows(new.id, f"dm:{me.user_id}", new.version)
         else:
             await answer.say(interaction, note, embed=embed, view=view, **self.render.attached(data))
         await self.render.deliver(updates, dm)

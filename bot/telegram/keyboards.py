@@ -39,6 +39,17 @@ def deep_link(bot_username: str, payload: str) -> str:
     return create_deep_linked_url(bot_username, payload)
 
 
+# The payload of the "add to group" link: the bot's hello on joining says how to start, so the
+# `/start` Telegram then sends in the group is not answered a second time (commands.py).
+ADD_TO_GROUP = "table"
+
+
+def add_to_group(bot_username: str, lang: str) -> InlineKeyboardMarkup:
+    """One button: t.me/<bot>?startgroup=…, Telegram's picker of the user's groups to add the bot to."""
+    url = create_deep_linked_url(bot_username, ADD_TO_GROUP, group=True)
+    return InlineKeyboardMarkup([[InlineKeyboardButton(t("tg.add_to_group", lang), url=url)]])
+
+
 # ---- lobby and options -----------------------------------------------------------------------
 
 

@@ -16,7 +16,6 @@ From the seat's view only, with the engine's meld rules (`rules.canasta.melds`) 
 
 from __future__ import annotations
 
-from collections import Counter
 from collections.abc import Sequence
 from random import Random
 from typing import Any

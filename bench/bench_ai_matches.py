@@ -419,6 +419,8 @@ def verdict(summaries: dict[str, PairingSummary], times: dict[str, list[float]])
 def ladder_game(game: str, pairings: Sequence[str], matches: int, jobs: int) -> dict[str, PairingSummary]:
     seats = "one team per rung (2 seats each)" if GAMES[game].seats == 4 else "one seat per rung"
     print(f"{game}: {seats}, every deal from both chairs, deals from seed {SEED_BASE}")
+    if "normal-strong" in pairings and rung_policy(game, "strong") is rung_policy(game, "normal"):
+        print("  (strong is the normal policy itself in this game's levels.py)")
     summaries: dict[str, PairingSummary] = {}
     times: dict[str, list[float]] = {}
     for pairing in pairings:

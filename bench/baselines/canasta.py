@@ -6,7 +6,8 @@ From the seat's view only, with the engine's meld rules (`rules.canasta.melds`) 
 - opening: as soon as the hand's natural melds, helped by as few wilds as needed, reach the threshold;
 - team play: naturals go onto the team's melds (either partner's), new melds from three naturals,
   pairs kept in hand to take the pile with; wilds only where they complete a canasta (never on a
-  clean one) or, late in the round, to empty the hand;
+  clean one) or, late in the round or when an opponent with a team canasta is nearly out, to
+  empty the hand;
 - going out: with a team canasta, when the hand can be melded down to one tile and the team is
   ahead on the table (or the stock is nearly gone);
 - discard: black threes first (they block the pile and cost 100 in hand), then the natural least
@@ -243,7 +244,10 @@ def choose_action(view: dict[str, Any], rng: Random) -> Action:
             if _floor(left, any(len(b) >= m.CANASTA_SIZE for b in batch)):
                 return Open(melds=tuple(tuple(b) for b in batch))
         return _discard(view, hand, team)
-    late = view["stock"] <= LATE_STOCK
+    opponents = view["teams"][1 - team]
+    # The opponents can go out soon: meld what can be melded before it is counted against the team.
+    threat = _has_canasta(_team_melds(view, 1 - team)) and min(view["hand_sizes"][s] for s in opponents) <= 4
+    late = view["stock"] <= LATE_STOCK or threat
     ahead = _estimate(view, team) + 100 >= _estimate(view, 1 - team)
     going_out = _can_go_out(view, hand, team) and (ahead or late)
     for action in _plays(view, hand, team, spend_wilds=going_out or late):

@@ -8,7 +8,8 @@ From the seat's view only, with the engine's meld rules (`rules.rummy101.melds`)
 - the discard: taken only when it is used at once to good effect (completing the opening, a new
   meld, an addition or a joker swap), else the stock;
 - after opening: lay every run and set, add what fits to anyone's runs and sets, swap jokers back
-  into the hand, and keep a joker to finish with (a joker finish doubles the round);
+  into the hand, and keep a joker to finish with (a joker finish doubles the round) unless it lays
+  two more tiles or an opponent is close to finishing (a joker in hand then costs 101);
 - discard: the loneliest tile (none that the next player could add to the table), low tiles first
   while unopened (high ones build the 101), high ones first once opened (they are what is lost).
 """
@@ -28,6 +29,7 @@ from rules.rummy101.actions import Add, Discard, Draw, Meld, MeldSpec, Open, Swa
 JOKER = "j"
 COLOURS = "rbky"
 NODE_BUDGET = 30_000
+THREAT_HAND = 4  # an opponent holding this few tiles may finish soon
 
 Cand = tuple[tuple[str, ...], tuple[str, ...], int]  # (tiles used, tokens as written, value)
 
@@ -252,8 +254,15 @@ def _take(view: dict[str, Any], hand: list[str], status: str) -> Take | None:
 def _play(view: dict[str, Any], hand: list[str], status: str) -> Action | None:
     """One play action after opening, or None when nothing more is worth laying."""
     table = view["table"]
+    others = [n for s, n in enumerate(view["hand_sizes"]) if s != view["you"]]
+    # A joker left in hand costs 101: spent once an opponent is close to finishing, or when it lays
+    # at least two more tiles; kept otherwise, for a joker finish.
+    threat = min(others, default=99) <= THREAT_HAND
     if status == "series":
-        _, chosen = best_series(hand, 0)
+        chosen = best_series(hand, 0)[1]
+        with_jokers = best_series(hand, 2)[1]
+        if threat or sum(len(c[0]) for c in with_jokers) >= sum(len(c[0]) for c in chosen) + 2:
+            chosen = with_jokers
         for c in sorted(chosen, key=lambda c: -c[2]):
             if _floor_ok(hand, c[0]):
                 return Meld(melds=(_spec(c),))
@@ -265,6 +274,10 @@ def _play(view: dict[str, Any], hand: list[str], status: str) -> Action | None:
         use = _table_use(table, t)
         if use is not None and _floor_ok(hand, [t]):
             return use
+    if threat and JOKER in hand and _floor_ok(hand, [JOKER]) and len(hand) > 2:
+        for m in table:
+            if m["kind"] != "pair" and _fits(m, [JOKER]):
+                return Add(meld=m["n"], tiles=(JOKER,))
     return None
 
 

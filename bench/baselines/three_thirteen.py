@@ -6,8 +6,9 @@ One-ply expectation, from the seat's view only:
   seen (the full deck less its hand and the cards lying in the discard pile, read from the public
   pile record);
 - discard: the card whose removal leaves the least deadwood (T13-37, the engine's own count);
-  among equals, the card with the fewest unseen partners (same rank, or same suit close by), then
-  the costliest. Wilds are kept unless throwing one is strictly better.
+  among equals (up to three, the ones with the fewest unseen partners first), the one leaving the
+  hand whose expected deadwood after the next stock draw is lowest. Wilds are kept unless throwing
+  one is strictly better.
 """
 
 from __future__ import annotations
@@ -36,6 +37,8 @@ def unseen_cards(view: dict[str, Any]) -> Counter[str]:
     unseen.subtract(view["hand"])
     unseen.subtract(pile)
     return +unseen
+
+DISCARD_LOOKAHEAD = 3  # equal discards compared by the expected next draw (the likeliest by card partners)
 
 
 class _Hand:
@@ -150,6 +153,13 @@ def choose_action(view: dict[str, Any], rng: Random) -> Action:
         return DrawStock()
     taken = view.get("taken")
     _best, choices = h.best_discard(hand, taken)
-    card = min(choices, key=lambda c: (h.partners(c, hand, unseen),
-                                       -card_value(c, h.wild, h.ace_high), c))
-    return Discard(card=card)
+    ranked = sorted(choices, key=lambda c: (h.partners(c, hand, unseen), -card_value(c, h.wild, h.ace_high), c))
+    if len(ranked) == 1 or view.get("last_turns_left") is not None:
+        return Discard(card=ranked[0])  # a last turn: only the deadwood now counts
+    # Among the equal discards, the one whose hand expects the least deadwood after the next draw.
+    def after_next_draw(card: str) -> float:
+        rest = list(hand)
+        rest.remove(card)
+        return h.expected_draw(rest, unseen)
+
+    return Discard(card=min(ranked[:DISCARD_LOOKAHEAD], key=after_next_draw))

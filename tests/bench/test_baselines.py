@@ -80,3 +80,13 @@ def test_baselines_do_more_than_draw_and_discard() -> None:
         log, _ = play(game, SEEDS[0])
         made = {type(a).__name__ for _, a in log}
         assert set(verbs) & made, f"{game}: only {sorted(made)}"
+
+
+def test_rummikub_fallback_past_the_search_budget_is_legal(monkeypatch: pytest.MonkeyPatch) -> None:
+    """With a tiny node budget the table search gives up and the table stays as it is, plus rack melds."""
+    from bench.baselines import rummikub
+
+    monkeypatch.setattr(rummikub, "NODE_BUDGET", 40)
+    log, state = play("rummikub", SEEDS[0])
+    assert get_engine("rummikub").result(state) is not None
+    assert any(type(a).__name__ == "Play" for _, a in log)

@@ -28,6 +28,7 @@ from textual.suggester import Suggester
 from textual.widgets import Footer, Input, MarkdownViewer, RichLog, Static
 
 from bot.console.colour import tokens
+from bot.console.tui import presses
 from bot.console.tui.hand import Cell, Layout, coloured, control_rows, lay_out
 from bot.console.tui.picker import Choice, Picker
 from bot.console.tui.status import countdown
@@ -36,6 +37,7 @@ from bot.core.clock import Clock
 from bot.core.grammar import hand_items
 from bot.core.guides import guide_text
 from bot.core.i18n import t
+from bot.core.presenter import HandPanel, staging_lines
 from bot.core.text import clean
 from storage.feed import ChangeFeed
 
@@ -274,6 +276,7 @@ class TableApp(App[int]):
         if shown.hand is not None:
             items = set(hand_items(shown.hand.view or {}))
             lines = [line for line in shown.hand.body.splitlines() if not (set(line.split()) <= items and line.strip())]
+            lines += staging_lines(shown.hand.controls.staging, lang)
         if shown.table.status != "playing":
             rows = [(t("tui.menu", lang), self._menu_cells())]
             lines = [t("tui.match_over", lang)]
@@ -289,6 +292,17 @@ class TableApp(App[int]):
         self.suggester.moves = shown.moves
         self.suggester.items = tuple(hand_items(shown.hand.view or {})) if shown.hand is not None else ()
         self.tick_status()
+        if self.table.suggestions.wanted(shown.hand):
+            assert shown.hand is not None
+            self.run_worker(self._suggest(shown.hand), group="suggest", exclusive=True)
+
+    async def _suggest(self, hand: HandPanel) -> None:
+        """The engine's suggestions searched off the redraw; the hand drawn again with them."""
+        if not await self.table.suggestions.search(hand):
+            return
+        rec = self.table.rec
+        if rec is not None and (rec.id, rec.version) == (hand.table.id, hand.table.version):
+            await self.redraw()
 
     @staticmethod
     def _put(widget: Static, content: Content, height: int | None = None) -> None:
@@ -326,6 +340,22 @@ class TableApp(App[int]):
     async def action_clear(self) -> None:
         await self.table.clear()
         await self.redraw()
+
+    async def action_stage(self) -> None:
+        await presses.stage(self.table)
+        await self.redraw()
+
+    async def action_unstage(self, number: int) -> None:
+        await presses.unstage(self.table, number)
+        await self.redraw()
+
+    async def action_unstage_all(self) -> None:
+        await presses.unstage_all(self.table)
+        await self.redraw()
+
+    async def action_suggest(self, index: int) -> None:
+        await presses.suggestion(self.table, index)
+        await self.after_move()
 
     async def action_menu(self, word: str) -> None:
         if word == "quit":

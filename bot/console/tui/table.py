@@ -10,7 +10,7 @@ from __future__ import annotations
 import asyncio
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
-from typing import Any
+from typing import Any, TypeVar
 
 from bot.console.app import (
     CHAT_ID,
@@ -25,6 +25,7 @@ from bot.console.app import (
 from bot.console.seats import seat_levels
 from bot.console.tui.keys import button_keys
 from bot.console.tui.status import Status, status_of
+from bot.console.tui.suggestions import Suggestions
 from bot.core.codec import CodecError, mask_of
 from bot.core.grammar import hand_items
 from bot.core.guides import rules_reply, rules_request
@@ -41,6 +42,7 @@ from bot.core.text import clean
 from storage import TableRecord
 
 Tell = Callable[[str], None]
+_T = TypeVar("_T")
 
 
 @dataclass(frozen=True)
@@ -85,6 +87,8 @@ class TuiTable:
         # One thing at a time on the table: a move and a change told by another process never
         # interleave (the second one then sees the table the first one left).
         self.busy = asyncio.Lock()
+        self.suggestions = Suggestions()
+        self._per_version: dict[str, tuple[Any, Any]] = {}
 
     @staticmethod
     async def _no_reading() -> str | None:
@@ -142,17 +146,30 @@ class TuiTable:
     # ---- what the panes show -------------------------------------------------------------------
 
     def _view(self) -> tuple[dict[str, Any], list[MoveTemplate]] | None:
+        return self.view_and_moves()
+
+    def view_and_moves(self) -> tuple[dict[str, Any], list[MoveTemplate]] | None:
+        """Your view of the table in play and its legal moves (once per table version)."""
         rec, seat = self.rec, self.seat
         if rec is None or rec.state is None or seat is None or rec.status != "playing":
             return None
-        view = view_of(rec, seat)
-        return view, moves_of(rec, view)
+        return self._kept("view", lambda: _with_moves(rec, view_of(rec, seat)))
+
+    def _kept(self, what: str, compute: Callable[[], _T]) -> _T:
+        """`compute()` once per table version, seat, language and sort order: a pick or a staging
+        redraws the hand alone, and a move's redraw builds each part of the screen once."""
+        rec = self.rec
+        key = (rec.id if rec else None, rec.version if rec else None, self.seat, self.lang, self.lines.by_number)
+        found = self._per_version.get(what)
+        if found is None or found[0] != key:
+            found = self._per_version[what] = (key, compute())
+        return found[1]
 
     async def screen(self) -> Screenful | None:
         rec, seat = self.rec, self.seat
         if rec is None or rec.state is None:
             return None
-        panel = self.presenter.table(rec, self.lang, viewer=seat)
+        panel = self._kept("panel", lambda: self.presenter.table(rec, self.lang, viewer=seat))
         if rec.version != self.seen.version:  # a new table: what changed since you last saw it is marked
             old = self.seen.body.splitlines()
             new = panel.body.splitlines()
@@ -164,10 +181,12 @@ class TuiTable:
         found = self._view()
         if found is not None and seat is not None:
             view, templates = found
-            hand = await self.presenter.hand(rec, seat, self.lang, view, templates=templates)
-            moves = tuple(typed_moves(rec.game, view, seat, templates, self.lang, hints=bool(rec.options.get("hints"))))
-            order = shown_order(view, self.lines.by_number)
-        status = status_of(rec, view_of(rec, seat), seat, self.lang)
+            hand = self.suggestions.added(
+                await self.presenter.hand(rec, seat, self.lang, view, templates=templates, suggest=False))
+            moves = self._kept("moves", lambda: tuple(typed_moves(rec.game, view, seat, templates, self.lang,
+                                                                  hints=bool(rec.options.get("hints")))))
+            order = self._kept("order", lambda: shown_order(view, self.lines.by_number))
+        status = self._kept("status", lambda: status_of(rec, view_of(rec, seat), seat, self.lang))
         return Screenful(rec, panel.body, self.seen.changed, hand, status, moves, order)
 
     # ---- presses (the hand pane's keys and clicks) --------------------------------------------------
@@ -229,7 +248,7 @@ class TuiTable:
         found, seat = self._view(), self.seat
         if found is None or self.rec is None or seat is None:
             return None
-        return await self.presenter.hand(self.rec, seat, self.lang, found[0], templates=found[1])
+        return await self.presenter.hand(self.rec, seat, self.lang, found[0], templates=found[1], suggest=False)
 
     # ---- the command line ----------------------------------------------------------------------
 
@@ -356,6 +375,10 @@ class TuiTable:
             if seat is not None:
                 self.lines.by_number = (await self.uis.get(rec.id, seat)).by_number
             return True
+
+
+def _with_moves(rec: TableRecord, view: dict[str, Any]) -> tuple[dict[str, Any], list[MoveTemplate]]:
+    return view, moves_of(rec, view)
 
 
 def _draft_tiles(view: dict[str, Any]) -> int | None:

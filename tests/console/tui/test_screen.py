@@ -21,7 +21,7 @@ from bot.core.models import Player
 from bot.core.service import TableService
 from storage import MemoryStore
 from tests.console.driver import ai_move
-from tests.console.tui.driver import new_app, screen_text, settle
+from tests.console.tui.driver import log_text, new_app, screen_text, settle
 
 
 @pytest.fixture
@@ -30,12 +30,6 @@ async def store() -> AsyncIterator[MemoryStore]:
     await s.open()
     yield s
     await s.close()
-
-
-def log_text(app: TableApp) -> str:
-    from textual.widgets import RichLog
-
-    return " ".join(" ".join(strip.text for strip in app.query_one("#log", RichLog).lines).split())
 
 
 async def test_the_last_turns_changes_are_marked(store: MemoryStore) -> None:

@@ -291,13 +291,17 @@ class TableApp(App[int]):
         self._put(hand_pane, Content("\n").join(body), len(body) + hand_pane.styles.gutter.height)
         self.suggester.moves = shown.moves
         self.suggester.items = tuple(hand_items(shown.hand.view or {})) if shown.hand is not None else ()
-        self.tick_status()
+        self.tick_status(redrawn=True)
         if self.table.suggestions.wanted(shown.hand):
             assert shown.hand is not None
             self.run_worker(self._suggest(shown.hand), group="suggest", exclusive=True)
 
     async def _suggest(self, hand: HandPanel) -> None:
-        """The engine's suggestions searched off the redraw; the hand drawn again with them."""
+        """The engine's suggestions searched off the redraw, once it is on the screen (the search's
+        thread would slow the painting down); the hand drawn again with them."""
+        painted = asyncio.Event()
+        self.call_after_refresh(painted.set)
+        await painted.wait()
         if not await self.table.suggestions.search(hand):
             return
         rec = self.table.rec
@@ -316,15 +320,19 @@ class TableApp(App[int]):
         return [Cell(str(n + 1), t(f"tui.menu.{word}", self.table.lang), f"app.menu('{word}')")
                 for n, word in enumerate(MENU)]
 
-    def tick_status(self) -> None:
-        """The status line with the countdown as of now (each second; tests call it after moving the clock)."""
+    def tick_status(self, redrawn: bool = False) -> None:
+        """The status line with the countdown as of now (each second, repainted only when it changed;
+        tests call it after moving the clock). `redrawn`: after a redraw, laid out again."""
         bar = self.query_one("#status", Static)
         if self.shown is None:
             bar.update("")
             return
         status = self.shown.status
         timer, warn = countdown(status, self.clock.now())
-        bar.update(Text(" · ".join(p for p in (timer, status.text) if p)))
+        line = " · ".join(p for p in (timer, status.text) if p)
+        if redrawn or getattr(bar, "shown_line", None) != line:
+            bar.shown_line = line  # type: ignore[attr-defined]
+            bar.update(Text(line))
         bar.set_class(warn and status.mine, "warn")
 
     # ---- actions (keys and clicks) ---------------------------------------------------------------

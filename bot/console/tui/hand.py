@@ -14,6 +14,7 @@ from __future__ import annotations
 import string
 from collections.abc import Iterator, Sequence
 from dataclasses import dataclass, field
+from functools import lru_cache
 from typing import Any
 
 from textual.content import Content
@@ -153,12 +154,15 @@ def _cell_parts(cell: Cell, colour: bool) -> list[str | tuple[str, str]]:
 def coloured(text: str, colour: bool, changed: frozenset[int] = frozenset()) -> Content:
     """The table's text with every tile and card in its colour (its letters stay: colour is never
     alone); lines in `changed` are marked (a bar in the margin, bold) as the last turn's changes."""
-    parts: list[str | tuple[str, str]] = []
-    for n, line in enumerate(text.splitlines()):
-        mark = n in changed
-        parts.append(("▌" if mark else " ", "bold" if mark else ""))
-        for piece, style in tokens(line):
-            styles = " ".join(s for s in (style if colour else None, "bold" if mark else None) if s)
-            parts.append((piece, styles))
-        parts.append("\n")
+    lines = [_line(line, colour, n in changed) for n, line in enumerate(text.splitlines())]
+    return Content("\n").join([*lines, Content()]) if lines else Content()
+
+
+@lru_cache(maxsize=4096)
+def _line(line: str, colour: bool, mark: bool) -> Content:
+    """One line coloured; kept, since a move changes few lines of the table and the hand."""
+    parts: list[str | tuple[str, str]] = [("▌" if mark else " ", "bold" if mark else "")]
+    for piece, style in tokens(line):
+        styles = " ".join(s for s in (style if colour else None, "bold" if mark else None) if s)
+        parts.append((piece, styles))
     return Content.assemble(*parts)

@@ -183,7 +183,7 @@ class TableApp(App[int]):
     """
     BINDINGS = [
         Binding("f1", "help", "Help"), Binding("f2", "rules", "Rules"), Binding("f3", "sort", "Sort"),
-        Binding("f4", "hint", "Hint"), Binding("f6", "new_game", "New game"),
+        Binding("f4", "hint", "Hint"), Binding("f6", "new_game", "New game"), Binding("f7", "switch_game", "Games"),
         Binding("ctrl+c,ctrl+q", "leave", "Quit", priority=True),
     ]
 
@@ -233,7 +233,7 @@ class TableApp(App[int]):
             if existing is not None:
                 await self.table.resume(existing)
                 if self.choice is not None:  # `play` asked for something else: the picker decides
-                    self.log_line(t("tui.resume_or_new", self.table.lang, game=t(f"game.{existing.game}", self.table.lang)))
+                    self.log_line(t("tui.resume_or_beside", self.table.lang, game=t(f"game.{existing.game}", self.table.lang)))
                     self.ask_game()
             else:
                 self.ask_game()
@@ -394,6 +394,16 @@ class TableApp(App[int]):
 
     def action_new_game(self) -> None:
         self.ask_game()
+
+    async def action_switch_game(self) -> None:
+        """F7: the next of your games in play, where you left it."""
+        rec = await self.table.switch()
+        lang = self.table.lang
+        if rec is None:
+            self.log_line(t("tui.no_other_game", lang))
+            return
+        self.log_line(t("tui.switched", lang, game=t(f"game.{rec.game}", lang)))
+        await self.redraw()
 
     def action_leave(self) -> None:
         self.exit(0)

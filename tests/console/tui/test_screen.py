@@ -252,7 +252,7 @@ async def test_the_hint_names_its_keys(store: MemoryStore) -> None:
         assert app.table.rec.version > version
 
 
-async def test_play_asking_for_another_game_keeps_the_unfinished_one_until_play(store: MemoryStore) -> None:
+async def test_play_asking_for_another_game_keeps_the_unfinished_one_beside(store: MemoryStore) -> None:
     first = new_app(store, "rummy500", seed=2)
     async with first.run_test(size=(80, 24)) as pilot:
         await settle(pilot, first)
@@ -269,8 +269,9 @@ async def test_play_asking_for_another_game_keeps_the_unfinished_one_until_play(
         assert second.table.rec is not None and second.table.rec.id == unfinished.id
         await pilot.press("f6")
         await settle_picker(pilot, second)
-        await pilot.press("f5")  # Play: the unfinished one ends, the asked-for game is dealt
+        await pilot.press("f5")  # Play: the asked-for game is dealt beside the unfinished one
         await settle(pilot, second)
-        rec = await store.active_table_for_chat(PLATFORM, CHAT_ID)
-        assert rec is not None and rec.game == "three_thirteen"
-        assert "The unfinished Rummy 500 game is ended; it does not count." in log_text(second)
+        assert second.table.rec is not None and second.table.rec.game == "three_thirteen"
+        kept = await store.active_table_for_chat(PLATFORM, CHAT_ID)
+        assert kept is not None and kept.id == unfinished.id and kept.version == unfinished.version
+        assert "Your Rummy 500 game is kept as it is: F7 switches back to it." in log_text(second)

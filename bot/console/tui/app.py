@@ -29,6 +29,7 @@ from textual.widgets import Footer, Input, MarkdownViewer, RichLog, Static
 
 from bot.console.colour import tokens
 from bot.console.tui import presses
+from bot.console.tui.driver import terminal_driver
 from bot.console.tui.hand import Cell, Layout, coloured, control_rows, lay_out
 from bot.console.tui.picker import Choice, Picker
 from bot.console.tui.status import countdown
@@ -189,7 +190,7 @@ class TableApp(App[int]):
 
     def __init__(self, table: TuiTable, clock: Clock, feed: ChangeFeed | None = None,
                  choice: Choice | None = None, status_every_s: float | None = 1.0, said: tuple[str, ...] = ()) -> None:
-        super().__init__()
+        super().__init__(driver_class=terminal_driver())
         self.table = table
         self.clock = clock
         self.feed = feed

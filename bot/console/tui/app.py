@@ -270,7 +270,9 @@ class TableApp(App[int]):
             self._put(self.query_one("#table", Static), Content(""))
             self._put(hand_pane, Content(""), 1)
             return
-        self._put(self.query_one("#table", Static), coloured(shown.body, self.colour, shown.changed))
+        wild = (shown.hand.view or {}).get("wild") if shown.hand is not None and shown.table.game == "three_thirteen" \
+            else None
+        self._put(self.query_one("#table", Static), coloured(shown.body, self.colour, shown.changed, wild))
         lang = self.table.lang
         rows = control_rows(shown.hand, shown.order, lang) if shown.hand is not None else []
         lines = []

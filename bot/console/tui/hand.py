@@ -151,18 +151,21 @@ def _cell_parts(cell: Cell, colour: bool) -> list[str | tuple[str, str]]:
     return parts
 
 
-def coloured(text: str, colour: bool, changed: frozenset[int] = frozenset()) -> Content:
+def coloured(text: str, colour: bool, changed: frozenset[int] = frozenset(), wild: str | None = None) -> Content:
     """The table's text with every tile and card in its colour (its letters stay: colour is never
-    alone); lines in `changed` are marked (a bar in the margin, bold) as the last turn's changes."""
-    lines = [_line(line, colour, n in changed) for n, line in enumerate(text.splitlines())]
+    alone); lines in `changed` are marked (a bar in the margin, bold) as the last turn's changes.
+    `wild`: Three-Thirteen's wild rank this round — its cards and the jokers get WILD after them."""
+    lines = [_line(line, colour, n in changed, wild) for n, line in enumerate(text.splitlines())]
     return Content("\n").join([*lines, Content()]) if lines else Content()
 
 
 @lru_cache(maxsize=4096)
-def _line(line: str, colour: bool, mark: bool) -> Content:
+def _line(line: str, colour: bool, mark: bool, wild: str | None = None) -> Content:
     """One line coloured; kept, since a move changes few lines of the table and the hand."""
     parts: list[str | tuple[str, str]] = [("▌" if mark else " ", "bold" if mark else "")]
     for piece, style in tokens(line):
         styles = " ".join(s for s in (style if colour else None, "bold" if mark else None) if s)
-        parts.append((piece, styles))
+        shown = piece + WILD if wild is not None and style is not None and wild_card(piece, {"wild": wild}).wild \
+            else piece
+        parts.append((shown, styles))
     return Content.assemble(*parts)

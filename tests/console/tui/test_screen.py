@@ -79,6 +79,10 @@ def test_wild_cards_are_marked_with_a_letter_not_colour() -> None:
     assert item_label("three_thirteen", "JK", view) == "JK*"
     assert item_label("three_thirteen", "4H", view) == "4H"
     assert item_label("rummy500", "3H", view) == "3H"
+    # The table pane too: the discard pile's top and the melds laid down.
+    table = coloured("Discard pile: 3S on top (2 cards)\n  [3H 4H 5H] JK 13S", False, wild="3").plain
+    assert table.splitlines() == [" Discard pile: 3S* on top (2 cards)", "   [3H* 4H 5H] JK* 13S"]
+    assert "3S*" not in coloured("Discard pile: 3S on top", False).plain  # other games: no wild rank
 
 
 async def test_sort_colour_and_number(store: MemoryStore) -> None:

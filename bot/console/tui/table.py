@@ -363,7 +363,7 @@ class TuiTable:
             self.tell(render_error(err, self.lang, rec.game))
             return
         self.tell(found.render(self.lang))
-        hand, view = await self._hand(), self._view()
+        hand, view = self.suggestions.added(await self._hand()), self._view()  # a suggestion's key when it is one
         if hand is not None and view is not None:
             keys = button_keys(hand, shown_order(view[0], self.lines.by_number), view[1], found.command, self.lang)
             if keys:

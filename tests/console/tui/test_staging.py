@@ -126,3 +126,12 @@ async def test_staging_by_mouse(store: MemoryStore) -> None:
         assert len((await app.table.uis.get(app.table.rec.id, app.table.seat)).staged) == 1
         await click("app.unstage_all")
         assert (await app.table.uis.get(app.table.rec.id, app.table.seat)).staged == ()
+
+
+async def test_the_hint_names_the_suggestions_key(store: MemoryStore) -> None:
+    app = new_app(store, "rummikub", seed=11, options={"hints": True})
+    async with app.run_test(size=(100, 40)) as pilot:
+        await settle(pilot, app)
+        await pilot.press("f4")
+        await settle(pilot, app)
+        assert log_text(app).split("Keys for it: ")[-1].split()[:1] == ["1"]

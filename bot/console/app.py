@@ -153,9 +153,11 @@ class ConsoleTable:
         return outcome.table
 
     async def open_new(self, game: str, ai: int, options: dict[str, Any] | None = None, seed: int | None = None,
-                       user: Player = YOU, levels: Sequence[str] = ()) -> TableRecord:
-        """A new table: you and `ai` AI seats at `levels` (bot/console/seats.seat_levels), started."""
-        rec = await self.service.open_table(game, PLATFORM, CHAT_ID, user, options=options, seed=seed)
+                       user: Player = YOU, levels: Sequence[str] = (), topic_id: str | None = None) -> TableRecord:
+        """A new table: you and `ai` AI seats at `levels` (bot/console/seats.seat_levels), started.
+        `topic_id`: a place of the terminal's beside the first (the full screen keeps several games)."""
+        rec = await self.service.open_table(game, PLATFORM, CHAT_ID, user, options=options, seed=seed,
+                                            topic_id=topic_id)
         for level in seat_levels(ai, levels):
             rec = await self.service.add_ai(rec.id, user, level=level)
         outcome = await self.service.start(rec.id, user)
@@ -163,10 +165,11 @@ class ConsoleTable:
         await self.show_events(outcome, user)
         return outcome.table
 
-    async def rematch(self, user: Player = YOU) -> TableRecord | None:
-        """The chat's last match again: same seats and options, a new deal, started at once."""
+    async def rematch(self, user: Player = YOU, topic_id: str | None = None) -> TableRecord | None:
+        """The chat's last match again (of place `topic_id`): same seats and options, a new deal,
+        started at once."""
         try:
-            rec = await self.service.rematch(PLATFORM, CHAT_ID, user)
+            rec = await self.service.rematch(PLATFORM, CHAT_ID, user, topic_id=topic_id)
             outcome = await self.service.start(rec.id, user)
         except ServiceError as err:
             # The shared sentence for no table speaks of /new, which the terminal has no use for.

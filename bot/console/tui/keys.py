@@ -1,7 +1,8 @@
 """The fewest keys that make a move at the full screen: the hand pane's letters and digits when the
-move is one of its buttons (picks, then the button; or the two-step table-item move), else the
-command typed on the command line with Tab taking each completion that leads towards it. The hint
-shows its move this way; the tests play whole matches by these keys and the bench counts them.
+move is one of its buttons (a suggested move's key; picks, then the button; or the two-step
+table-item move), else the command typed on the command line with Tab taking each completion that
+leads towards it. The hint shows its move this way; the tests play whole matches by these keys and
+the bench counts them.
 """
 
 from __future__ import annotations
@@ -37,6 +38,9 @@ def button_keys(hand: HandPanel, order: tuple[int, ...], templates: list[MoveTem
     seat, game = hand.seat, hand.table.game
     base = _keys_of(hand, order, lang)
     c = hand.controls
+    for s in c.suggestions:  # the engine's suggested move (the AI's play): one key
+        if _same(s.command, command) and f"app.suggest({s.index})" in base:
+            return [base[f"app.suggest({s.index})"]]
     for k, a in enumerate(c.actions):  # a move that needs no pick
         if not a.with_items and _made(game, HandUI(), view, templates, Command(a.index, "0", a.option), command):
             return [base[f"app.press({k})"]] if f"app.press({k})" in base else None

@@ -13,7 +13,7 @@ from bot.core.presenter import HandUI, Presenter, hand_controls, staging_lines
 from bot.core.presenter.games import Told, moves_of, view_of
 from bot.core.render import render_events
 from bot.web.board import CARD_GAMES, board, item_piece
-from bot.web.offers import Offers, legal_offers
+from bot.core.presenter.offers import Offers, legal_offers
 from bot.web.story import Story
 from storage import TableRecord
 
@@ -54,7 +54,7 @@ async def payload(presenter: Presenter, rec: TableRecord, seat: int | None, lang
     c = hand_controls(rec.game, view, seat, HandUI(picks=picks, staged=staged), lang, rec.status == "playing",
                       templates)
     held = {i: k for k, group in enumerate(staged, start=1) for i in group}
-    # Only the buttons the engine would accept (bot/web/offers.py), placed on a pile or the market too.
+    # Only the buttons the engine would accept (bot/core/presenter/offers.py), placed on a pile or the market too.
     offers = legal_offers(rec, seat, view, templates, c, staged, lang) if templates is not None and c.my_turn \
         else Offers(c.actions, "")
     out["board"] = board(rec.game, public, names, lang, templates, offers.actions)

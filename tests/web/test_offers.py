@@ -1,4 +1,4 @@
-"""Only legal offers (bot/web/offers.py): a page's buttons for the picks are the moves the engine
+"""Only legal offers (bot/core/presenter/offers.py): a page's buttons for the picks are the moves the engine
 would accept, picks that make no move say why in one line, and Canasta's pile is tappable when the
 picks make a take."""
 

@@ -54,7 +54,7 @@ async def test_a_series_opening_staged_on_the_page(web: Web) -> None:
     hand = shown["hand"]
     assert "Staged: 72 of 101 points" in hand["staging"] and [m["value"] for m in hand["staged"]] == [36, 36]
     assert [x["staged"] for x in hand["items"] if x["index"] in a] == [1, 1, 1]
-    # Short of 101: no `open` is offered, the engine's reason says why (bot/web/offers.py) ...
+    # Short of 101: no `open` is offered, the engine's reason says why (bot/core/presenter/offers.py) ...
     assert not [x for x in hand["actions"] if x["label"].startswith("open")] and "101" in hand["why_not"]
     last = positions(data, "b9 b10 b11")
     full = await get(web, rec.id, k=k, staged=staged, picks=",".join(map(str, last)))

@@ -11,9 +11,9 @@ from bot.core.grammar import hand_items
 from bot.core.i18n import t
 from bot.core.presenter import HandUI, Presenter, hand_controls, staging_lines
 from bot.core.presenter.games import Told, moves_of, view_of
+from bot.core.presenter.offers import Offers, legal_offers
 from bot.core.render import render_events
 from bot.web.board import CARD_GAMES, board, item_piece
-from bot.core.presenter.offers import Offers, legal_offers
 from bot.web.story import Story
 from storage import TableRecord
 

@@ -47,6 +47,9 @@ def report(better: str, worse: str, tally: Tally, seconds: float) -> None:
           f"(positive = {better} better) | {seconds:.0f} s")
     print(f"    decisions (view + choice): {better} {len(tally.ai_times)}: {_times(tally.ai_times)} | "
           f"{worse} {len(tally.greedy_times)}: {_times(tally.greedy_times)}")
+    if tally.judgement is not None:
+        for line in tally.judgement.lines():  # "AI" is the first level named, "greedy" the second
+            print(f"    {line.replace('AI ', better + ' ', 1).replace('greedy ', worse + ' ', 1)}")
 
 
 def bench_game(game: Game, matches: int) -> None:

@@ -24,7 +24,11 @@ The pairing `greedy` is the older report, kept as it was:
 - Canasta only: the pile-feeding rate of each side, the share of its discards after which the next
   seat (an opponent) could take the pile: the discard is a natural (not blocked, CAN-41), that seat
   holds two naturals of its number (CAN-40) and a take the engine accepts exists, opening batch
-  included when that team is unopened (CAN-43; found by the AI's take planner on the full state).
+  included when that team is unopened (CAN-43; found by the AI's take planner on the full state);
+- Canasta, Rummy 101 and Rummy 500: counts of the judgement errors issue 28 found, per side
+  (bench/ai_judgement.py: wilds on clean canastas, block threes held, rounds gone out; pairs and
+  series openings with their points, jokers in pairs, joker finishes; market takes' points laid
+  and brought into the hand, points held at round ends).
 
 `compare` policies (e.g. the previous Three-Thirteen AI) run on the same seeds in the same run, so
 before/after figures come from one run on one machine.
@@ -44,6 +48,7 @@ from importlib import import_module
 from random import Random
 from typing import Any
 
+from bench.ai_judgement import Judgement
 from bench.bench_rummikub import machine, percentile
 from rules import get_engine
 from rules.canasta import ai as canasta_ai
@@ -106,6 +111,7 @@ class Tally:
     greedy_times: list[float] = field(default_factory=list)
     # Canasta pile feeding, per side: [feeding discards, discards the next seat could answer]
     feeds: dict[str, list[int]] = field(default_factory=lambda: {"ai": [0, 0], "greedy": [0, 0]})
+    judgement: Judgement | None = None
 
 
 def wilson(successes: int, n: int, z: float = 1.96) -> tuple[float, float]:
@@ -143,9 +149,12 @@ def play_match(engine: Engine, game: Game, seed: int, policies: Sequence[Policy]
     view_fn = game.view or engine.view
     state = engine.new_game(game.seats, seed=seed)
     rng = Random(seed)
+    judged = tally.judgement
     for _ in range(MAX_ACTIONS):
         seat = engine.current_seat(state)
         if seat is None:
+            if judged is not None and state.get("round_over") is not None:
+                judged.round_end(state, lambda s: "ai" if s in ai_seats else "greedy")
             result = engine.result(state)
             if result is not None and result.match_over:
                 return state
@@ -154,7 +163,10 @@ def play_match(engine: Engine, game: Game, seed: int, policies: Sequence[Policy]
         t = time.perf_counter()
         action = policies[seat](view_fn(state, seat), rng)
         (tally.ai_times if seat in ai_seats else tally.greedy_times).append(time.perf_counter() - t)
+        before = state
         state, _ = engine.apply(state, seat, action)
+        if judged is not None:
+            judged.action(before, seat, action, state, "ai" if seat in ai_seats else "greedy")
         if isinstance(action, CanastaDiscard):
             fed = feeds_next_opponent(engine, state, seat)
             if fed is not None:
@@ -166,7 +178,7 @@ def play_match(engine: Engine, game: Game, seed: int, policies: Sequence[Policy]
 
 def head_to_head(game: Game, ai: Policy, matches: int) -> Tally:
     engine = get_engine(game.name)
-    tally = Tally()
+    tally = Tally(judgement=Judgement(game.name))
     for i in range(matches):
         deal, first = SEED_BASE + i // 2, i % 2
         ai_seats = {first} if game.seats == 2 else {first, first + 2}
@@ -212,6 +224,9 @@ def report(label: str, tally: Tally, seconds: float) -> None:
             f"({fed_ai / max(seen_ai, 1):.1%}) vs greedy {fed_greedy}/{seen_greedy} "
             f"({fed_greedy / max(seen_greedy, 1):.1%})"
         )
+    if tally.judgement is not None:
+        for line in tally.judgement.lines():
+            print(f"    {line}")
 
 
 def bench_game(game: Game, matches: int) -> None:

@@ -10,7 +10,8 @@ The AI:
   the round nearly over (`_pairs_pay`), with joker pairs only as the threshold needs them.
 - After opening: swaps jokers back, lays melds (jokers only where they pay; near the end one is kept
   out of them), adds tiles to any player's runs and sets, and plans the finish so the last tile is
-  a joker when it can (×2).
+  a joker when it can (×2): with a joker and one tile that fits nowhere it discards the tile and
+  waits a turn for one that fits, while the opponents hold enough tiles.
 - Discard: an isolated tile, high when opened (smaller penalty), low before opening (high tiles
   build the 101), never a tile the next player could add to the table once they have opened.
 
@@ -43,6 +44,7 @@ LATE_TURNS = 3
 # Within noise on the bench (0, 8 and 99 alike, 600 matches); a laid joker's price JOKER_USE_COST 25
 # tripled the joker finishes but lost 40 points a match, so the price stays at 8.
 JOKER_KEEP_HAND = 8
+JOKER_WAIT_HAND = 4  # the fewest tiles every opponent holds for a joker finish to be worth a turn's wait
 
 
 def _opened_score(used: Sequence[int], jokers: int, value: int) -> float:
@@ -194,11 +196,25 @@ def _opened_play(view: View) -> Action | None:
     # 4. Finishing: only jokers and at most one numbered tile left.
     jokers = hand.count(JOKER)
     others = len(hand) - jokers
+    if jokers and others == 1 and _wait_for_joker_finish(view):
+        return None  # discard the numbered tile and keep the joker (see `_wait_for_joker_finish`)
     if jokers and (others == 1 or (others == 0 and jokers > 1)):
         for meld in table:
             if _fits(meld, JOKER):
                 return Add(meld=meld["n"], tiles=(JOKER,))
     return None
+
+
+def _wait_for_joker_finish(view: View) -> bool:
+    """Holding a joker and one numbered tile that fits nowhere: laying the joker and discarding the
+    tile finishes now (x1); discarding the tile instead keeps the joker, and next turn any tile that
+    fits the table (drawn or taken) goes down and the joker is the last discard, a joker finish that
+    doubles the round (R101-52), and a turn with no fitting tile still finishes x1. The wait costs one
+    round of the opponents' turns holding a joker (101, R101-50), so only while every opponent
+    holds at least JOKER_WAIT_HAND tiles and the stock lasts another round."""
+    me, seats = view["you"], view["seats"]
+    others = [n for seat, n in enumerate(view["hand_sizes"]) if seat != me]
+    return min(others) >= JOKER_WAIT_HAND and view["stock"] > seats
 
 
 def _series_plan(hand: list[str], table: Sequence[dict[str, Any]]) -> list[Tokens]:

@@ -4,7 +4,8 @@
   left in hand costs 15), keeping one non-joker to discard after a bank take (R500-24) unless the
   whole hand goes down, which takes the going-out bonus (R500-63).
 - Take: a market take is worth the target placement plus what the grown hand can lay at once, minus
-  the cards it adds to the hand weighted by how close the round end is (the bank count); the bank is
+  the cards it adds to the hand weighted by how close the round end is (the bank count); while the
+  bank has cards, no take that keeps in hand more than DEEP_RATIO times what it lays. The bank is
   worth what the hand lays anyway plus a small draw value. The card left behind is the costliest
   one not needed (burned cards first: they can never be laid, R500-52). With an empty bank a take
   must beat ending the round now (R500-25).
@@ -27,6 +28,10 @@ from rules.rummy500.search import Placement, candidates, legal
 
 DRAW_VALUE = 2.0  # what an unseen bank card is worth on average, in points
 MARKET_MARGIN = 1.0
+# While the bank has cards, no market take whose cards kept in hand are worth more than this many
+# times what the take lays this turn (issue 28: `take market #1 leave AS; lay 8H on S9` laid 8 and
+# brought 52 into the hand, 32 of them still there at the round end, R500-62).
+DEEP_RATIO = 1.5
 
 
 def _score(p: Placement) -> float:
@@ -146,6 +151,9 @@ def _take(view: dict[str, Any]) -> Action:
         new_burned = burned | burned_cards(new_table)
         more, left = plan(pool, new_table, new_burned, keep_discard=False)
         weight = 1.0 if not view["bank"] else w
+        kept = [c for c in left if c in taken]  # the taken cards still in hand (every card is unique, R500-01)
+        if view["bank"] and cost(kept) > DEEP_RATIO * (choice["value"] + more):
+            continue
         score = choice["value"] + more - weight * cost(left)
         if best is None or score > best[0]:
             action = TakeMarket(pos=entry["pos"], leave=leave, lays=(Lay(cards=placement[0], on=placement[1]),))

@@ -74,6 +74,7 @@ BOT_WORDS = {
     "month", "week", "global", "stats", "teams", "team", "name", "history", "lang", "en", "ru", "away", "back",
     "rummy", "dm", "ai", "Enter", "Ctrl-C", "Rummy", "Club", "hint", "look", "pictures", "text",
     "Esc", "Tab", "Ctrl+Q", "Ctrl+S", "colour", "number",  # the full-screen terminal's keys; `sort colour|number`
+    "Telegram", "Discord",  # the platforms' names, the same in every language
     *available_languages(),  # typed after /lang
 }
 

@@ -23,7 +23,7 @@ from rules.core.levels import Level, Policy
 from rules.three_thirteen.actions import DrawStock, TakeDiscard
 from rules.three_thirteen.ai import choose_action
 from rules.three_thirteen.ai_greedy import costliest_discard
-from rules.three_thirteen.ai_strong import choose_strong_action
+from rules.three_thirteen.ai_search import choose_strong_action
 from rules.three_thirteen.deadwood import is_wild
 
 

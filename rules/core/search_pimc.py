@@ -45,7 +45,9 @@ class Budget:
     `rollouts`: the total playouts, shared evenly among the candidates (at least `min_samples`
     deals each, at most `max_samples`); `horizon`: the actions a playout makes after the candidate
     before it is judged (0: to the round's end); `margin`: how much better in `evaluate`'s points
-    another candidate must be than the normal choice to replace it.
+    another candidate must be than the normal choice to replace it. With `keep`, many candidates
+    (more than `keep`) are first played on `min_samples` deals each, and only the normal choice and
+    the `keep - 1` best go on to the rest of the rollouts.
     """
 
     rollouts: int
@@ -53,6 +55,7 @@ class Budget:
     min_samples: int = 2
     max_samples: int = 16
     margin: float = 0.0
+    keep: int = 0
 
     def samples(self, candidates: int) -> int:
         return max(self.min_samples, min(self.max_samples, self.rollouts // max(candidates, 1)))
@@ -131,26 +134,43 @@ def playout(game: SearchGame, state: State, horizon: int, rng: Random) -> State:
 
 def scores(game: SearchGame, view: View, candidates: Sequence[Action], budget: Budget,
            rng: Random) -> list[float | None]:
-    """The mean evaluation of each candidate over the budget's deals; None for a candidate the
-    engine refused on some deal (it cannot be legal then: legality only reads the seat's view)."""
+    """The mean evaluation of each candidate over the deals it was played on; None for one the
+    engine refused on some deal (it cannot be legal then: legality only reads the seat's view) or
+    that the budget's first cut dropped. Candidates still compared were played on the same deals."""
     seat = view["you"]
-    samples = budget.samples(len(candidates))
-    totals: list[float | None] = [0.0] * len(candidates)
-    for _ in range(samples):
-        deal_seed = rng.getrandbits(64)
-        state = game.determinize(view, Random(deal_seed))
-        for i, action in enumerate(candidates):
-            total = totals[i]
-            if total is None:
-                continue
-            try:
-                after, _ = game.engine.apply(state, seat, action)
-            except IllegalAction:
+    n = len(candidates)
+    totals: list[float | None] = [0.0] * n
+    counts = [0] * n
+
+    def play(indices: Sequence[int], deals: int) -> None:
+        for _ in range(deals):
+            deal_seed = rng.getrandbits(64)
+            state = game.determinize(view, Random(deal_seed))
+            for i in indices:
+                total = totals[i]
+                if total is None:
+                    continue
+                try:
+                    after, _ = game.engine.apply(state, seat, candidates[i])
+                except IllegalAction:
+                    totals[i] = None
+                    continue
+                end = playout(game, after, budget.horizon, Random(deal_seed ^ 0x5EED))
+                totals[i] = total + game.evaluate(end, seat)
+                counts[i] += 1
+
+    if not budget.keep or n <= budget.keep:
+        play(range(n), budget.samples(n))
+    else:
+        play(range(n), budget.min_samples)
+        ranked = sorted((i for i in range(1, n) if totals[i] is not None), key=lambda i: -(totals[i] or 0.0))
+        alive = [0, *ranked[: budget.keep - 1]]
+        for i in range(n):
+            if i not in alive:
                 totals[i] = None
-                continue
-            end = playout(game, after, budget.horizon, Random(deal_seed ^ 0x5EED))
-            totals[i] = total + game.evaluate(end, seat)
-    return [None if t is None else t / samples for t in totals]
+        extra = min(budget.max_samples - budget.min_samples, (budget.rollouts - n * budget.min_samples) // len(alive))
+        play(alive, max(extra, 0))
+    return [None if t is None else t / max(c, 1) for t, c in zip(totals, counts, strict=True)]
 
 
 def choose(game: SearchGame, view: View, rng: Random, default: Action, others: Iterable[Action],

@@ -12,17 +12,20 @@ from typing import Any
 import pytest
 
 from rules import get_engine
-from rules.core.engine import Engine, State
-from rules.core.search_pimc import Budget, deal_hidden, unseen
-from rules.rummy500 import ai_strong as rummy500_strong
+from rules.core.engine import Action, Engine, State
+from rules.core.errors import IllegalAction
+from rules.core.search_pimc import Budget, SearchGame, choose, deal_hidden, scores, unseen
+from rules.rummy101 import ai_search as rummy101_strong
+from rules.rummy101.determinize import determinize as rummy101_determinize
+from rules.rummy500 import ai_search as rummy500_strong
 from rules.rummy500.determinize import determinize as rummy500_determinize
 from rules.three_thirteen import ai_search as three_thirteen_strong
 from rules.three_thirteen.determinize import determinize as three_thirteen_determinize
 from rules.three_thirteen.pile_record import known_held, pile_cards
 
-STRONG = {"rummy500": rummy500_strong.choose_strong_action,
+STRONG = {"rummy101": rummy101_strong.choose_strong_action, "rummy500": rummy500_strong.choose_strong_action,
           "three_thirteen": three_thirteen_strong.choose_strong_action}
-DETERMINIZE = {"rummy500": rummy500_determinize, "three_thirteen": three_thirteen_determinize}
+DETERMINIZE = {"rummy101": rummy101_determinize, "rummy500": rummy500_determinize, "three_thirteen": three_thirteen_determinize}
 
 
 def test_unseen_is_the_set_less_what_is_seen_copies_counted() -> None:
@@ -44,6 +47,48 @@ def test_deal_hidden_keeps_every_item_once_and_known_items_in_their_zone() -> No
 def test_the_budget_shares_rollouts_among_candidates_within_its_bounds() -> None:
     budget = Budget(rollouts=48, horizon=0, min_samples=4, max_samples=12)
     assert budget.samples(2) == 12 and budget.samples(6) == 8 and budget.samples(30) == 4
+
+
+class _Counter:
+    """A one-seat game for the search: the state is a number, an action adds to it, the round ends
+    at once; `evaluate` reads the number plus the deal's noise."""
+
+    def current_seat(self, state: State) -> int | None:
+        return None
+
+    def apply(self, state: State, seat: int, action: Any) -> tuple[State, list[Any]]:
+        if action.step < 0:
+            raise IllegalAction("E_PARSE")
+        return {**state, "n": state["n"] + action.step}, []
+
+
+class _Step(Action):
+    step: int
+
+
+def _toy_game(deals: list[int]) -> SearchGame:
+    def determinize(view: dict[str, Any], rng: Random) -> State:
+        deals.append(1)
+        return {"n": 0, "noise": rng.random()}
+
+    return SearchGame(engine=_Counter(), determinize=determinize, view=lambda s, p: {}, rollout=lambda v, r: _Step(step=0),
+                      evaluate=lambda s, p: s["n"] + s["noise"])
+
+
+def test_the_search_picks_the_best_mean_and_keeps_the_normal_choice_on_a_near_tie() -> None:
+    deals: list[int] = []
+    game = _toy_game(deals)
+    view = {"you": 0}
+    best = choose(game, view, Random(1), _Step(step=1), [_Step(step=s) for s in (-1, 0, 3, 2)], Budget(20, 0))
+    assert best == _Step(step=3)  # the refused step (-1) is never chosen
+    assert deals and len(deals) == Budget(20, 0).samples(5)  # one deal per sample, shared by the candidates
+    margin = Budget(20, 0, margin=5.0)
+    assert choose(game, view, Random(1), _Step(step=1), [_Step(step=3)], margin) == _Step(step=1)
+    kept = Budget(rollouts=12, horizon=0, min_samples=1, max_samples=4, keep=2)
+    means = scores(game, view, [_Step(step=s) for s in (0, 5, 1, 2, 3)], kept, Random(2))
+    assert means[0] is not None and means[1] is not None and means[2:] == [None, None, None]
+    assert choose(game, view, Random(7), _Step(step=0), [_Step(step=5)], kept) == \
+        choose(game, view, Random(7), _Step(step=0), [_Step(step=5)], kept)
 
 
 def positions(name: str, seed: int, count: int, every: int = 3) -> list[State]:

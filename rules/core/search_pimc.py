@@ -47,7 +47,9 @@ class Budget:
     before it is judged (0: to the round's end); `margin`: how much better in `evaluate`'s points
     another candidate must be than the normal choice to replace it. With `keep`, many candidates
     (more than `keep`) are first played on `min_samples` deals each, and only the normal choice and
-    the `keep - 1` best go on to the rest of the rollouts.
+    the `keep - 1` best go on to the rest of the rollouts. With `z`, a candidate must also beat the
+    normal choice by `z` standard errors of the paired difference: with noisy playouts the best of
+    many means is mostly the luckiest.
     """
 
     rollouts: int
@@ -56,6 +58,7 @@ class Budget:
     max_samples: int = 16
     margin: float = 0.0
     keep: int = 0
+    z: float = 0.0
 
     def samples(self, candidates: int) -> int:
         return max(self.min_samples, min(self.max_samples, self.rollouts // max(candidates, 1)))
@@ -132,58 +135,83 @@ def playout(game: SearchGame, state: State, horizon: int, rng: Random) -> State:
     return state
 
 
-def scores(game: SearchGame, view: View, candidates: Sequence[Action], budget: Budget,
-           rng: Random) -> list[float | None]:
-    """The mean evaluation of each candidate over the deals it was played on; None for one the
+def outcomes(game: SearchGame, view: View, candidates: Sequence[Action], budget: Budget,
+             rng: Random) -> list[list[float] | None]:
+    """Each candidate's evaluation on each deal it was played on, in deal order; None for one the
     engine refused on some deal (it cannot be legal then: legality only reads the seat's view) or
-    that the budget's first cut dropped. Candidates still compared were played on the same deals."""
+    that the budget's first cut dropped. The candidates left were all played on the same deals."""
     seat = view["you"]
     n = len(candidates)
-    totals: list[float | None] = [0.0] * n
-    counts = [0] * n
+    values: list[list[float] | None] = [[] for _ in range(n)]
 
     def play(indices: Sequence[int], deals: int) -> None:
         for _ in range(deals):
             deal_seed = rng.getrandbits(64)
             state = game.determinize(view, Random(deal_seed))
             for i in indices:
-                total = totals[i]
-                if total is None:
+                got = values[i]
+                if got is None:
                     continue
                 try:
                     after, _ = game.engine.apply(state, seat, candidates[i])
                 except IllegalAction:
-                    totals[i] = None
+                    values[i] = None
                     continue
                 end = playout(game, after, budget.horizon, Random(deal_seed ^ 0x5EED))
-                totals[i] = total + game.evaluate(end, seat)
-                counts[i] += 1
+                got.append(game.evaluate(end, seat))
 
     if not budget.keep or n <= budget.keep:
         play(range(n), budget.samples(n))
     else:
         play(range(n), budget.min_samples)
-        ranked = sorted((i for i in range(1, n) if totals[i] is not None), key=lambda i: -(totals[i] or 0.0))
+        ranked = sorted((i for i in range(1, n) if values[i] is not None), key=lambda i: -sum(values[i] or ()))
         alive = [0, *ranked[: budget.keep - 1]]
         for i in range(n):
             if i not in alive:
-                totals[i] = None
+                values[i] = None
         extra = min(budget.max_samples - budget.min_samples, (budget.rollouts - n * budget.min_samples) // len(alive))
         play(alive, max(extra, 0))
-    return [None if t is None else t / max(c, 1) for t, c in zip(totals, counts, strict=True)]
+    return values
+
+
+def scores(game: SearchGame, view: View, candidates: Sequence[Action], budget: Budget,
+           rng: Random) -> list[float | None]:
+    """The mean of each candidate's `outcomes` (None where those are None)."""
+    return [None if v is None else sum(v) / max(len(v), 1) for v in outcomes(game, view, candidates, budget, rng)]
+
+
+def gain(base: Sequence[float], other: Sequence[float], z: float) -> float:
+    """How much `other` beats `base` on the same deals: the mean paired difference, less `z`
+    standard errors of it (0 with one deal and z > 0: one deal proves nothing)."""
+    diffs = [o - b for o, b in zip(other, base, strict=True)]
+    mean = sum(diffs) / len(diffs)
+    if z <= 0:
+        return mean
+    if len(diffs) < 2:
+        return -math.inf
+    var = sum((d - mean) ** 2 for d in diffs) / (len(diffs) - 1)
+    return mean - z * math.sqrt(var / len(diffs))
 
 
 def choose(game: SearchGame, view: View, rng: Random, default: Action, others: Iterable[Action],
            budget: Budget) -> Action:
-    """`default` (the normal AI's choice) or the candidate among `others` whose mean evaluation
-    beats it by more than the budget's margin; the first best on ties."""
+    """`default` (the normal AI's choice) or the candidate among `others` that beats it on the
+    same deals by more than the budget's margin (and, with `budget.z`, by more than z standard
+    errors); of those the best mean, the first on ties."""
     candidates = [default, *(a for a in dict.fromkeys(others) if a != default)]
     if len(candidates) == 1:
         return default
-    means = scores(game, view, candidates, budget, rng)
-    bar = -math.inf if means[0] is None else means[0] + budget.margin
-    best = default
-    for action, mean in zip(candidates[1:], means[1:], strict=True):
-        if mean is not None and mean > bar:
-            best, bar = action, mean
+    values = outcomes(game, view, candidates, budget, rng)
+    base = values[0]
+    best, best_mean = default, -math.inf
+    for action, got in zip(candidates[1:], values[1:], strict=True):
+        if got is None or not got:
+            continue
+        mean = sum(got) / len(got)
+        if base is None or not base:
+            beats = True
+        else:
+            beats = mean - sum(base) / len(base) > budget.margin and gain(base, got, budget.z) > 0
+        if beats and mean > best_mean:
+            best, best_mean = action, mean
     return best

@@ -24,7 +24,7 @@ from rules.rummy101.determinize import determinize
 from rules.rummy101.scoring import base_penalty
 from rules.rummy101.views import seat_view
 
-BUDGET = Budget(rollouts=40, horizon=10, min_samples=1, max_samples=8, margin=8.0, keep=4)
+BUDGET = Budget(rollouts=40, horizon=10, min_samples=1, max_samples=8, margin=4.0, keep=4, z=1.0)
 
 
 def evaluate(state: State, seat: int) -> float:

@@ -23,7 +23,7 @@ from rules.three_thirteen.deadwood import arrange, is_wild, wild_rank_for_round
 from rules.three_thirteen.determinize import determinize
 from rules.three_thirteen.views import seat_view
 
-BUDGET = Budget(rollouts=80, horizon=4, min_samples=6, max_samples=16, margin=3.0)
+BUDGET = Budget(rollouts=80, horizon=4, min_samples=6, max_samples=16, margin=1.0, z=1.0)
 ROLLOUT = choose_greedy_action
 
 

@@ -5,6 +5,7 @@ puts them; the strong action legal, the same for the same seed, and blind to the
 from __future__ import annotations
 
 import json
+import math
 from collections import Counter
 from random import Random
 from typing import Any
@@ -14,7 +15,7 @@ import pytest
 from rules import get_engine
 from rules.core.engine import Action, Engine, State
 from rules.core.errors import IllegalAction
-from rules.core.search_pimc import Budget, SearchGame, choose, deal_hidden, scores, unseen
+from rules.core.search_pimc import Budget, SearchGame, choose, deal_hidden, gain, scores, unseen
 from rules.rummy101 import ai_search as rummy101_strong
 from rules.rummy101.determinize import determinize as rummy101_determinize
 from rules.rummy500 import ai_search as rummy500_strong
@@ -89,6 +90,13 @@ def test_the_search_picks_the_best_mean_and_keeps_the_normal_choice_on_a_near_ti
     assert means[0] is not None and means[1] is not None and means[2:] == [None, None, None]
     assert choose(game, view, Random(7), _Step(step=0), [_Step(step=5)], kept) == \
         choose(game, view, Random(7), _Step(step=0), [_Step(step=5)], kept)
+
+
+def test_a_candidate_must_beat_the_normal_choice_by_z_standard_errors_when_asked() -> None:
+    assert gain([0.0, 0.0, 0.0], [1.0, 1.0, 1.0], z=2.0) == 1.0  # the same gain on every deal: certain
+    assert gain([0.0, 0.0], [3.0, -1.0], z=0.0) == 1.0
+    assert gain([0.0, 0.0], [3.0, -1.0], z=1.0) < 0  # +1 on average, but +3 and -1: not shown
+    assert gain([0.0], [5.0], z=1.0) == -math.inf
 
 
 def positions(name: str, seed: int, count: int, every: int = 3) -> list[State]:

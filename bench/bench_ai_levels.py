@@ -5,9 +5,9 @@ seeds as bench/bench_ai_matches.py (its `head_to_head`): N seeded matches per ga
 played from both chairs, one seat per level (Canasta: one team per level). For each game:
 - normal vs easy: the normal AI's wins, draws, losses with a 95% Wilson interval and the paired
   score margin per match (positive = normal better);
-- strong vs normal where strong is another policy (Rummikub: the solver's budget x10; Three-Thirteen:
-  the AI reading the pile record and pricing the next seat's takes); in the other games strong is
-  the normal AI itself (rules/<game>/levels.py), so there is nothing to measure;
+- strong vs normal where strong is another policy (Rummikub: the solver's budget x10; Rummy 500,
+  Rummy 101 and Three-Thirteen: the determinized search of rules/core/search_pimc.py); in Canasta
+  strong is the normal AI itself (rules/canasta/levels.py), so there is nothing to measure;
 - decision times (view + choice) of each side, p50/p95/max.
 """
 

@@ -94,7 +94,7 @@ GAMES: dict[str, Game] = {
     "three_thirteen": Game("three_thirteen", three_thirteen_ai.choose_action,
                            three_thirteen_ai.choose_greedy_action, 2, True,
                            compare={"previous AI (expected deadwood)": three_thirteen_previous.choose_action,
-                                    "strong level (pile record, next seat's takes)":
+                                    "former strong level (pile record, next seat's takes)":
                                         three_thirteen_strong.choose_strong_action}),
 }
 

@@ -1,4 +1,5 @@
-"""The strong Three-Thirteen AI: the normal AI (`ai`) reading the public record of the pile.
+"""The normal Three-Thirteen AI (`ai`) reading the public record of the pile: the strong level before
+the search of `ai_search`, kept as a comparison in bench/bench_ai_matches.py.
 
 - Its draw expectations leave out the cards known not to be in the stock: the pile below the top
   and what the opponents took from it and still hold (`ai_feeding.out_of_stock`).

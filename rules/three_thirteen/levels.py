@@ -6,11 +6,11 @@
   (bench/bench_ai_levels.py, 200 matches on deals from seed 50000: the AI won 56.5% against greedy,
   paired margin +7.5 +/- 3.1 points; against this player 83.5%, +44.1 +/- 4.1).
 - normal: the AI (`ai.choose_action`), which discards by the expected deadwood after the next draw.
-- strong: the AI reading the public record of the pile (`ai_strong`): buried and opponent-held cards
-  leave its draw expectations, and a discard the next seat is likely to take costs points. Measured
-  (bench, seed 50000, 200 matches, one loaded run each): 61.0% won against greedy (95% CI 54.1..67.5%),
-  +10.6 +/- 3.4 points per match, beside the normal AI's 58.5%, +9.4 +/- 3.3; against the normal AI
-  49.0%, -0.3 +/- 2.1: as strong, NOT measurably stronger (more in its docstring).
+- strong: the AI's draw and discard checked by a determinized search (`ai_search`,
+  rules/core/search_pimc.py): the other hands and the stock dealt from the unseen cards (those the
+  pile record puts in a hand kept there), a few turns played on by the greedy baseline, the
+  normal choice replaced only when another is clearly better on the same deals. The AI reading the
+  pile record (`ai_strong`), the strong level before, measured no stronger than normal.
 """
 
 from __future__ import annotations
@@ -23,7 +23,7 @@ from rules.core.levels import Level, Policy
 from rules.three_thirteen.actions import DrawStock, TakeDiscard
 from rules.three_thirteen.ai import choose_action
 from rules.three_thirteen.ai_greedy import costliest_discard
-from rules.three_thirteen.ai_strong import choose_strong_action
+from rules.three_thirteen.ai_search import choose_strong_action
 from rules.three_thirteen.deadwood import is_wild
 
 

@@ -1,20 +1,22 @@
-"""The strong Three-Thirteen AI: it reads the public record of the pile (cards buried there or held
-by an opponent cannot come from the stock; the next seat's likely takes price its discards)."""
+"""The Three-Thirteen AI reading the public record of the pile (cards buried there or held by an
+opponent cannot come from the stock; the next seat's likely takes price its discards): the former
+strong level, still measured beside the others in bench/bench_ai_matches.py. The strong level is
+now the search of `ai_search` (tests/rules/test_search_pimc.py)."""
 
 from __future__ import annotations
 
 from collections import Counter
 from random import Random
 
-from rules.three_thirteen import ai_feeding, ai_strong
+from rules.three_thirteen import ai_feeding, ai_search, ai_strong
 from rules.three_thirteen.actions import Discard
 from rules.three_thirteen.ai_expect import unseen
 from rules.three_thirteen.levels import POLICIES
 from tests.rules.three_thirteen_scenario import ENG, act, play_match, scenario
 
 
-def test_the_strong_level_is_its_own_policy() -> None:
-    assert POLICIES["strong"] is ai_strong.choose_strong_action
+def test_the_strong_level_is_the_search() -> None:
+    assert POLICIES["strong"] is ai_search.choose_strong_action
     assert POLICIES["strong"] is not POLICIES["normal"]
 
 

@@ -111,6 +111,8 @@ class Typed:
 
 
 Press = Pick | Command | Suggest | StartMove | ChoosePiece | MoveTo | Back | Stage | Unstage | Clear | Typed
+# The presses read against the seat's legal moves (the others need its view, or only the screen).
+NEEDS_MOVES = (Command, StartMove, ChoosePiece, MoveTo, Stage)
 
 # The chat buttons' verbs that are presses on a hand (`<verb> <seat> …`, bot/core/codec.py).
 BUTTON_VERBS = ("pick", "cmd", "sug", "mvs", "mvt", "mv", "back", "stage", "unstage", "clear")
@@ -315,7 +317,8 @@ class Presses:
                 meant: HandUI | str = pressed.text
             else:
                 view = engine.view(rec.state, seat)
-                meant = decoded(rec.game, view, engine.moves(view), await screens.get(rec.id, seat), pressed)
+                templates = engine.moves(view) if isinstance(pressed, NEEDS_MOVES) else []
+                meant = decoded(rec.game, view, templates, await screens.get(rec.id, seat), pressed)
             if isinstance(meant, HandUI):
                 await screens.put(rec.id, seat, meant)
                 return Shown(rec, seat, meant)

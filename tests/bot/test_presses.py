@@ -142,9 +142,12 @@ async def test_the_view_and_the_moves_are_built_once_per_press(service: TableSer
             return engine.moves(*args)
 
     service.presses.engine_for = lambda _rec: Counting()  # type: ignore[assignment,return-value]
+    shown = await service.press(table, Presser(ALICE, 0), Pick((1,)), HandUIs(service.store), version=rec.version)
+    assert isinstance(shown, Shown)
+    assert calls == {"view": 1, "moves": 0}, "a pick needs the hand, not the legal moves"
     played = await service.press(table, Presser(ALICE, 0), Command(DRAW), HandUIs(service.store), version=rec.version)
     assert isinstance(played, Played)
-    assert calls == {"view": 1, "moves": 1}
+    assert calls == {"view": 2, "moves": 1}
 
 
 def test_a_chat_buttons_arguments_read_as_presses_and_junk_is_a_codec_error() -> None:

@@ -33,6 +33,9 @@ def state(b: Any) -> str | None:
 def test_another_players_move_is_told_and_lit_and_the_turn_is_cued(served: Served, browsers, size) -> None:
     rec = served.run(two_player_table(served.service, deck=RK_DECK))
     b = browsers(size)
+    reduced = size == DESKTOP
+    if reduced:
+        b.execute_cdp_cmd("Emulation.setEmulatedMedia", {"features": [{"name": "prefers-reduced-motion", "value": "reduce"}]})
     b.get(served.url(rec.id, 1))
     loaded(b)
     assert text(b, "#latest") == "No moves yet."
@@ -41,9 +44,13 @@ def test_another_players_move_is_told_and_lit_and_the_turn_is_cued(served: Serve
     assert [p.get_attribute("data-seat") for p in players] == ["0", "1"] and "14 tiles" in players[1].text
     assert css(b, '#player-list .player.turn[data-seat="0"]'), "Alice is on turn"
     served.run(served.service.act(rec.id, ALICE, OPENING))
-    wait(b, lambda b: "Alice opened with 6 tiles" in text(b, "#latest"))
-    assert b.execute_script("return document.body.dataset.fresh") == "6", "her six tiles lit on the table"
-    assert len(css(b, "#board .tile.fresh")) == 6
+    # Her six tiles lit on the table for a moment (a ring; a pulse too unless motion is reduced).
+    lit = wait(b, lambda b: b.execute_script(
+        "const l = [...document.querySelectorAll('#board .tile.fresh')]; if (l.length !== 6) return null;"
+        "const s = getComputedStyle(l[0]); return [s.outlineStyle, s.animationName]"))
+    assert lit[0] == "solid" and (lit[1] == "none") == reduced
+    assert "Alice opened with 6 tiles" in text(b, "#latest")
+    assert b.execute_script("return document.body.dataset.fresh") == "6"
     assert css(b, '#player-list .player.turn[data-seat="1"]') and "8 tiles" in css(b, "#player-list .player")[0].text
     wait(b, lambda b: b.title.startswith("▶ Your turn"))
     assert "Your turn" in text(b, "#status")

@@ -13,6 +13,7 @@ BENCHES = [
     "bench_ai", "bench_simulate", "bench_views", "bench_telegram", "bench_discord", "bench_leaderboard",
     "bench_pictures", "bench_scale", "bench_engines", "bench_chat", "bench_web", "bench_hints", "bench_console",
     "bench_tui", "bench_hostile", "bench_faults", "bench_soak", "bench_catalogs", "bench_clock", "bench_taps",
+    "bench_restart",
 ]
 
 

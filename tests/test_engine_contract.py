@@ -1,5 +1,5 @@
 """The engine contract (ARCHITECTURE.md) for every registered engine, over many seeded games:
-nothing appears or vanishes, state round-trips through JSON, seed + options + deck + log replays
+nothing appears or vanishes, state round-trips through JSON, Rummikub's table keeps its order, seed + options + deck + log replays
 to the same state, `parse(format(a)) == a`, a rejected action changes nothing, and no view or
 event for a seat depends on tiles that seat may not see.
 
@@ -197,6 +197,7 @@ def play_one(engine: Engine, seed: int) -> None:
         assert err.value.code in ("E_NOT_YOUR_TURN", "E_PHASE") and snapshot(state) == before
         new_state, events = engine.apply(state, seat, action)
         assert snapshot(state) == before, "apply mutated its input"
+        check_table_order(events)
         if step % 7 == 0 and engine.result(new_state) is None:
             # (At a round's end every hand is revealed on purpose, RK-74.)
             check_privacy(engine, state, seat, action, events, rng)
@@ -211,6 +212,18 @@ def play_one(engine: Engine, seed: int) -> None:
     for seat, text in log:
         replayed = engine.next_round(replayed) if seat is None else engine.apply(replayed, seat, engine.parse(text))[0]
     assert snapshot(replayed) == snapshot(state)
+
+
+def check_table_order(events: list[Any]) -> None:
+    """Rummikub's table keeps its order across a play (rules/rummikub/table_order.py): a meld kept
+    whole never moves down, and a meld of rack tiles only comes after every meld that was there."""
+    for e in events:
+        if e.type != "MeldsPlayed":
+            continue
+        c = e.data["changes"]
+        assert all(m["n"] <= m["was"] for m in c["extended"]), json.dumps(c)
+        last_kept = max((m["n"] for m in c["extended"]), default=0)
+        assert all(m["n"] > last_kept for m in c["new"]), c
 
 
 def check_privacy(engine: Engine, state: State, actor: int, action: Any, events: list, rng: Random) -> None:

@@ -64,3 +64,42 @@ def test_the_adapters_know_no_rules(path: Path) -> None:
     """Issue 13: an adapter renders the presenter's updates; what it needs of the games comes
     through bot.core.presenter.games (and bot.core.ai_seats for the AI levels), never from rules/ itself."""
     assert "rules" not in {n.split(".")[0] for n in imports_of(path)}, path
+
+
+def imported_pairs(path: Path) -> set[tuple[str, str]]:
+    """(module, name) for every `from module import name`, and (module, "") for `import module`."""
+    pairs: set[tuple[str, str]] = set()
+    for node in ast.walk(ast.parse(path.read_text(encoding="utf-8"))):
+        if isinstance(node, ast.Import):
+            pairs.update((alias.name, "") for alias in node.names)
+        elif isinstance(node, ast.ImportFrom) and node.module and node.level == 0:
+            pairs.update((node.module, alias.name) for alias in node.names)
+    return pairs
+
+
+# What turns a press into a move: the presenter's `press`, the grammar's composers and the codec's mask
+# reading. Issue 25: only the service runs them (bot/core/presses.py), against the table it reads once.
+PRESS_DECODING = {("bot.core.presenter", "press"), ("bot.core.presenter.press", "")} | {
+    ("bot.core.grammar", name) for name in ("command", "move_command", "ordered_pick", "melds_filling",
+                                            "move_template", "staging_template")} | {("bot.core.codec", "indices_of")}
+# The modules that take presses in: they hand them to the service and build no legal moves of their own.
+PRESS_HANDLERS = ("bot/telegram/buttons.py", "bot/discord/components.py", "bot/web/app.py")
+
+
+@pytest.mark.parametrize("path", [p for a in ADAPTERS for p in files(a)], ids=lambda p: str(p.relative_to(ROOT)))
+def test_no_adapter_decodes_a_press(path: Path) -> None:
+    pairs = imported_pairs(path)
+    assert not {(m, n) for m, n in pairs if (m, n) in PRESS_DECODING or m.startswith("bot.core.presenter.press")}, path
+
+
+@pytest.mark.parametrize("name", PRESS_HANDLERS)
+def test_the_press_handlers_build_no_moves(name: str) -> None:
+    assert ("bot.core.presenter.games", "moves_of") not in imported_pairs(ROOT / name), name
+
+
+def test_the_decode_sequence_exists_once() -> None:
+    """A seat's view and moves, then `press`, then the command parsed: only bot/core/presses.py runs `press`."""
+    users = sorted(str(p.relative_to(ROOT)) for p in files("bot")
+                   if ("bot.core.presenter", "press") in imported_pairs(p)
+                   or any(m == "bot.core.presenter.press" for m, _ in imported_pairs(p)))
+    assert users == ["bot/core/presses.py"], users

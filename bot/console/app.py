@@ -13,12 +13,14 @@ from typing import Any
 
 from bot.console.guide import guide_reply
 from bot.console.seats import seat_levels
+from bot.core.codec import CodecError
 from bot.core.hints import table_hint
 from bot.core.i18n import t
 from bot.core.models import Outcome, Player, ServiceError, StoreUnavailable
 from bot.core.presenter import HandUIs, Presenter, TablePanel, Updates
 from bot.core.presenter.games import Event, IllegalAction, MoveTemplate, canonical, moves_of, view_of
 from bot.core.presenter.prompt import prompt_line, typed_moves
+from bot.core.presses import Command, MoveTo, NotYours, Played, Press, Presser, Shown, Suggest
 from bot.core.render import render_error, render_help
 from bot.core.service import TableService
 from bot.core.stats import StatsError, parse_board_args
@@ -47,6 +49,7 @@ STATS_WORDS = ("leaderboard", "stats", "teams", "team", "history", "rematch")
 SORT_WORDS = {"colour": False, "color": False, "suit": False, "number": True, "rank": True,
               "цвет": False, "масть": False, "число": True, "номер": True}
 RECEIVED = frozenset({"CardsReceived", "CardReceived", "TileReceived", "TilesReceived"})
+PLAYED_PRESSES = (Command, MoveTo, Suggest)  # presses that send a move (the others change the screen)
 
 
 @dataclass(frozen=True)
@@ -150,9 +153,11 @@ class ConsoleTable:
         return outcome.table
 
     async def open_new(self, game: str, ai: int, options: dict[str, Any] | None = None, seed: int | None = None,
-                       user: Player = YOU, levels: Sequence[str] = ()) -> TableRecord:
-        """A new table: you and `ai` AI seats at `levels` (bot/console/seats.seat_levels), started."""
-        rec = await self.service.open_table(game, PLATFORM, CHAT_ID, user, options=options, seed=seed)
+                       user: Player = YOU, levels: Sequence[str] = (), topic_id: str | None = None) -> TableRecord:
+        """A new table: you and `ai` AI seats at `levels` (bot/console/seats.seat_levels), started.
+        `topic_id`: a place of the terminal's beside the first (the full screen keeps several games)."""
+        rec = await self.service.open_table(game, PLATFORM, CHAT_ID, user, options=options, seed=seed,
+                                            topic_id=topic_id)
         for level in seat_levels(ai, levels):
             rec = await self.service.add_ai(rec.id, user, level=level)
         outcome = await self.service.start(rec.id, user)
@@ -160,10 +165,11 @@ class ConsoleTable:
         await self.show_events(outcome, user)
         return outcome.table
 
-    async def rematch(self, user: Player = YOU) -> TableRecord | None:
-        """The chat's last match again: same seats and options, a new deal, started at once."""
+    async def rematch(self, user: Player = YOU, topic_id: str | None = None) -> TableRecord | None:
+        """The chat's last match again (of place `topic_id`): same seats and options, a new deal,
+        started at once."""
         try:
-            rec = await self.service.rematch(PLATFORM, CHAT_ID, user)
+            rec = await self.service.rematch(PLATFORM, CHAT_ID, user, topic_id=topic_id)
             outcome = await self.service.start(rec.id, user)
         except ServiceError as err:
             # The shared sentence for no table speaks of /new, which the terminal has no use for.
@@ -259,6 +265,30 @@ class ConsoleTable:
             self.write(render_error(err, self.lang, rec.game))
             return Applied(await self.service.get(rec.id))
         return Applied(outcome.table, outcome, await self.show_events(outcome, user))
+
+    async def press(self, rec: TableRecord, user: Player, pressed: Press) -> Applied:
+        """A press on the hand (the full screen's keys and clicks), decoded by the service against
+        the table as stored (bot/core/presses.py): a new hand screen (kept in `uis`, nothing else
+        changes), or the move, written as `apply` writes it (what the clock owed first). A refusal is
+        written and changes nothing; a press that no longer fits the hand (a key on a screen the
+        table has moved past) changes nothing silently. The table returned is the stored one."""
+        seat = self.service.seat_of(rec, user)
+        try:
+            if isinstance(pressed, PLAYED_PRESSES):
+                for due in await self.service.tick():
+                    await self.show_events(due, user)
+        except StoreUnavailable as err:
+            self.write(render_error(err, self.lang, rec.game))
+            return Applied(rec)
+        result = await self.service.press(rec.id, Presser(user, seat), pressed, self.uis, version=rec.version)
+        if isinstance(result, Played):
+            outcome = await result.outcome.settled()
+            return Applied(outcome.table, outcome, await self.show_events(outcome, user))
+        if isinstance(result, Shown | NotYours):
+            return Applied(result.table)
+        if not isinstance(result.error, CodecError):
+            self.write(render_error(result.error, self.lang, rec.game))
+        return Applied(result.table or rec)
 
     async def _act(self, rec: TableRecord, user: Player, command: str) -> TableRecord:
         applied = await self.apply(rec, user, command)

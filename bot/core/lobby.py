@@ -235,6 +235,17 @@ class Lobby:
 
         return await self.ledger.change(table_id, change, key)
 
+    async def move_chat(self, table_id: str, chat_id: str, *, key: str | None = None) -> TableRecord:
+        """The chat the table is played in got a new id (a Telegram group became a supergroup): the
+        table follows it, as it is. Moving it to the id it has already is a no-op."""
+        async def change(rec: TableRecord) -> None:
+            rec.chat_id = chat_id
+
+        rec = await self.store.get_table(table_id)
+        if rec is not None and rec.chat_id == chat_id:
+            return rec
+        return await self.ledger.change(table_id, change, key)
+
     async def end_table(self, table_id: str, by: Player, *, is_admin: bool = False,
                         key: str | None = None) -> TableRecord:
         """The host or a chat admin ends a table at any time; it is stored as abandoned."""

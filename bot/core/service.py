@@ -42,6 +42,7 @@ from bot.core.liveness import process_owner
 from bot.core.lobby import Lobby, in_lobby, is_host, playing_seat, seat_of
 from bot.core.models import Outcome, Player, ServiceError
 from bot.core.options_text import bad_option
+from bot.core.presses import Presses
 from bot.core.stats import Standings
 from bot.core.store_guard import guarded
 from bot.core.table_gate import TableGates
@@ -103,6 +104,9 @@ class TableService:
         self.clockwork = Clockwork(self.store, self.clock, owner=self.owner, claim_lease_s=claim_lease_s,
                                    scope=scope, gates=self.gates, ledger=self.ledger, autoplay=self.autoplay,
                                    engine_for=self.engine_for, viewed=self._viewed)
+        # A press on a hand, decoded here against the table read under its gate (presses.py).
+        self.presses = Presses(self.ledger, engine_for=self.engine_for, play=self._play, repeat=self._repeat)
+        self.press = self.presses.press
         self.lobby = Lobby(self.store, self.clock, ledger=self.ledger, lobby_ttl_s=lobby_ttl_s,
                            new_table_id=new_table_id, new_seed=new_seed)
         # The lobby's part of the facade.
@@ -115,6 +119,7 @@ class TableService:
         self.swap_seats = self.lobby.swap_seats
         self.set_option = self.lobby.set_option
         self.end_table = self.lobby.end_table
+        self.move_chat = self.lobby.move_chat
         # The clock work's.
         self.tick = self.clockwork.tick
         self.resume = self.clockwork.resume
@@ -230,6 +235,12 @@ class TableService:
         seat = self.seat_of(rec, user)
         if seat is None:
             raise ServiceError("E_NOT_SEATED")
+        return await self._play(rec, seat, user, action, key)
+
+    async def _play(self, rec: TableRecord, seat: int, user: Player, action: str | Action, key: str | None
+                    ) -> Outcome:
+        """`user`'s action from `seat` on `rec`, the record just read under the table's gate (the
+        table in play, the seat found): parsed, applied, committed with its log entry."""
         engine = self.engine_for(rec)
         parsed = engine.parse(action) if isinstance(action, str) else action
         if parsed.service_only:

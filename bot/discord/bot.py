@@ -27,6 +27,7 @@ from discord import app_commands
 
 from bot.core import metrics
 from bot.core.i18n import t
+from bot.core.models import Outcome
 from bot.core.presenter import HandUIs, Presenter
 from bot.core.restored import RestoredRender
 from bot.core.scheduler import Scheduler
@@ -123,9 +124,16 @@ class DiscordBot:
         if self.config.sync_commands:
             await sync_if_changed(self.tree, self.store)
         restored = [o for o in await self.service.resume_all() if o.table.platform == PLATFORM]
-        self.restored.start(restored, lambda outcome: self.render.render_outcome(outcome, restored=True))
+        self.restored.start(restored, self._restore)
         if self.config.run_scheduler:
             self.scheduler.start()
+
+    async def _restore(self, outcome: Outcome) -> None:
+        """A table resumed at start shown again where its messages are behind it, and only there: a
+        restart with every message current costs no request."""
+        behind = await self.render.behind(outcome.table)
+        if behind:
+            await self.render.render_restored(outcome, behind)
 
     async def shutdown(self, grace_s: float = 0.0) -> None:
         """The clock stopped (a tick under way may finish within `grace_s`), the restored render too."""

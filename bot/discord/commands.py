@@ -13,9 +13,10 @@ from discord import app_commands
 from bot.core.grammar import hand_items
 from bot.core.guides import RulesRequest, guide_chunks, guide_text, rules_reply, rules_request
 from bot.core.i18n import t
-from bot.core.presenter import HandUI, hand_controls, press
+from bot.core.presenter import HandUI, hand_controls
 from bot.core.presenter.games import games as game_names
 from bot.core.presenter.games import moves_of, turn_of, view_of
+from bot.core.presses import Command, decoded
 from bot.core.render import render_help
 from bot.core.stats import StatsError
 from bot.discord import answer
@@ -133,7 +134,7 @@ class Commands:
         view = view_of(rec, seat)
         templates = moves_of(rec, view)
         controls = hand_controls(rec.game, view, seat, HandUI(), "en", True, templates, suggest=False)
-        whole = [press.command(HandUI(), view, templates, a.index, "0", a.option)
+        whole = [str(decoded(rec.game, view, templates, HandUI(), Command(a.index, "0", a.option)))
                  for a in controls.actions if not a.with_items]
         typed = current.lstrip().lower()
         found = [w for w in whole if w.startswith(typed)]

@@ -1,6 +1,7 @@
 """Presses of our buttons and selects: ownership (the items' interaction_check), the lobby's, and a
-hand's — picks, sorting, pages, the two-step table-item move and moves — decoded through the
-presenter's `press`, the hand screen kept in the store (HandUIs).
+hand's: sorting and pages here; picks, staging, the two-step table-item move and moves handed to the
+service, which decodes them against the table it reads once (bot/core/presses.py), the hand screen
+kept in the store (HandUIs).
 
 A press on a hand is answered by the hand itself (one call: type 7 in place, type 4 for "My hand")
 unless the work runs past the budget, when it is deferred first; Refresh and the lobby's presses are
@@ -17,12 +18,23 @@ from bot.core.codec import ButtonData, CodecError, decode
 from bot.core.i18n import t
 from bot.core.log_context import about_chat
 from bot.core.models import Player, ServiceError
-from bot.core.presenter import press
-from bot.core.presenter.games import IllegalAction, moves_of, view_of
+from bot.core.presenter.games import IllegalAction
+from bot.core.presses import (
+    BUTTON_VERBS,
+    ChoosePiece,
+    NotYours,
+    Pick,
+    Played,
+    Press,
+    Presser,
+    Shown,
+    button_press,
+    ints,
+)
 from bot.discord import answer
 from bot.discord import views as ui
 from bot.discord.commands import Commands
-from bot.discord.common import PLATFORM, error_text, player_of
+from bot.discord.common import PLATFORM, error_text, interaction_key, player_of
 from bot.discord.context import DcContext
 from bot.discord.hints import hint_line
 from bot.discord.interactions import Interactions
@@ -35,7 +47,7 @@ from storage.unavailable import unavailable
 log = logging.getLogger(__name__)
 
 # A hand's presses answered with the new hand screen (their first argument is the seat).
-DIRECT_VERBS = ("sort", "page", "hint", "pick", "mvt", "back", "cmd", "mv", "stage", "unstage", "clear", "sug")
+DIRECT_VERBS = ("sort", "page", "hint", *BUTTON_VERBS)
 SEAT_VERBS = ("hand", *DIRECT_VERBS)
 
 
@@ -79,6 +91,8 @@ class Components:
             data = decode(custom_id)
             if not data.args or not data.args[0].isdigit() or data.verb not in SEAT_VERBS:
                 return True
+            if data.verb in BUTTON_VERBS:
+                return True  # decoded by the service, which reads the table once and says whose buttons
             if data.verb not in DIRECT_VERBS:
                 await answer.ack(interaction, update=not _opens_message(data))
             rec = await self.ia.within(interaction, self.store.get_table(data.table_id), update=True)
@@ -122,6 +136,9 @@ class Components:
 
     async def _component(self, interaction: discord.Interaction, data: ButtonData, values: list[str],
                          lang: str) -> None:
+        if data.verb in BUTTON_VERBS:
+            await self._press(interaction, data, values, lang)
+            return
         rec = interaction.extras.pop("rec", None) or await self.store.get_table(data.table_id)
         if rec is None or rec.platform != PLATFORM:
             raise ServiceError("E_NO_TABLE")
@@ -165,38 +182,36 @@ class Components:
                 note = error_text(err, lang, rec.game)
             await self.render.show_hand_here(interaction, await self.service.get(rec.id), seat, lang, content=note)
             return
-        if data.version != rec.version:
-            await self.render.show_hand_here(interaction, rec, seat, lang, content=error_text(ServiceError("E_STALE"), lang))
-            return
-        view = view_of(rec, seat)
+        raise CodecError("bad press")  # the presses on a hand went to `_press`
+
+    async def _press(self, interaction: discord.Interaction, data: ButtonData, values: list[str], lang: str) -> None:
+        """A press on a hand (`<verb> <seat> …`, a select's `values`): decoded and applied by the
+        service in one read of the table under its gate; answered with the new hand in place."""
+        if not data.args or not data.args[0].isdigit():
+            raise CodecError("bad seat")
+        verb, args = data.verb, data.args[1:]
+        pressed: Press
         if verb == "pick":  # pick <seat> <part>: one select per 25 items, a press changes only its own part
-            (part,) = _ints(args, 1)
-            span = range(part * ui.MAX_OPTIONS, (part + 1) * ui.MAX_OPTIONS)
-            await self.uis.put(rec.id, seat, press.pick_part(screen, view, span, _ints(values, len(values))))
+            (part,) = ints(args, 1)
+            pressed = Pick(tuple(ints(values, len(values))), range(part * ui.MAX_OPTIONS, (part + 1) * ui.MAX_OPTIONS))
         elif verb == "mvt":  # mvt <seat> <part>, the value: the table item (an option of the move)
-            await self.uis.put(rec.id, seat, press.choose_piece(screen, moves_of(rec, view), _ints(values, 1)[0]))
-        elif verb == "back":
-            await self.uis.put(rec.id, seat, press.back(screen))
-        elif verb == "stage" and not args:  # the picks become a staged meld (issue 25)
-            await self.uis.put(rec.id, seat, press.stage(screen, view, moves_of(rec, view)))
-        elif verb == "unstage":  # unstage <seat> <number>
-            await self.uis.put(rec.id, seat, press.unstage(screen, _ints(args, 1)[0]))
-        elif verb == "clear" and not args:
-            await self.uis.put(rec.id, seat, press.clear(screen))
-        elif verb == "sug":  # sug <seat> <index>: a suggested move, recomputed from the view
-            command = press.suggestion(rec.game, view, _ints(args, 1)[0])
-            await self.moves.act(interaction, rec, me, seat, command, data.version, update=True)
-            return
-        elif verb == "cmd":  # cmd <seat> <move index> <mask> [<option>]
-            if len(args) not in (2, 3):
-                raise CodecError("bad command")
-            index, option = _ints(args[:1], 1)[0], (_ints(args[2:], 1)[0] if len(args) == 3 else None)
-            command = press.command(screen, view, moves_of(rec, view), index, args[1], option)
-            await self.moves.act(interaction, rec, me, seat, command, data.version, update=True)
-            return
-        else:  # mv <seat> <move index> <table item> <destination>
-            index, piece, dest = _ints(args, 3)
-            command = press.move_to(moves_of(rec, view), index, piece, dest)
-            await self.moves.act(interaction, rec, me, seat, command, data.version, update=True)
-            return
-        await self.render.show_hand_here(interaction, rec, seat, lang)
+            pressed = ChoosePiece(ints(values, 1)[0])
+        else:
+            pressed = button_press(verb, args)
+        me = player_of(interaction.user)
+        result = await self.service.press(data.table_id, Presser(me, int(data.args[0])), pressed, self.uis,
+                                          version=data.version, key=interaction_key(interaction), platform=PLATFORM)
+        if isinstance(result, Shown):
+            interaction.extras["game"] = result.table.game
+            await self.render.show_hand_here(interaction, result.table, result.seat, lang)
+        elif isinstance(result, NotYours):
+            await answer.say(interaction, t("dc.not_your_buttons", lang))
+        elif isinstance(result, Played):
+            await self.moves.shown(interaction, result.outcome, me, result.seat, result.command, result.prev_turn,
+                                   update=True)
+        else:
+            rec, err = result.table, result.error
+            interaction.extras["game"] = rec.game if rec is not None else None
+            if isinstance(err, CodecError) or rec is None or result.seat is None:
+                raise err  # answered by `on_component`
+            await self.render.show_hand_here(interaction, rec, result.seat, lang, content=error_text(err, lang, rec.game))

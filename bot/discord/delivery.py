@@ -35,6 +35,11 @@ from storage import Store, TableRecord
 log = logging.getLogger(__name__)
 
 
+# table_refs key of the table version a message shows, beside its id (`shows`): a restart shows
+# again only what is behind its table (render.py's `behind`).
+SHOWN_PREFIX = "shown:"
+
+
 # The table message's attachments: (name, bytes) each; None leaves them as they are (the lobby has
 # none), () removes them (a closed table, or a channel switched to text).
 Files = tuple[tuple[str, bytes], ...] | None
@@ -81,6 +86,11 @@ class Delivery:
         (await self.refs(table_id))[key] = value
         await self.store.set_table_ref(table_id, key, value)
 
+    async def shows(self, table_id: str, key: str, version: int) -> None:
+        """The message under `key` shows this table version now: stored beside its id (once a version)."""
+        if (await self.refs(table_id)).get(SHOWN_PREFIX + key, -1) < version:
+            await self.set_ref(table_id, SHOWN_PREFIX + key, version)
+
     def _table(self, table_id: str) -> _Table:
         return self._tables.setdefault(table_id, _Table())
 
@@ -114,6 +124,8 @@ class Delivery:
                 else:
                     await answer.edit_here(interaction, embed=embed, view=view, **attachments(files))
                     state.shown, state.sent_version = fp, rec.version
+                if fp == state.shown:
+                    await self.shows(rec.id, "message", rec.version)
             return
         if state.pending is None or state.pending[0] <= rec.version:
             state.pending = (rec.version, embed, view, files, fp)
@@ -122,10 +134,12 @@ class Delivery:
                 return  # a newer state went out while this one waited: it is shown already
             version, embed, view, files, fp = state.pending
             state.pending = None
-            if fp == state.shown or version < state.sent_version:
+            if version < state.sent_version:
                 return
-            await self._send_table(rec, embed, view, files)
-            state.shown, state.sent_version = fp, version
+            if fp != state.shown:
+                await self._send_table(rec, embed, view, files)
+                state.shown, state.sent_version = fp, version
+            await self.shows(rec.id, "message", version)
 
     async def _send_table(self, rec: TableRecord, embed: discord.Embed, view: discord.ui.View | None,
                           files: Files) -> None:

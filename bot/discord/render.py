@@ -20,6 +20,7 @@ from bot.discord import answer
 from bot.discord import views as ui
 from bot.discord.common import PLATFORM
 from bot.discord.context import DcContext
+from bot.discord.delivery import SHOWN_PREFIX
 from bot.discord.hand_pictures import HandPictures
 from bot.discord.interactions import Interactions
 from bot.discord.looks import Looks
@@ -144,13 +145,30 @@ class Render:
         await self.deliver(await self.presenter.outcome(outcome, self.langs(rec), prev_turn, restored, seats=dm),
                            dm, interaction)
 
+    async def behind(self, rec: TableRecord) -> set[str]:
+        """The messages of a table in play behind it (or never sent): the table message and the DM
+        hands (`/rummy dm on`). A restart shows again only these (`render_restored`)."""
+        refs = await self.delivery.refs(rec.id)
+        keys = ["message", *(f"dm:{rec.seats[seat].user_id}" for seat in sorted(await self.dm_seats(rec)))]
+        return {key for key in keys if not refs.get(key) or refs.get(SHOWN_PREFIX + key, -1) < rec.version}
+
+    async def render_restored(self, outcome: Outcome, behind: set[str]) -> None:
+        """A resumed table after a start: only the messages `behind` it ("game restored" on the table
+        message when it is one of them)."""
+        rec = outcome.table
+        self.delivery.seen(rec)
+        dm = {seat for seat in await self.dm_seats(rec) if f"dm:{rec.seats[seat].user_id}" in behind}
+        await self.deliver(await self.presenter.outcome(outcome, self.langs(rec), None, True, seats=dm), dm,
+                           show_table="message" in behind)
+
     async def dm_seats(self, rec: TableRecord) -> set[int]:
         """The seats whose hands live in a DM (`/rummy dm on`): the only hands an outcome edits; the
         others are shown when their owner asks (an ephemeral message cannot be reached later)."""
         return {seat for seat, s in enumerate(rec.seats)
                 if s.kind == "human" and s.user_id and await self.ia.dm_on(s.user_id)}
 
-    async def deliver(self, updates: Updates, dm: set[int], interaction: discord.Interaction | None = None) -> None:
+    async def deliver(self, updates: Updates, dm: set[int], interaction: discord.Interaction | None = None,
+                      show_table: bool = True) -> None:
         """The table (one edit at most, holding the last round's result) and, alongside it, the DM
         hands, and the ping or, at match end, the result and the clean-up."""
         panel = updates.table
@@ -175,6 +193,9 @@ class Render:
             elif updates.notice is not None:
                 await self.delivery.notice(updates.notice, panel.lang)
 
+        if not show_table:  # a restart's render: the table message shows this version already
+            await the_rest()
+            return
         picture = await self.looks.picture(rec, panel.view, None, panel.lang)
         embed = ui.table_embed(panel, turn, last_round, picture is not None)
         files = ((ui.TABLE_PNG, picture),) if picture is not None else ()
@@ -209,6 +230,7 @@ class Render:
                 msg = await channel.send(embed=embed, view=view, **self.attached(data))
                 self.hand_pictures.shown(msg.id, data)
                 await self.delivery.set_ref(rec.id, key, f"{msg.channel.id}:{msg.id}")
+            await self.delivery.shows(rec.id, key, rec.version)
         except discord.Forbidden as err:
             log.info("DM hand for %s not delivered (%s)", panel.user_id, err.code)
             if err.code == CANNOT_DM:

@@ -32,10 +32,11 @@ if TYPE_CHECKING:
     pass
 
 log = logging.getLogger(__name__)
-# Only what the handlers read: commands and DM text (message), buttons (callback_query).
+# Only what the handlers read: commands, DM text and a group's migration (message), buttons
+# (callback_query), the bot added to or removed from a group (my_chat_member).
 # Edits are not subscribed: an edited command or move is not a new one (and would only replay the
-# first outcome through its idempotency key); member changes and the rest are not used.
-ALLOWED_UPDATES = [Update.MESSAGE, Update.CALLBACK_QUERY]
+# first outcome through its idempotency key); other members' changes and the rest are not used.
+ALLOWED_UPDATES = [Update.MESSAGE, Update.CALLBACK_QUERY, Update.MY_CHAT_MEMBER]
 # The clock work of Telegram's tables only: a timeout taken by a process that cannot edit a table's
 # message would be played, stored and never shown (issue 27).
 CLAIMS = ClaimScope(platforms=(PLATFORM,))
@@ -93,7 +94,7 @@ def build_application(
 
     `running` starts and stops it."""
     config = replace(config or TelegramConfig(), group_limit=int(group_max_rate) if rate_limit else 0,
-                     group_period_s=group_time_period)
+                     group_period_s=group_time_period, restore_calls_per_s=overall_max_rate / 2 if rate_limit else 0)
     defaults = Defaults(parse_mode=ParseMode.HTML, link_preview_options=LinkPreviewOptions(is_disabled=True))
     # Pool: the connections running updates and outbox workers share (getUpdates has its own).
     # Any: the bot's type parameter differs with and without the rate limiter, and this builder is either.

@@ -8,7 +8,8 @@ presenter (bot.core.presenter), moves are the engines' text commands.
 The bot is composed of objects, each with its own state, built in TelegramBot's constructor and
 handed what it uses (the shared TgContext of context.py, and the parts it calls): commands.py
 (commands and DM text), standings.py, buttons.py (presses), lobby.py (the lobby's buttons), hints.py
-(`hint`), moves.py (a move played), stand_ins.py (the AI standing in for an unreachable player) and
+(`hint`), moves.py (a move played), stand_ins.py (the AI standing in for an unreachable player),
+membership.py (the bot added to, removed from or moved with a group), profile.py (menus and descriptions) and
 delivery.py (what goes out, through outbox.py, drawn by pictures.py, linked by web_links.py). No part
 imports this module: the handlers are registered here, flatly, on the parts' methods.
 """
@@ -20,15 +21,14 @@ import html
 import logging
 from collections import deque
 from collections.abc import Awaitable, Callable
-from functools import partial
 from typing import TYPE_CHECKING
 
-from telegram import Bot, BotCommand, Update
-from telegram.error import TelegramError
+from telegram import Bot, Update
 from telegram.ext import (
     Application,
     ApplicationHandlerStop,
     CallbackQueryHandler,
+    ChatMemberHandler,
     CommandHandler,
     ContextTypes,
     MessageHandler,
@@ -37,8 +37,8 @@ from telegram.ext import (
 )
 
 from bot.core import metrics
-from bot.core.i18n import DEFAULT_LANG, available_languages, t
-from bot.core.models import StoreUnavailable
+from bot.core.i18n import t
+from bot.core.models import Outcome, StoreUnavailable
 from bot.core.presenter import HandUIs, Presenter
 from bot.core.restored import RestoredRender
 from bot.core.scheduler import Scheduler
@@ -51,9 +51,11 @@ from bot.telegram.context import TelegramConfig, TgContext
 from bot.telegram.delivery import Delivery
 from bot.telegram.hints import Hints
 from bot.telegram.lobby import Lobby
+from bot.telegram.membership import Membership
 from bot.telegram.moves import Moves
 from bot.telegram.outbox import Leaving, Outbox, obey_retry_after
 from bot.telegram.pictures import Pictures
+from bot.telegram.profile import BotProfile
 from bot.telegram.replies import Replies
 from bot.telegram.stand_ins import StandIns
 from bot.telegram.standings import Standings
@@ -72,19 +74,9 @@ UPDATE_MEMORY_S = 7 * 24 * 3600.0
 # is taken over after RUNNING_LEASE_S, or at once by the next start.
 RUNNING = f"{PLATFORM}:running"
 RUNNING_LEASE_S = 120.0
-
-
-def command_menus() -> list[tuple[str, str | None]]:
-    """Each language's command menu and the `language_code` Telegram shows it for (ISO 639-1, so
-    pt_BR's is `pt`; English is the menu of every other language)."""
-    menus: dict[str | None, str] = {}
-    for lang in available_languages():
-        menus.setdefault(None if lang == DEFAULT_LANG else lang.split("_")[0], lang)
-    return [(lang, code) for code, lang in menus.items()]
-
-
-COMMANDS = ("new", "help", "rules", "lang", "look", "away", "back", "end", "hand", "hint")
-STATS_COMMANDS = ("leaderboard", "stats", "teams", "team", "history", "rematch")  # texts: stats.cmd.*
+# A table version shown again after a start is claimed under this name: of several processes started
+# together, one edits a table that is behind. A claim older than RUNNING_LEASE_S is a dead start's.
+RESTORING = f"{PLATFORM}:restoring"
 
 
 class TelegramBot:
@@ -117,6 +109,10 @@ class TelegramBot:
         self.delivery = Delivery(self.ctx, self.pictures, self.links)
         self.stand_ins = StandIns(self.ctx, self.delivery)
         self.outbox.on_unreachable = self.stand_ins.unreachable
+        self.membership = Membership(self.ctx, self.delivery)
+        self.profile = BotProfile(store, self.outbox.call)
+        self.outbox.on_group_gone = self.membership.removed
+        self.outbox.on_migrated = self.membership.migrated
         self.moves = Moves(self.ctx, self.delivery)
         self.hints = Hints(self.ctx, self.delivery, self.moves)
         self.lobby = Lobby(self.ctx, self.delivery)
@@ -167,6 +163,8 @@ class TelegramBot:
         app.add_handler(CommandHandler("history", standings.cmd_history))
         app.add_handler(CommandHandler("rematch", standings.cmd_rematch))
         app.add_handler(CallbackQueryHandler(self.buttons.on_button))
+        app.add_handler(ChatMemberHandler(self.membership.on_my_chat_member, ChatMemberHandler.MY_CHAT_MEMBER))
+        app.add_handler(MessageHandler(filters.StatusUpdate.MIGRATE, self.membership.on_migrate))
         app.add_handler(MessageHandler(filters.ChatType.PRIVATE & filters.TEXT & ~filters.COMMAND,
                                        commands.on_dm_text))
         app.add_handler(MessageHandler(filters.COMMAND, commands.on_unknown_command))
@@ -174,17 +172,13 @@ class TelegramBot:
         app.add_error_handler(self.on_error)
 
     async def startup(self, app: Application) -> None:
-        """After `initialize`: register command menus, restore every table, start the clock."""
+        """After `initialize`: the bot's profile (menus, descriptions, menu button: profile.py),
+        the tables behind their messages shown again, the clock started."""
         self.ctx.bot_username = app.bot.username or self.ctx.bot_username
-        for lang, code in command_menus():
-            commands = [BotCommand(c, t(f"tg.cmd.{c}", lang)) for c in COMMANDS]
-            commands += [BotCommand(c, t(f"stats.cmd.{c}", lang)) for c in STATS_COMMANDS]
-            try:
-                await self.outbox.call(partial(app.bot.set_my_commands, commands, language_code=code))
-            except TelegramError:
-                log.exception("set_my_commands failed")
+        await self.profile.apply(app.bot, self.links.menu_url(), self.config.default_lang, self.service.clock.now())
         restored = [o for o in await self.service.resume_all() if o.table.platform == PLATFORM]
-        self.restored.start(restored, lambda outcome: self.delivery.render_outcome(outcome, restored=True))
+        await self.store.prune_updates(RESTORING, self.service.clock.now() - RUNNING_LEASE_S)
+        self.restored.start(restored, self._restore)
         await self.store.prune_updates(PLATFORM, self.service.clock.now() - UPDATE_MEMORY_S)
         # Whatever was being handled before this start (this second included: a clock that has not
         # moved) was a dead process's: Telegram sends it again.
@@ -192,6 +186,20 @@ class TelegramBot:
         if self.config.run_scheduler:
             self.scheduler.start()
         self.started = True
+
+    async def _restore(self, outcome: Outcome) -> None:
+        """A table resumed at start shown again where its messages are behind it, and only there: a
+        restart with every message current costs no Bot API call. What goes out is paced to
+        `restore_calls_per_s`, so a start with many tables behind leaves the rest of the overall
+        budget to the moves made meanwhile."""
+        rec = outcome.table
+        slots = await self.delivery.behind(rec)
+        if not slots or not await self.store.claim_update(RESTORING, f"{rec.id}@{rec.version}",
+                                                          self.service.clock.now()):
+            return
+        await self.delivery.render_restored(outcome, slots)
+        if self.config.restore_calls_per_s > 0:
+            await self.outbox.sleep(len(slots) / self.config.restore_calls_per_s)
 
     def ready(self) -> bool:
         """Taking updates (the web server's /readyz): started, and not on the way down."""

@@ -1,6 +1,7 @@
-"""Button presses: decoded with bot.core.codec, a hand's presses turned into a new hand screen or a
-move by presenter.press (the same on every platform), the table's peek, and the lobby's buttons
-handed to lobby.py. Every callback is answered exactly once."""
+"""Button presses: read with bot.core.codec; a hand's presses handed to the service, which decodes
+them into a new hand screen or a move (bot/core/presses.py, the same on every platform); the hand's
+sort and hint, the table's peek, and the lobby's buttons handed to lobby.py. Every callback is
+answered exactly once."""
 
 from __future__ import annotations
 
@@ -9,14 +10,14 @@ import logging
 from telegram import CallbackQuery, Update, User
 from telegram.ext import ContextTypes
 
-from bot.core.codec import ButtonData, CodecError, decode, indices_of
+from bot.core.codec import ButtonData, CodecError, decode
 from bot.core.grammar import hand_items
 from bot.core.i18n import t
-from bot.core.models import Player, ServiceError
-from bot.core.presenter import press
-from bot.core.presenter.games import IllegalAction, moves_of, view_of
+from bot.core.models import ServiceError
+from bot.core.presenter.games import IllegalAction, view_of
+from bot.core.presses import BUTTON_VERBS, NotYours, Played, Presser, Shown, button_press
 from bot.core.render import render_error
-from bot.telegram.common import PLATFORM, player_of, press_key, pressed_before
+from bot.telegram.common import PLATFORM, player_of, press_key
 from bot.telegram.context import TgContext
 from bot.telegram.delivery import Delivery
 from bot.telegram.hints import Hints
@@ -26,7 +27,7 @@ from storage import TableRecord
 
 log = logging.getLogger(__name__)
 LOBBY_VERBS = ("join", "leave", "addai", "rmai", "start", "cancel", "options", "setopt", "lobby")
-HAND_VERBS = ("pick", "sort", "hint", "cmd", "mvs", "mvt", "mv", "stage", "unstage", "clear", "sug")
+HAND_VERBS = ("sort", "hint")  # a hand's buttons outside the presses the service decodes (BUTTON_VERBS)
 ALERT_OVER = 60  # a refusal longer than this is shown as an alert (a toast cuts it)
 
 
@@ -50,6 +51,9 @@ class Buttons:
         lang = await self.chats.chat_lang(chat_id, user)
         try:
             data = decode(query.data)
+            if data.verb in BUTTON_VERBS:
+                await self._press(query, user, data, lang)
+                return
         except CodecError:
             await self.replies.answer(query, t("error.E_BAD_BUTTON", lang), alert=True)
             return
@@ -93,58 +97,32 @@ class Buttons:
         if verb == "hint":  # version 0: the hint is of the table as it is when pressed
             await self.hints.press_hint(query, me, rec, seat, lang)
             return
-        if data.version != rec.version and not await pressed_before(self.store, press_key(query)):
-            await self.replies.answer(query, render_error(ServiceError("E_STALE"), lang))
-            await self.delivery.put_hand(rec, seat)
-            return
-        await self._hand_press(query, me, rec, seat, data)
+        raise CodecError("bad press")  # the presses on a hand went to `_press`
 
-    async def _hand_press(self, query: CallbackQuery, me: Player, rec: TableRecord, seat: int,
-                          data: ButtonData) -> None:
-        """pick <mask> · cmd <move> <mask> [<option>] · stage · unstage <number> · clear · sug <index> ·
-        mvs · mvt <piece> · mv <move> <piece> <dest>."""
-        view = view_of(rec, seat)
-        ui = await self.uis.get(rec.id, seat)
-        args = data.args[1:]
-        nums = [int(a) for a in args if a.isdigit()]
-        if data.verb == "pick":
-            if len(args) != 1:
-                raise CodecError("bad pick")
-            new_ui = press.pick(ui, view, indices_of(args[0], len(hand_items(view))))
-        elif data.verb == "mvs" and not args:
-            new_ui = press.start_move(ui, moves_of(rec, view))
-        elif data.verb == "mvt" and len(nums) == len(args) == 1:
-            new_ui = press.choose_piece(ui, moves_of(rec, view), nums[0])
-        elif data.verb == "mv" and len(nums) == len(args) == 3:
-            await self._press_move(query, me, rec, seat, press.move_to(moves_of(rec, view), *nums), data.version)
-            return
-        elif data.verb == "stage" and not args:
-            new_ui = press.stage(ui, view, moves_of(rec, view))
-        elif data.verb == "unstage" and len(nums) == len(args) == 1:
-            new_ui = press.unstage(ui, nums[0])
-        elif data.verb == "clear" and not args:
-            new_ui = press.clear(ui)
-        elif data.verb == "sug" and len(nums) == len(args) == 1:
-            await self._press_move(query, me, rec, seat, press.suggestion(rec.game, view, nums[0]), data.version)
-            return
-        elif data.verb == "cmd" and len(args) >= 2 and args[0].isdigit():
-            option = int(args[2]) if len(args) > 2 and args[2].isdigit() else None
-            command = press.command(ui, view, moves_of(rec, view), int(args[0]), args[1], option)
-            await self._press_move(query, me, rec, seat, command, data.version)
-            return
+    async def _press(self, query: CallbackQuery, user: User, data: ButtonData, lang: str) -> None:
+        """A press on a hand (`<verb> <seat> …`): decoded and applied by the service, in one read of
+        the table under its gate; answered with the new hand, the move, or why not."""
+        if not data.args or not data.args[0].isdigit():
+            raise CodecError("bad seat")
+        pressed = button_press(data.verb, data.args[1:])
+        result = await self.service.press(data.table_id, Presser(player_of(user), int(data.args[0])), pressed,
+                                          self.uis, version=data.version, key=press_key(query), platform=PLATFORM)
+        if isinstance(result, Shown):
+            await self.replies.answer(query, None)
+            await self.delivery.put_hand(result.table, result.seat)
+        elif isinstance(result, NotYours):
+            await self.replies.answer(query, t("tg.not_your_buttons", lang), alert=True)
+        elif isinstance(result, Played):
+            await self.replies.answer(query, result.command)  # durable: answered before the AI answers it
+            await self.moves.delivered(result.outcome, result.prev_turn)
+        elif isinstance(result.error, CodecError):
+            await self.replies.answer(query, t("error.E_BAD_BUTTON", lang), alert=True)
         else:
-            raise CodecError("bad press")
-        await self.uis.put(rec.id, seat, new_ui)
-        await self.replies.answer(query, None)
-        await self.delivery.put_hand(rec, seat)
-
-    async def _press_move(self, query: CallbackQuery, me: Player, rec: TableRecord, seat: int, command: str,
-                          version: int) -> None:
-        async def refuse(text: str) -> None:
+            rec, err = result.table, result.error
+            text = render_error(err, lang, rec.game if rec is not None else None)
             await self.replies.answer(query, text, alert=len(text) > ALERT_OVER)
-
-        await self.moves.act(rec, me, seat, command, version, refuse, press_key(query),
-                        accepted=lambda: self.replies.answer(query, command))
+            if err.code == "E_STALE" and rec is not None and result.seat is not None:
+                await self.delivery.put_hand(rec, result.seat)
 
     async def _peek(self, query: CallbackQuery, rec: TableRecord, seat: int | None, lang: str) -> None:
         if seat is None:

@@ -44,7 +44,8 @@ class Commands:
         chat, user = update.effective_chat, update.effective_user
         assert chat is not None and user is not None
         if chat.type != ChatType.PRIVATE:
-            await self.replies.reply(update, html.escape(t("tg.start_group", await self.chats.chat_lang(chat.id, user))))
+            if context.args != [kb.ADD_TO_GROUP]:  # the "add to group" link's /start: the hello on joining said it
+                await self.replies.reply(update, html.escape(t("tg.start_group", await self.chats.chat_lang(chat.id, user))))
             return
         await self.chats.seen_user(user, private=True)
         lang = await self.chats.chat_lang(chat.id, user)
@@ -54,7 +55,8 @@ class Commands:
         elif payload.startswith("h") and len(payload) > 1:
             await self._show_hand_again(update, payload[1:], lang)
         else:
-            await self.replies.reply(update, html.escape(t("tg.welcome", lang, games=", ".join(games()))))
+            await self.replies.reply(update, html.escape(t("tg.welcome", lang, games=", ".join(games()))),
+                                     kb.add_to_group(self.ctx.bot_username, lang))
 
     async def _deep_join(self, update: Update, table_id: str, lang: str) -> None:
         user = update.effective_user
@@ -125,7 +127,8 @@ class Commands:
         if rec is not None:
             text += "\n\n" + pre(render_help(rec.game, lang))
         text += "\n" + html.escape(t("guide.hint", lang))
-        await self.replies.reply(update, text)
+        private = chat.type == ChatType.PRIVATE
+        await self.replies.reply(update, text, kb.add_to_group(self.ctx.bot_username, lang) if private else None)
 
     async def cmd_rules(self, update: Update, context: ContextTypes.DEFAULT_TYPE) -> None:
         """`/rules [game]` (and `/help rules [game]`): the player's guide, in as many messages as it needs."""

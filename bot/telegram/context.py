@@ -28,6 +28,9 @@ class TelegramConfig:
     group_period_s: float = 60.0
     webapp_name: str | None = None  # the Mini App's short name (TELEGRAM_WEBAPP_NAME): the group's link into it
     look: str = "pictures"  # tables and hands of a chat without `/look`: "pictures" or "text"
+    # The pace of a start's re-render of the messages behind their table: half the overall budget,
+    # the other half left to the moves made meanwhile (app.py sets it from the overall limit).
+    restore_calls_per_s: float = 15.0
 
 
 @dataclass

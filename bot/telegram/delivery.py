@@ -42,7 +42,7 @@ from bot.telegram.common import (
     pre,
 )
 from bot.telegram.context import TgContext
-from bot.telegram.outbox import TEMP_PREFIX
+from bot.telegram.outbox import TEMP_PREFIX, shown_versions
 from bot.telegram.pictures import Pictures, table_caption
 from bot.telegram.web_links import WebLinks
 from storage import TableRecord
@@ -96,6 +96,28 @@ class Delivery:
         updates = await self.presenter.outcome(outcome, self._lang_of(rec), prev_turn, restored)
         await self.deliver(updates, hold_table=mid_turn(updates, prev_turn))
 
+    async def behind(self, rec: TableRecord) -> set[str]:
+        """The slots of a table in play whose message is behind the table (or was never sent): the
+        table message and each human's hand. A restart shows again only these (`render_restored`)."""
+        refs = await self.store.table_refs(rec.id)
+        shown = shown_versions(refs)
+        slots = [TABLE_KEY, *(hand_key(s.user_id) for s in rec.seats if s.kind == "human" and s.user_id)]
+        return {key for key in slots if not isinstance(refs.get(key), int) or shown.get(key, -1) < rec.version}
+
+    async def render_restored(self, outcome: Outcome, slots: set[str]) -> None:
+        """A resumed table after a start: only the `slots` behind it ("game restored" on the table
+        message when it is one of them); the hands of the others are not even built."""
+        rec = outcome.table
+        seats = {seat for seat, s in enumerate(rec.seats) if s.user_id and hand_key(s.user_id) in slots}
+        updates = await self.presenter.outcome(outcome, self._lang_of(rec), None, True, seats=seats)
+        notice = turn_notice(rec, turn_of(rec)) if TABLE_KEY in slots else None
+        if notice is not None and await self.outbox.ref(rec.id, notice_key(notice.user_id)) is None \
+                and await self.outbox.ref(rec.id, GROUP_TURN_KEY) is None:
+            # The table moved on unseen (a process died before showing it): whoever's turn it is now
+            # was never told. A turn already told (its notice still there) is not told again.
+            updates = replace(updates, notice=notice)
+        await self.deliver(updates, show_table=TABLE_KEY in slots)
+
     async def render_record(self, rec: TableRecord, restored: bool = False) -> None:
         """A change outside play (away, back, a language) or a restart: the table and every hand again."""
         if rec.status == "lobby":
@@ -112,8 +134,9 @@ class Delivery:
             updates = replace(updates, notice=turn_notice(rec, turn))
         await self.deliver(updates)
 
-    async def deliver(self, updates: Updates, hold_table: bool = False) -> None:
-        """`hold_table`: a step inside a turn; the group sees the table once the turn is over."""
+    async def deliver(self, updates: Updates, hold_table: bool = False, show_table: bool = True) -> None:
+        """`hold_table`: a step inside a turn; the group sees the table once the turn is over.
+        `show_table` False: the table message shows this version already (a restart's render)."""
         if updates.table is None:
             return
         rec, panel = updates.table.table, updates.table
@@ -125,7 +148,7 @@ class Delivery:
         held = self._held_lines.pop(rec.id, ())
         if hold_table:  # its event lines wait with it, so the group still reads every step of the turn
             self._held_lines[rec.id] = (held + panel.lines)[-TABLE_LINES:]
-        else:
+        elif show_table:
             await self._put_table(replace(panel, lines=(held + panel.lines)[-TABLE_LINES:]))
         for hand in updates.hands:
             if not hand.controls.my_turn and hand.ui != hand.ui.after_move():

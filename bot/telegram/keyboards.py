@@ -1,6 +1,6 @@
 """Inline keyboards: the lobby and its options, the table message's buttons, and a hand's controls
 (the presenter's HandControls, built from the engines' legal moves) laid out as buttons. No game
-rule in here; every press is encoded with bot.core.codec and decoded back through presenter.press.
+rule in here; every press is encoded with bot.core.codec and decoded back by the service (bot/core/presses.py).
 """
 
 from __future__ import annotations
@@ -37,6 +37,17 @@ def _rows(buttons: list[InlineKeyboardButton], width: int) -> list[list[InlineKe
 def deep_link(bot_username: str, payload: str) -> str:
     """t.me/<bot>?start=<payload>; PTB's helper also refuses a payload Telegram would not pass on."""
     return create_deep_linked_url(bot_username, payload)
+
+
+# The payload of the "add to group" link: the bot's hello on joining says how to start, so the
+# `/start` Telegram then sends in the group is not answered a second time (commands.py).
+ADD_TO_GROUP = "table"
+
+
+def add_to_group(bot_username: str, lang: str) -> InlineKeyboardMarkup:
+    """One button: t.me/<bot>?startgroup=…, Telegram's picker of the user's groups to add the bot to."""
+    url = create_deep_linked_url(bot_username, ADD_TO_GROUP, group=True)
+    return InlineKeyboardMarkup([[InlineKeyboardButton(t("tg.add_to_group", lang), url=url)]])
 
 
 # ---- lobby and options -----------------------------------------------------------------------

@@ -1,5 +1,6 @@
-"""Which table a message is about, and a move played at it: typed in the DM or pressed on a hand,
-both go through `act` (the refusal told in the sender's way, the outcome delivered)."""
+"""Which table a message is about, and a move played at it: typed in the DM (`act`: the refusal told
+in the sender's way, the outcome delivered), or pressed on a hand (decoded and applied by the
+service, bot/telegram/buttons.py; `delivered` shows it)."""
 
 from __future__ import annotations
 
@@ -8,7 +9,7 @@ from collections.abc import Awaitable, Callable
 from telegram import Chat, User
 from telegram.constants import ChatType
 
-from bot.core.models import Player, ServiceError
+from bot.core.models import Outcome, Player, ServiceError
 from bot.core.presenter.games import IllegalAction, turn_of
 from bot.core.render import render_error
 from bot.telegram.common import PLATFORM, player_of
@@ -61,10 +62,14 @@ class Moves:
             return False
         if accepted is not None:
             await accepted()  # the move is durable: the press is answered before the AI answers it
-        outcome = await outcome.settled()  # one table update, the AI's answers included
         await self.uis.moved(rec.id, seat)  # the picks pointed at items the move used
-        await self.delivery.render_outcome(outcome, prev_turn=prev_turn)
+        await self.delivered(outcome, prev_turn)
         return True
+
+    async def delivered(self, outcome: Outcome, prev_turn: int | None) -> None:
+        """A durable move shown: the table, the hands and the turn notice, once the automatic moves
+        answering it are stored too (one table update, the AI's answers included)."""
+        await self.delivery.render_outcome(await outcome.settled(), prev_turn=prev_turn)
 
 
 __all__ = ["Moves"]

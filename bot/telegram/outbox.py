@@ -21,7 +21,9 @@
 * `RetryAfter` is obeyed: the worker sleeps as told (injected sleep) and tries again.
 
 Message ids of slots and notices are kept in the store (`table_refs`), so a restarted bot edits the
-same messages instead of posting new ones, and deletes the notices it sent before.
+same messages instead of posting new ones, and deletes the notices it sent before. Beside a slot's
+id the table version it shows is kept (`shown:<key>`, written once the message shows it, sent or found
+unchanged): a restart re-renders only the slots behind their table (`shown_versions`), not every one.
 """
 
 from __future__ import annotations
@@ -38,7 +40,7 @@ from typing import Any, TypeVar
 
 from telegram import Bot, InlineKeyboardMarkup, InputMediaPhoto, Message
 from telegram.constants import ParseMode
-from telegram.error import BadRequest, Forbidden, RetryAfter, TelegramError
+from telegram.error import BadRequest, ChatMigrated, Forbidden, RetryAfter, TelegramError
 
 from bot.core import metrics
 from bot.telegram.keyboards import markup_key
@@ -52,6 +54,11 @@ Sleep = Callable[[float], Awaitable[None]]
 # Told when a private chat refuses a slot (the user blocked the bot or never opened the chat):
 # (user id, table id, slot key).
 Unreachable = Callable[[int, str, str], Awaitable[None]]
+# Told when a group refuses the bot (removed from it: `Forbidden`): (chat id).
+GroupGone = Callable[[int], Awaitable[None]]
+# Told when a send finds the group became a supergroup (`ChatMigrated`): (old chat id, new chat id).
+Migrated = Callable[[int, int], Awaitable[None]]
+GONE_KEPT = 4096  # groups remembered as gone (the newest): enough for whatever is still queued for them
 
 
 def retry_seconds(err: RetryAfter) -> float:
@@ -79,10 +86,22 @@ class Leaving(Exception):
 
 
 TEMP_PREFIX = "tmp:"
+SHOWN_PREFIX = "shown:"  # table_refs key of the table version a slot's message shows
 # What a message shows: (text or caption, keyboard, digest of its picture or None for a text message).
 Shown = tuple[str, str, str | None]
 # Telegram's answers when an edit asks a text message to become a photo or the other way round.
 _WRONG_KIND = ("no text in the message", "no media in the message", "there is no caption")
+
+
+def _is_ref(key: str, value: object) -> bool:
+    """A message id kept in table_refs (the shown versions beside them are ints too)."""
+    return isinstance(value, int) and not isinstance(value, bool) and not key.startswith(SHOWN_PREFIX)
+
+
+def shown_versions(refs: dict[str, Any]) -> dict[str, int]:
+    """The table version each slot's message shows, by slot key, from a table's stored refs."""
+    return {k.removeprefix(SHOWN_PREFIX): v for k, v in refs.items()
+            if k.startswith(SHOWN_PREFIX) and isinstance(v, int) and not isinstance(v, bool)}
 
 
 def digest(photo: bytes | None) -> str | None:
@@ -98,6 +117,7 @@ class _Op:
     key: str = ""
     thread_id: int | None = None
     photo: bytes | None = None  # a slot shown as a picture (PNG) with `text` as its caption
+    version: int | None = None  # the table version a slot's content was rendered from
 
     def shown(self) -> Shown:
         """What the message will show: the text cut to the limit of its kind."""
@@ -124,14 +144,32 @@ class Outbox:
         self._shown: dict[tuple[int, int], Shown] = {}  # (chat, message) -> what it shows
         self._refs: dict[tuple[str, str], int | None] = {}  # None: known to be gone (see forget)
         self._versions: dict[tuple[str, str], int] = {}  # (table, slot) -> newest table version put
+        self._shown_versions: dict[tuple[str, str], int] = {}  # (table, slot) -> version stored as shown
         self._messages: dict[str, set[tuple[int, int]]] = {}  # table -> (chat, message) of _shown kept for it
         self._ending: dict[str, int] = {}  # ended table -> its chats whose queues have not reached its end yet
         self.sent = 0  # Bot API calls made by the outbox (for the bench)
         self.uploaded = 0  # bytes of pictures uploaded (for the bench)
         self.waited = 0.0  # seconds spent waiting for group windows (for the bench)
         self.on_unreachable: Unreachable | None = None
+        self.on_group_gone: GroupGone | None = None
+        self.on_migrated: Migrated | None = None
+        self._gone: dict[int, None] = {}  # groups the bot is no longer in (or that moved): nothing goes there
         self._leaving = False
         self._sleepers: set[asyncio.Future[None]] = set()
+
+    def gone(self, chat_id: int) -> None:
+        """The bot is no longer in this group, or it moved to a new id: what is queued for it is
+        dropped and nothing more is sent there (no call made only to be refused)."""
+        self._gone[chat_id] = None
+        while len(self._gone) > GONE_KEPT:
+            del self._gone[next(iter(self._gone))]
+        queue = self._queues.get(chat_id)
+        if queue:
+            queue[:] = [op for op in queue if op.kind == "end"]
+
+    def back_in(self, chat_id: int) -> None:
+        """The bot was added to the group again."""
+        self._gone.pop(chat_id, None)
 
     def queued(self) -> int:
         """Messages waiting to go out, over every chat (the `rummy_outbox_queued` metric)."""
@@ -142,6 +180,8 @@ class Outbox:
     def put(self, chat_id: int, table_id: str, key: str, text: str, markup: InlineKeyboardMarkup | None,
             thread_id: int | None = None, version: int | None = None, photo: bytes | None = None) -> None:
         """The slot's newest content; with `photo` a picture whose caption is `text`."""
+        if chat_id in self._gone:
+            return
         if version is not None:
             if version < self._versions.get((table_id, key), version):
                 return  # a newer state of this table is already on its way (or shown)
@@ -149,25 +189,32 @@ class Outbox:
         queue = self._queues.setdefault(chat_id, [])
         for op in queue:
             if op.kind == "slot" and op.table_id == table_id and op.key == key:
-                op.text, op.markup, op.photo = text, markup, photo  # coalesce: only the newest state goes out
+                # coalesce: only the newest state goes out
+                op.text, op.markup, op.photo, op.version = text, markup, photo, version
                 break
         else:
-            queue.append(_Op("slot", text, markup, table_id, key, thread_id, photo))
+            queue.append(_Op("slot", text, markup, table_id, key, thread_id, photo, version))
         self._wake(chat_id)
 
     def post(self, chat_id: int, text: str, markup: InlineKeyboardMarkup | None = None,
              thread_id: int | None = None) -> None:
+        if chat_id in self._gone:
+            return
         self._queues.setdefault(chat_id, []).append(_Op("post", text, markup, thread_id=thread_id))
         self._wake(chat_id)
 
     def post_temporary(self, chat_id: int, table_id: str, text: str, thread_id: int | None = None) -> None:
         """A new message that goes when the match ends (see `temporary`)."""
+        if chat_id in self._gone:
+            return
         self._queues.setdefault(chat_id, []).append(_Op("temp", text, None, table_id, thread_id=thread_id))
         self._wake(chat_id)
 
     def notify(self, chat_id: int, table_id: str, key: str, text: str, markup: InlineKeyboardMarkup | None = None,
                thread_id: int | None = None, version: int | None = None) -> None:
         """A new message under `key` (it notifies) that replaces the previous one of that key."""
+        if chat_id in self._gone:
+            return
         if version is not None:
             if version < self._versions.get((table_id, key), version):
                 return  # a newer notice (or its retraction) was given already: this one is stale
@@ -197,8 +244,7 @@ class Outbox:
     async def refs(self, table_id: str) -> dict[str, int]:
         """Every message id kept for the table, by key: the store's (another process may have sent
         some) and this process's own."""
-        stored = {k: v for k, v in (await self.store.table_refs(table_id)).items()
-                  if isinstance(v, int) and not isinstance(v, bool)}
+        stored = {k: v for k, v in (await self.store.table_refs(table_id)).items() if _is_ref(k, v)}
         mine = {k: v for (t, k), v in self._refs.items() if t == table_id}
         return {k: v for k, v in {**stored, **mine}.items() if v is not None}
 
@@ -220,12 +266,15 @@ class Outbox:
             del self._refs[key]
         for key in [k for k in self._versions if k[0] == table_id]:
             del self._versions[key]
+        for key in [k for k in self._shown_versions if k[0] == table_id]:
+            del self._shown_versions[key]
         for shown in self._messages.pop(table_id, ()):
             self._shown.pop(shown, None)
 
     def tables_kept(self) -> int:
         """How many tables this process keeps anything for (the soak bench and tests watch it)."""
-        return len({k[0] for k in self._refs} | {k[0] for k in self._versions} | set(self._messages))
+        return len({k[0] for k in self._refs} | {k[0] for k in self._versions} | set(self._messages)
+                   | {k[0] for k in self._shown_versions})
 
     def _wake(self, chat_id: int) -> None:
         worker = self._workers.get(chat_id)
@@ -302,8 +351,12 @@ class Outbox:
     async def _send_queued(self, chat_id: int) -> None:
         queue = self._queues[chat_id]
         while queue:
+            if chat_id in self._gone and queue[0].kind != "end":
+                queue.pop(0)
+                continue
             if queue[0].kind == "slot" and await self._unchanged(chat_id, queue[0]):
-                queue.pop(0)  # shows that already: no call, so no room in the window needed
+                # shows that already: no call, so no room in the window needed
+                await self._shows_version(queue.pop(0))
                 continue
             if queue[0].kind == "end":
                 self._ended(queue.pop(0).table_id)
@@ -316,6 +369,7 @@ class Outbox:
             try:
                 if op.kind == "slot":
                     await self._slot(chat_id, op)
+                    await self._shows_version(op)
                 elif op.kind == "notice":
                     await self._notice(chat_id, op)
                 elif op.kind == "drop":
@@ -328,17 +382,27 @@ class Outbox:
                     self._shown.pop((chat_id, msg.message_id), None)
             except Forbidden:
                 log.info("chat %s does not accept messages from the bot", chat_id)
-                if chat_id > 0 and op.kind in ("slot", "notice") and self.on_unreachable is not None:
-                    try:
-                        await self.on_unreachable(chat_id, op.table_id, op.key)
-                    except Exception:  # the worker must go on sending to this chat
-                        log.exception("handling the unreachable chat %s failed", chat_id)
+                if chat_id < 0 and self.on_group_gone is not None:
+                    await self._tell(self.on_group_gone(chat_id), chat_id)
+                elif chat_id > 0 and op.kind in ("slot", "notice") and self.on_unreachable is not None:
+                    await self._tell(self.on_unreachable(chat_id, op.table_id, op.key), chat_id)
+            except ChatMigrated as err:
+                log.info("chat %s is the supergroup %s now", chat_id, err.new_chat_id)
+                if self.on_migrated is not None:
+                    await self._tell(self.on_migrated(chat_id, err.new_chat_id), chat_id)
             except TelegramError:
                 log.exception("sending to chat %s failed", chat_id)
         # Done with this chat (no await since the queue was found empty, so nothing was queued in
         # between): a chat written to once a month costs nothing meanwhile.
         del self._queues[chat_id]
         del self._workers[chat_id]
+
+    @staticmethod
+    async def _tell(handling: Awaitable[None], chat_id: int) -> None:
+        try:
+            await handling
+        except Exception:  # the worker must go on with this chat's queue
+            log.exception("handling the refusal of chat %s failed", chat_id)
 
     def _ended(self, table_id: str) -> None:
         self._ending[table_id] -= 1
@@ -377,9 +441,19 @@ class Outbox:
         if (table_id, key) not in self._refs:
             refs = await self.store.table_refs(table_id)
             for k, v in refs.items():
-                if isinstance(v, int) and not isinstance(v, bool):
+                if _is_ref(k, v):
                     self._refs.setdefault((table_id, k), v)
         return self._refs.get((table_id, key))
+
+    async def _shows_version(self, op: _Op) -> None:
+        """The slot's message shows `op.version` now: stored beside its id, once per version."""
+        if op.version is None or self._shown_versions.get((op.table_id, op.key), -1) >= op.version:
+            return
+        self._shown_versions[(op.table_id, op.key)] = op.version
+        try:
+            await self.store.set_table_ref(op.table_id, SHOWN_PREFIX + op.key, op.version)
+        except Exception as err:  # only a restart's shortcut is lost (it edits this slot once more): go on sending
+            log.warning("the version shown in table %s's %s not stored: %s", op.table_id, op.key, err)
 
     async def forget(self, table_id: str, key: str) -> None:
         """The slot's next content goes out as a new message (e.g. a hand asked for again). Marked gone

@@ -68,8 +68,8 @@ class StandIns:
         that reason is theirs again, as with /back, before the update itself is handled (so the
         link shows a hand they can play)."""
         chat, user = update.effective_chat, update.effective_user
-        if chat is None or user is None or chat.type != ChatType.PRIVATE:
-            return
+        if chat is None or user is None or chat.type != ChatType.PRIVATE or update.my_chat_member is not None:
+            return  # a status change of the bot's (blocked, unblocked) is nothing the user sent
         tables = (await self.chats.get(user.id)).get(STOOD_IN)
         if not tables:
             return

@@ -17,6 +17,14 @@ class WebLinks:
         web = self.ctx.web
         return None if web is None else web.mini_app_url(rec.id, lang)
 
+    def menu_url(self) -> str | None:
+        """The Mini App for the private chats' menu button: the web table's page, over HTTPS only (a
+        `web_app` button takes nothing else). None without the web table: the default menu."""
+        web = self.ctx.web
+        if web is None or not web.base_url.startswith("https://"):
+            return None
+        return web.base_url.rstrip("/") + "/"
+
     def app_link(self, rec: TableRecord) -> str | None:
         """t.me/<bot>/<app>?startapp=<table> for the group, with the web table on and its Mini App named."""
         if self.ctx.web is None or not self.ctx.config.webapp_name:

@@ -4,7 +4,7 @@ server-sent-event stream per open page, over the same service, engines and store
 Every API request names a table and proves who is asking (bot/web/auth.py): a seat link or a
 Telegram Mini App's initData for a seat, a spectator link for the public view. A request that
 proves nothing gets 401 with an empty body — whether the signature was forged, expired or made for
-another table is not said. Moves go through `TableService.act` with the page's version (a stale
+another table is not said. Moves go through `TableService.press` with the page's version (a stale
 page cannot act) and an idempotency key (a retried POST is applied once)."""
 
 from __future__ import annotations
@@ -27,9 +27,9 @@ from pydantic import BaseModel, ValidationError
 from bot.core.clock import Clock, SystemClock
 from bot.core.codec import CodecError, mask_of
 from bot.core.i18n import available_languages, catalog, resolve_language, t
-from bot.core.models import Player, ServiceError, StoreUnavailable
-from bot.core.presenter import HandUI, HandUIs, Presenter, press
-from bot.core.presenter.games import IllegalAction, moves_of, view_of
+from bot.core.models import Player, StoreUnavailable
+from bot.core.presenter import HandUI, HandUIs, Presenter
+from bot.core.presses import Command, NotYours, PageScreen, Played, Press, Presser, Shown, Suggest, Typed
 from bot.core.render.common import render_error
 from bot.core.service import TableService
 from bot.web.auth import AuthError, SeatLinks, validate_init_data
@@ -192,36 +192,49 @@ async def _body(request: web.Request, model: type[Model]) -> Model:
         raise web.HTTPBadRequest(text=sentence(err)) from None
 
 
-def _command(v: Viewer, body: MoveBody) -> str:
-    """The move's text: a whole Rummikub layout as one `play`, a control press composed by the
-    presenter from the seat's legal moves and the page's staged melds, or a suggested move by its
-    index (never from words the page sends)."""
+def _pressed(body: MoveBody) -> tuple[Press, PageScreen]:
+    """The move body as a press for the service to decode: a whole Rummikub layout as one `play`, a
+    control press with the page's own picks and staged melds, or a suggested move by its index
+    (never from words the page sends)."""
     if body.play is not None:
-        return play_text(parse_layout(body.play))
-    assert v.seat is not None
-    view = view_of(v.rec, v.seat)
+        return Typed(play_text(parse_layout(body.play))), PageScreen()
     if body.suggestion is not None:
-        return press.suggestion(v.rec.game, view, body.suggestion)
+        return Suggest(body.suggestion), PageScreen()
     assert body.press is not None
     picks = body.press.picks
-    ui = HandUI(picks=tuple(picks), staged=tuple(tuple(g) for g in body.press.staged))
-    return press.command(ui, view, moves_of(v.rec, view), body.press.index, mask_of(picks) if picks else "0",
-                         body.press.option)
+    screen = HandUI(picks=tuple(picks), staged=tuple(tuple(g) for g in body.press.staged))
+    return Command(body.press.index, mask_of(picks) if picks else "0", body.press.option), PageScreen(screen)
 
 
-def _linked_seat(request: web.Request) -> tuple[str, int] | None:
-    """The table and seat a valid seat link names, known without reading the store: a flood of posts
-    is counted (and refused) before it costs a read each."""
-    link, _ = _credentials(request)
-    if not link:
-        return None
+class TooFast(Exception):
+    """A Mini App's seat, found by the service, has used its move allowance for now."""
+
+    def __init__(self, wait: float) -> None:
+        super().__init__(wait)
+        self.wait = wait
+
+
+def _presser(request: web.Request) -> tuple[Presser, str, str]:
+    """Who posts a move, known without reading the table (the service reads it once, under its
+    gate): a seat link's seat, or a Mini App's Telegram user; with the page's language and who the
+    idempotency key is of. 401 for a link or initData that proves nothing, 403 for a spectator."""
+    config, now, table_id = request.app[CONFIG], request.app[CLOCK].now(), request.match_info["table"]
+    link, init = _credentials(request)
     try:
-        granted = request.app[CONFIG].links.verify(link, request.app[CLOCK].now())
+        if link:
+            granted = config.links.verify(link, now)
+            if granted.table_id != table_id:
+                raise AuthError("foreign table")
+            if granted.seat is None:
+                raise web.HTTPForbidden(text="")
+            return Presser(None, granted.seat), _lang(request, None, config.default_lang), str(granted.seat)
+        if init and config.bot_token:
+            user = validate_init_data(init, config.bot_token, config.init_max_age_s, now)
+            player = Player("telegram", str(user.id), user.name)
+            return Presser(player), _lang(request, user.lang, config.default_lang), f"tg:{user.id}"
     except AuthError:
-        return None
-    if granted.seat is None or granted.table_id != request.match_info["table"]:
-        return None
-    return granted.table_id, granted.seat
+        raise unauthorized() from None
+    raise unauthorized()
 
 
 def _too_fast(lang: str, wait: float) -> web.Response:
@@ -229,34 +242,48 @@ def _too_fast(lang: str, wait: float) -> web.Response:
 
 
 async def post_move(request: web.Request) -> web.Response:
+    """A move: the body read as a press and handed to the service, which decodes and applies it in
+    one read of the table under its gate (bot/core/presses.py); the answer is the seat's payload."""
     body = await _body(request, MoveBody)
-    rate = request.app[MOVE_RATE]
-    if (linked := _linked_seat(request)) and (wait := rate.wait(*linked)):
-        return _too_fast(_lang(request, None, request.app[CONFIG].default_lang), wait)
-    v = await viewer(request)
-    if v.seat is None or v.player is None:
-        raise web.HTTPForbidden(text="")
-    if linked is None and (wait := rate.wait(v.rec.id, v.seat)):  # a Mini App's seat, known now
-        return _too_fast(v.lang, wait)
+    table_id, rate = request.match_info["table"], request.app[MOVE_RATE]
+    who, lang, key = _presser(request)
+    # A link's seat is counted (and refused) before the table is read: a flood of posts costs no
+    # read each. A Mini App's seat is known once the service has found it, before any decode.
+    if who.seat is not None and (wait := rate.wait(table_id, who.seat)):
+        return _too_fast(lang, wait)
+
+    def admit(seat: int) -> None:
+        if who.seat is None and (late := rate.wait(table_id, seat)):
+            raise TooFast(late)
+
     try:
-        text = _command(v, body)
+        pressed, screen = _pressed(body)
+        result = await request.app[SERVICE].press(table_id, who, pressed, screen, version=body.version,
+                                                  key=f"web:{table_id}:{key}:{body.key}", admit=admit)
     except BadLayout:
         raise web.HTTPBadRequest(text="play: not a layout of tiles") from None
-    except CodecError:
-        return _json({"error": t("web.error.E_STALE", v.lang)}, 409)
-    try:
-        outcome = await request.app[SERVICE].act(v.rec.id, v.player, text, expected_version=body.version,
-                                                 key=f"web:{v.rec.id}:{v.seat}:{body.key}")
-    except StoreUnavailable as err:  # nothing stored: the page says so and the player tries again
-        return unavailable_response(render_error(err, v.lang, v.rec.game))
-    except (IllegalAction, ServiceError) as err:
-        status = 409 if err.code == "E_STALE" else 422
-        refused: dict[str, Any] = {"error": render_error(err, v.lang, v.rec.game, "web"), "code": err.code}
-        if err.code == "E_INVALID_MELD" and isinstance(err.params.get("index"), int):
-            refused["meld"] = err.params["index"] - 1  # the page shows the sentence on that meld
-        return _json(refused, status)
-    return _json(await payload(request.app[PRESENTER], outcome.table, v.seat, v.lang, now=request.app[CLOCK].now(),
-                               story=request.app[STORY]))
+    except TooFast as slow:
+        return _too_fast(lang, slow.wait)
+    if isinstance(result, Played):
+        outcome = await result.outcome.settled()
+        return _json(await payload(request.app[PRESENTER], outcome.table, result.seat, lang,
+                                   now=request.app[CLOCK].now(), story=request.app[STORY]))
+    if isinstance(result, Shown | NotYours):  # the page sends no screen press, and no other seat's
+        raise web.HTTPBadRequest(text="press: not a move")
+    err, game = result.error, result.table.game if result.table is not None else None
+    if isinstance(err, StoreUnavailable):  # nothing stored: the page says so and the player tries again
+        return unavailable_response(render_error(err, lang, game))
+    if isinstance(err, CodecError):
+        return _json({"error": t("web.error.E_STALE", lang)}, 409)
+    if err.code in ("E_NO_TABLE", "E_NOT_SEATED"):  # the link's table or seat is not (or no longer) there
+        if who.player is None or err.code == "E_NO_TABLE":
+            raise unauthorized()
+        raise web.HTTPForbidden(text="")
+    status = 409 if err.code == "E_STALE" else 422
+    refused: dict[str, Any] = {"error": render_error(err, lang, game, "web"), "code": err.code}
+    if err.code == "E_INVALID_MELD" and isinstance(err.params.get("index"), int):
+        refused["meld"] = err.params["index"] - 1  # the page shows the sentence on that meld
+    return _json(refused, status)
 
 
 async def post_check(request: web.Request) -> web.Response:

@@ -24,7 +24,7 @@ from bot.core.render.canasta import TEAM_LETTERS
 
 CARD_GAMES = frozenset({"rummy500", "three_thirteen"})
 POSITION = re.compile(r"^#(\d+)")  # a market take's option starts with its position (`#3 leave …`)
-Press = dict[str, int | None]  # the hand action a tap presses: {"index", "option"}
+Press = dict[str, int | bool | None]  # the hand action a tap presses: {"index", "option", "with_items"}
 
 
 def piece(p: Piece) -> dict[str, Any]:
@@ -91,13 +91,16 @@ GAMES = {"rummy500": _rummy500, "canasta": _canasta, "rummy101": _rummy101, "thr
 
 def _attach(zones: list[dict[str, Any]], templates: list[MoveTemplate], actions: Sequence[Any]) -> None:
     """Each hand action that takes from one place, on that place: a market take on its position,
-    a draw or bank take on the stock, a take needing no picked items on the pile. A place that more
-    than one plain take could mean (Rummy 101's take-and-lay choices) stays a set of buttons only."""
+    a draw or bank take on the stock, a take on the pile — one needing no picked items, or else the
+    one the picks make (Canasta's `take with` the pair picked; `actions` are only moves the engine
+    would accept). A place that more than one take could mean (Rummy 101's take-and-lay choices)
+    stays a set of buttons only."""
     by_kind = {z["kind"]: z for z in zones}
     pile_takes: list[Press] = []
+    picked_takes: list[Press] = []
     for a in actions:
         tpl = templates[a.index]
-        press: Press = {"index": a.index, "option": a.option}
+        press: Press = {"index": a.index, "option": a.option, "with_items": a.with_items}
         if tpl.name == "take_market" and a.option is not None and "market" in by_kind:
             found = POSITION.match(tpl.open_slots()[0].options[a.option])
             market = by_kind["market"]["pieces"]
@@ -105,8 +108,10 @@ def _attach(zones: list[dict[str, Any]], templates: list[MoveTemplate], actions:
                 market[int(found.group(1)) - 1]["take"] = press
         elif (tpl.verb == "draw" or tpl.name == "take_bank") and "stock" in by_kind:
             by_kind["stock"]["take"] = press
-        elif tpl.verb == "take" and not a.with_items and "pile" in by_kind:
-            pile_takes.append(press)
+        elif tpl.verb == "take" and "pile" in by_kind:
+            (picked_takes if a.with_items else pile_takes).append(press)
+    if not pile_takes and len(picked_takes) == 1:
+        pile_takes = picked_takes
     if len(pile_takes) == 1:
         by_kind["pile"]["take"] = pile_takes[0]
         for p in by_kind["pile"]["pieces"]:

@@ -13,6 +13,7 @@ from bot.core.presenter import HandUI, Presenter, hand_controls, staging_lines
 from bot.core.presenter.games import Told, moves_of, view_of
 from bot.core.render import render_events
 from bot.web.board import CARD_GAMES, board, item_piece
+from bot.web.offers import Offers, legal_offers
 from bot.web.story import Story
 from storage import TableRecord
 
@@ -53,8 +54,10 @@ async def payload(presenter: Presenter, rec: TableRecord, seat: int | None, lang
     c = hand_controls(rec.game, view, seat, HandUI(picks=picks, staged=staged), lang, rec.status == "playing",
                       templates)
     held = {i: k for k, group in enumerate(staged, start=1) for i in group}
-    # The seat's own buttons that take from a pile or the market, placed on it for a tap.
-    out["board"] = board(rec.game, public, names, lang, templates, c.actions)
+    # Only the buttons the engine would accept (bot/web/offers.py), placed on a pile or the market too.
+    offers = legal_offers(rec, seat, view, templates, c, staged, lang) if templates is not None and c.my_turn \
+        else Offers(c.actions, "")
+    out["board"] = board(rec.game, public, names, lang, templates, offers.actions)
     out["hand"] = {
         "body": hand.body, "note": hand.note, "my_turn": c.my_turn, "picks": list(c.picks),
         # Shown off turn too (the controls then offer no picks): the page always draws the hand.
@@ -62,7 +65,8 @@ async def payload(presenter: Presenter, rec: TableRecord, seat: int | None, lang
                    "staged": held.get(i)}
                   for i, item in enumerate(hand_items(view))],
         "actions": [{"index": a.index, "option": a.option, "label": a.label, "with_items": a.with_items}
-                    for a in c.actions],
+                    for a in offers.actions],
+        "why_not": offers.why_not,
         # Staging (issue 25): the page keeps the staged melds and sends them with the move; the
         # engine's word on them comes back here, worded.
         "can_stage": c.can_stage,

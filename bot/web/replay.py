@@ -8,9 +8,11 @@ from collections import OrderedDict
 from dataclasses import dataclass, field
 from typing import Any
 
+from bot.core.grammar import hand_items
 from bot.core.presenter import Presenter
 from bot.core.presenter.games import Step, replayed, step_view
 from bot.core.render import render_events, render_hand
+from bot.web.board import board, item_piece
 from storage import Store, TableRecord
 
 KEPT = 8  # replayed matches kept in memory
@@ -34,7 +36,8 @@ class Replays:
 
 async def frame(replays: Replays, presenter: Presenter, rec: TableRecord, seat: int | None, lang: str,
                 index: int) -> dict[str, Any]:
-    """Step `index` (clamped) as `seat` sees it: the table, that seat's hand, what happened."""
+    """Step `index` (clamped) as `seat` sees it: the table, that seat's hand, what happened — as text
+    and as the pieces the live page draws (the card games' board, Rummikub's melds, the hand)."""
     steps = await replays.steps(rec)
     index = max(0, min(index, len(steps) - 1))
     step = steps[index]
@@ -42,9 +45,13 @@ async def frame(replays: Replays, presenter: Presenter, rec: TableRecord, seat: 
     view = step_view(rec.game, step.state, seat)
     public = view if seat is None else step_view(rec.game, step.state, None)
     panel = presenter.table(at, lang, public)
+    names = [s.name for s in rec.seats]
     return {
         "table": rec.id, "game": rec.game, "lang": lang, "seat": seat, "step": index, "steps": len(steps),
-        "title": panel.title, "body": panel.body, "names": [s.name for s in rec.seats],
+        "title": panel.title, "body": panel.body, "names": names,
         "lines": render_events(at, list(step.events), seat, lang),
         "hand": render_hand(at, view, lang) if seat is not None else None,
+        "board": board(rec.game, public, names, lang),
+        "melds": [list(m["tiles"]) for m in public.get("table", [])] if rec.game == "rummikub" else None,
+        "pieces": [item_piece(rec.game, code, view) for code in hand_items(view)] if seat is not None else None,
     }

@@ -1,8 +1,9 @@
 """What a play changed on the table, so others can follow it without comparing two tables.
 
-A `play` submits the whole layout (RK-20), and the melds come back in the order they were written,
-so the same meld may carry a new number. `table_changes` matches the tables meld by meld and says,
-in table numbers (1-based; `was` is the number before the play):
+A `play` submits the whole layout (RK-20); the table keeps its order (rules/rummikub/table_order.py),
+yet a meld may still carry a new number when a rearrangement leaves fewer melds before it.
+`table_changes` matches the tables meld by meld and says, in table numbers (1-based; `was` is the
+number before the play):
 
 - `new`: melds made only of rack tiles;
 - `extended`: an old meld kept whole, with rack tiles added;
@@ -30,14 +31,24 @@ def _entry(n: int, meld: StoredMeld) -> dict[str, Any]:
     return {"n": n, "tiles": list(meld["tiles"]), "prefix": meld.get("prefix")}
 
 
-def _pick(free: list[int], test: Any, prefer: int) -> int | None:
-    """The first free index passing `test`, the one at the same position first."""
-    if prefer in free and test(prefer):
-        return prefer
-    return next((i for i in free if test(i)), None)
+def _pair(free: list[int], todo: list[int], test: Any, match: dict[int, int]) -> None:
+    """Pairs each new index in `todo` with a free old index passing `test(i, j)`: every pair at the
+    same position first (a table in its kept order pairs alike melds in place), then the first free."""
+    for same in (True, False):
+        for j in todo:
+            if j in match:
+                continue
+            i = (j if j in free and test(j, j) else None) if same else next((i for i in free if test(i, j)), None)
+            if i is not None:
+                match[j] = i
+                free.remove(i)
 
 
-def table_changes(before: Sequence[StoredMeld], after: Sequence[StoredMeld], added: Sequence[str]) -> dict[str, Any]:
+def match_melds(before: Sequence[StoredMeld], after: Sequence[StoredMeld],
+                added: Sequence[str]) -> tuple[dict[int, int], Counter[str]]:
+    """Which old meld each new one continues: `{new index: old index}` for a meld left as it was
+    (matched first, so an old meld is never taken for the base of an extension by mistake) and for
+    an old meld kept whole with rack tiles added; the rack tiles those extensions did not use."""
     old = [Counter(m["tiles"]) for m in before]
     new = [Counter(m["tiles"]) for m in after]
     # Cheap stand-ins for the multiset tests below (a play compares every old meld with every new
@@ -47,30 +58,30 @@ def table_changes(before: Sequence[StoredMeld], after: Sequence[StoredMeld], add
     old_set = [set(t) for t in old_sorted]
     new_set = [set(t) for t in new_sorted]
     free_old = list(range(len(before)))
-    match: dict[int, int] = {}  # new index -> old index
-    # Unchanged melds first, so an old meld is never taken for the base of an extension by mistake.
-    for j in range(len(after)):
-        i = _pick(free_old, lambda i, j=j: old_sorted[i] == new_sorted[j], j)
-        if i is not None:
-            match[j] = i
-            free_old.remove(i)
+    match: dict[int, int] = {}
+    _pair(free_old, list(range(len(after))), lambda i, j: old_sorted[i] == new_sorted[j], match)
     rack = Counter(added)
-    extended = []
 
-    def extends(i: int, j: int, rack: Counter[str]) -> bool:
-        """New meld j is old meld i plus tiles from the rack."""
+    def extends(i: int, j: int) -> bool:
+        """New meld j is old meld i plus tiles from the rack (the rack's tiles not used yet)."""
         return old_set[i] <= new_set[j] and not old[i] - new[j] and not (new[j] - old[i]) - rack
 
     for j in range(len(after)):
         if j in match:
             continue
-        i = _pick(free_old, lambda i, j=j, rack=rack: extends(i, j, rack), j)
-        if i is not None:
-            extra = new[j] - old[i]
-            rack -= extra
-            free_old.remove(i)
-            match[j] = i
-            extended.append({**_entry(j + 1, after[j]), "was": i + 1, "added": sorted_tiles(extra.elements())})
+        _pair(free_old, [j], extends, match)  # one by one: each extension uses up its rack tiles
+        if j in match:
+            rack -= new[j] - old[match[j]]
+    return match, rack
+
+
+def table_changes(before: Sequence[StoredMeld], after: Sequence[StoredMeld], added: Sequence[str]) -> dict[str, Any]:
+    old = [Counter(m["tiles"]) for m in before]
+    new = [Counter(m["tiles"]) for m in after]
+    match, rack = match_melds(before, after, added)
+    extended = [{**_entry(j + 1, after[j]), "was": i + 1, "added": sorted_tiles((new[j] - old[i]).elements())}
+                for j, i in sorted(match.items()) if old[i] != new[j]]
+    free_old = [i for i in range(len(before)) if i not in match.values()]
     fresh = []
     for j in range(len(after)):
         if j not in match and not new[j] - rack:

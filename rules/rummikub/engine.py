@@ -40,6 +40,7 @@ from rules.rummikub.levels import POLICIES
 from rules.rummikub.moves import moves as legal_moves
 from rules.rummikub.options import RummikubOptions
 from rules.rummikub.scoring import match_leaders, rack_value, score_empty_pool, score_going_out
+from rules.rummikub.table_order import stable_table
 from rules.rummikub.validate import meld_tiles, validate_play
 from rules.rummikub.views import best_opening, draft_view, meld_view, rack_orders
 
@@ -186,8 +187,9 @@ class RummikubEngine(MatchEngine):
         rack = state["racks"][seat]
         for t in accepted.added:
             rack.remove(t)
-        changes = table_changes(state["table"], accepted.table, accepted.added)
-        state["table"] = accepted.table
+        table = stable_table(state["table"], accepted.table, accepted.added)
+        changes = table_changes(state["table"], table, accepted.added)
+        state["table"] = table
         state["opened"][seat] = True
         state["draft"] = None
         events.append(

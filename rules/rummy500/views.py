@@ -4,13 +4,17 @@ is to take, what each market take would bring (UX.md, "Numbers that help decide"
 
 from __future__ import annotations
 
+import json
 from collections.abc import Collection
 from typing import Any
 
 from rules.core.cards import JOKER, sorted_cards
 from rules.core.engine import State
+from rules.core.memo import content_cache
 from rules.rummy500 import melds
 from rules.rummy500.search import target_placements
+
+TAKES_CACHE = 1 << 12
 
 
 def structure_view(s: melds.Struct, identities: dict[tuple[int, int], list[str]], laid: list[int]) -> dict[str, Any]:
@@ -36,14 +40,24 @@ def structure_view(s: melds.Struct, identities: dict[tuple[int, int], list[str]]
 def market_takes(state: State, seat: int, burned: Collection[str] | None = None) -> list[dict[str, Any]]:
     """For each market position: the target, the cards after it, whether it is burned, and the best
     legal placement of the target with the hand plus the cards that would come along (R500-30/31).
-    `burned` is the table's burned cards when the caller has worked them out already."""
-    market = state["market"]
-    hand = state["hands"][seat]
+    `burned` is the table's burned cards when the caller has worked them out already.
+
+    Worked out once per content (the market, this hand in its order, the table, the options): the
+    search is most of a view's cost, and every view of an unchanged position (the group's, a
+    re-render, the AI's own) asks again. The key holds only what this seat may see."""
     table = state["table"]
     if burned is None:
         _, burned, _ = melds.joker_info(table)
-    leave_one = state["options"]["market_leave_one"]
-    jk = state["options"]["joker_hand_penalty"]
+    options = state["options"]
+    return json.loads(_market_takes(tuple(state["market"]), tuple(state["hands"][seat]),
+                                    json.dumps(table, sort_keys=True), tuple(sorted(burned)),
+                                    bool(options["market_leave_one"]), options["joker_hand_penalty"]))
+
+
+@content_cache(TAKES_CACHE)
+def _market_takes(market: tuple[str, ...], hand: tuple[str, ...], table_json: str, burned: tuple[str, ...],
+                  leave_one: bool, jk: int) -> str:
+    table = json.loads(table_json)
     out = []
     for p, target in enumerate(market):
         after = market[p + 1 :]
@@ -51,7 +65,7 @@ def market_takes(state: State, seat: int, burned: Collection[str] | None = None)
                                  "must_leave": bool(leave_one and after), "best": None}
         if not entry["burned"]:
             best = None
-            for cards, on, value in target_placements(target, [*hand, target, *after], table, burned):
+            for cards, on, value in target_placements(target, [*hand, target, *after], table, set(burned)):
                 used_after = [c for c in cards if c in after]
                 if leave_one and after and len(used_after) == len(after):
                     continue  # one card after the target must stay in the market
@@ -67,7 +81,7 @@ def market_takes(state: State, seat: int, burned: Collection[str] | None = None)
                 entry["best"] = {"cards": list(best[0]), "on": best[1], "value": best[2], "leave": leave,
                                  "to_hand": kept, "to_hand_value": melds.hand_value(kept, jk)}
         out.append(entry)
-    return out
+    return json.dumps(out)
 
 
 def public_view(state: State, turn: int | None) -> dict[str, Any]:

@@ -61,24 +61,40 @@ def test_a_joker_won_back_is_named_with_the_tile_that_replaced_it() -> None:  # 
 # ---- the narration in the chat and the terminal (the same rendered lines) --------------------------
 
 
+def narrated(state: dict, play: str, lang: str) -> list[str]:
+    state, events = act(state, 0, play)
+    (line,) = render_events(record(state), [e for e in events if e.type == "MeldsPlayed"], 1, lang)
+    return line.splitlines()
+
+
 def test_the_play_event_says_what_changed_in_english_and_russian() -> None:
+    """The table keeps its order (rules/rummikub/table_order.py): the extended meld stays meld 3 and
+    the rebuilt melds take their sources' numbers, whatever order the play was typed in."""
     state = scenario(table=["r5 r6 r7 r8", "b8 k8 y8", "b1 b2 b3"], racks={0: "y9 y10 b4 k12"},
                      opened=[True, True, True])
-    state, events = act(state, 0, "play [b1 b2 b3 b4] [r5 r6 r7] [r8 b8 k8] [y8 y9 y10]")
-    rec = record(state)
-    (line,) = render_events(rec, [e for e in events if e.type == "MeldsPlayed"], 1, "en")
-    assert line.splitlines() == [
+    play = "play [b1 b2 b3 b4] [r5 r6 r7] [r8 b8 k8] [y8 y9 y10]"
+    assert narrated(state, play, "en") == [
         "P1 played 3 tiles: b4 y9 y10.",
-        "  b4 added to meld 1 (it was meld 3): b1 b2 b3 b4",
-        "  rearranged, with y9 y10 from the rack: 1. r5 r6 r7 r8 · 2. b8 k8 y8 → 2. r5 r6 r7 · 3. r8 b8 k8 · 4. y8 y9 y10",
+        "  b4 added to meld 3: b1 b2 b3 b4",
+        "  rearranged, with y9 y10 from the rack: 1. r5 r6 r7 r8 · 2. b8 k8 y8 → 1. r5 r6 r7 · 2. r8 b8 k8 · 4. y8 y9 y10",
     ]
-    (ru,) = render_events(rec, [e for e in events if e.type == "MeldsPlayed"], 1, "ru")
-    assert "  b4 — в комбинацию 1 (раньше это была 3): b1 b2 b3 b4" in ru.splitlines()
-    assert "перестроено, с фишками со стойки y9 y10: 1. r5 r6 r7 r8" in ru
+    ru = narrated(state, play, "ru")
+    assert "  b4 — в комбинацию 3: b1 b2 b3 b4" in ru
+    assert "перестроено, с фишками со стойки y9 y10: 1. r5 r6 r7 r8" in ru[2]
+
+
+def test_a_meld_after_two_merged_melds_moves_up_and_says_its_old_number() -> None:
+    state = scenario(table=["r1 r2 r3", "r4 r5 r6", "b1 b2 b3"], racks={0: "r7 b4 k12"}, opened=[True, True, True])
+    play = "play [b1 b2 b3 b4] [r1 r2 r3 r4 r5 r6 r7]"
+    assert narrated(state, play, "en")[1:] == [
+        "  b4 added to meld 2 (it was meld 3): b1 b2 b3 b4",
+        "  rearranged, with r7 from the rack: 1. r1 r2 r3 · 2. r4 r5 r6 → 1. r1 r2 r3 r4 r5 r6 r7",
+    ]
+    assert "  b4 — в комбинацию 2 (раньше это была 3): b1 b2 b3 b4" in narrated(state, play, "ru")
 
 
 def test_every_ai_turn_that_plays_is_narrated_meld_by_meld() -> None:
-    """AI seats play whole layouts (renumbered); each play still reads as its changes."""
+    """AI seats play whole layouts; each play still reads as its changes."""
     state = ENG.new_game(3, seed=11)
     rng = Random(5)
     narrated = 0

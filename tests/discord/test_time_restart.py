@@ -67,9 +67,11 @@ async def test_restart_mid_game_with_persistent_buttons(h: Harness) -> None:
 
     n = len(h.fake.requests)
     await h.start()
+    await h.bot.restored.wait()
     restored = await h.table_message()
-    assert restored["id"] == table_before["id"] and "Game restored." in restored["embeds"][0]["description"]
-    assert not [r for r in h.fake.requests[n:] if r.method == "POST" and r.path.endswith("/messages")]
+    # Every message shows the table's version: nothing is sent or edited again (a restart's storm).
+    assert restored["id"] == table_before["id"] and "Game restored." not in restored["embeds"][0]["description"]
+    assert not [r for r in h.fake.requests[n:] if r.path.startswith("/channels/")]
     # a button of the hand sent before the restart still plays
     move = await h.ai_move(user)
     buttons = [c for c in components(hand_before) if c.get("label") == move and decode(c["custom_id"]).verb == "cmd"]
@@ -85,6 +87,23 @@ async def test_restart_mid_game_with_persistent_buttons(h: Harness) -> None:
     assert len(await h.bot.scheduler.run_once()) == 1  # deadlines survive the restart too
 
 
+async def test_a_restart_edits_only_the_table_message_behind_its_table(h: Harness) -> None:
+    await _started(h)
+    rec = await h.table()
+    await h.store.set_table_ref(rec.id, "shown:message", rec.version - 1)  # a process died before showing it
+    n = len(h.fake.requests)
+    await h.restart()
+    await h.bot.restored.wait()
+    sent = [(r.method, r.path) for r in h.fake.requests[n:] if r.path.startswith("/channels/")]
+    assert len(sent) == 1 and sent[0][0] == "PATCH"
+    assert "Game restored." in (await h.table_message())["embeds"][0]["description"]
+    assert (await h.store.table_refs(rec.id))["shown:message"] == rec.version
+    n = len(h.fake.requests)
+    await h.restart()
+    await h.bot.restored.wait()
+    assert not [r for r in h.fake.requests[n:] if r.path.startswith("/channels/")]
+
+
 async def test_no_view_kept_in_memory_and_the_dynamic_item_stays(h: Harness) -> None:
     """Views are layouts only: nothing accumulates per message, and no view timeout can unhook
     the dynamic item that every press goes through."""
@@ -96,3 +115,26 @@ async def test_no_view_kept_in_memory_and_the_dynamic_item_stays(h: Harness) -> 
     store = h.client._connection._view_store  # type: ignore[union-attr]
     assert not store._views and not store._synced_message_views
     assert CUSTOM_ID in store._dynamic_items
+
+
+async def test_a_restart_edits_a_dm_hand_only_when_it_is_behind(h: Harness) -> None:
+    await h.slash("dm", h.alice, mode="on")
+    await _started(h)
+    for _ in range(2):  # moves by text and by the DM hand's buttons alike keep its shown version
+        rec = await h.table()
+        user = h.user_of(rec, rec.state["turn"])
+        await h.slash("play", user, text=await h.ai_move(user))
+    rec = await h.table()
+    key = f"dm:{h.alice['id']}"
+    assert (await h.store.table_refs(rec.id))["shown:" + key] == rec.version
+    n = len(h.fake.requests)
+    await h.restart()
+    await h.bot.restored.wait()
+    assert not [r for r in h.fake.requests[n:] if r.path.startswith("/channels/")]
+    await h.store.set_table_ref(rec.id, "shown:" + key, rec.version - 1)
+    n = len(h.fake.requests)
+    await h.restart()
+    await h.bot.restored.wait()
+    channel_id, _ = (await h.store.table_refs(rec.id))[key].split(":")
+    sent = [(r.method, r.path) for r in h.fake.requests[n:] if r.path.startswith("/channels/")]
+    assert len(sent) == 1 and sent[0][0] == "PATCH" and sent[0][1].startswith(f"/channels/{channel_id}/")

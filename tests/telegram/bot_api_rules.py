@@ -100,3 +100,55 @@ def markup_error(p: JSON) -> str | None:
             if data is not None and not 1 <= len(str(data).encode()) <= CALLBACK_DATA_MAX:
                 return "Bad Request: BUTTON_DATA_INVALID"
     return None
+
+
+# ---- the bot's profile (setMyCommands, setMyDescription, setMyShortDescription, setChatMenuButton) ----
+COMMANDS_MAX = 100
+COMMAND_NAME = re.compile(r"[a-z0-9_]{1,32}")
+COMMAND_DESCRIPTION_MAX = 256
+DESCRIPTION_MAX = 512
+SHORT_DESCRIPTION_MAX = 120
+COMMAND_SCOPES = {"default", "all_private_chats", "all_group_chats", "all_chat_administrators", "chat",
+                  "chat_administrators", "chat_member"}
+_LANGUAGE_CODE = re.compile(r"[a-z]{2}")
+
+
+def language_error(p: JSON) -> str | None:
+    code = p.get("language_code") or ""
+    return None if not code or _LANGUAGE_CODE.fullmatch(code) else "Bad Request: invalid language code specified"
+
+
+def commands_error(p: JSON) -> str | None:
+    """setMyCommands: at most 100 commands, each named [a-z0-9_]{1,32} with a description of
+    1-256 characters, no name twice; a known scope; an ISO 639-1 language code or none."""
+    commands = p.get("commands")
+    if not isinstance(commands, list) or len(commands) > COMMANDS_MAX:
+        return "Bad Request: BOT_COMMANDS_TOO_MUCH"
+    names = [c.get("command", "") if isinstance(c, dict) else "" for c in commands]
+    if any(not COMMAND_NAME.fullmatch(n) for n in names) or len(set(names)) != len(names):
+        return "Bad Request: BOT_COMMAND_INVALID"
+    if any(not 1 <= len(c.get("description", "")) <= COMMAND_DESCRIPTION_MAX for c in commands):
+        return "Bad Request: BOT_COMMAND_DESCRIPTION_INVALID"
+    scope = p.get("scope") or {"type": "default"}
+    if not isinstance(scope, dict) or scope.get("type") not in COMMAND_SCOPES:
+        return "Bad Request: can't parse BotCommandScope"
+    return language_error(p)
+
+
+def description_error(p: JSON, field: str, limit: int) -> str | None:
+    if len(p.get(field) or "") > limit:
+        return "Bad Request: description is too long" if field == "description" else \
+            "Bad Request: short description is too long"
+    return language_error(p)
+
+
+def menu_button_error(p: JSON) -> str | None:
+    """setChatMenuButton: a known type; a web_app button has text and an HTTPS URL."""
+    button = p.get("menu_button") or {"type": "default"}
+    if not isinstance(button, dict) or button.get("type") not in ("default", "commands", "web_app"):
+        return "Bad Request: can't parse menu button"
+    if button["type"] == "web_app":
+        url = (button.get("web_app") or {}).get("url", "")
+        if not button.get("text") or not url.startswith("https://"):
+            return "Bad Request: BUTTON_URL_INVALID"
+    return None

@@ -25,6 +25,14 @@ getChatMember are not counted). Over a sliding window of `GROUP_WINDOW_S` on the
 a refused call is not counted. Each 429 is kept in `throttled`. `clock` is injectable (the harness
 passes its fake time), `group_limit = None` turns the rule off.
 
+The bot's profile is validated and kept: setMyCommands (at most 100 commands named [a-z0-9_]{1,32}
+with descriptions of 1-256 characters, a known scope, an ISO 639-1 language code) in `commands` by
+(scope, language), setMyDescription (512) and setMyShortDescription (120) by language, and
+setChatMenuButton (a web_app button needs text and an https URL) in `menu_button`. Groups can drop the
+bot (`remove_bot`: a my_chat_member update, then 403 to every call there) and become supergroups
+(`migrate`: the two service messages, then 400 with `migrate_to_chat_id` for the old id, which PTB
+raises as ChatMigrated; the old group's messages are not found under the new id).
+
 Wire format (what PTB sends): POST /bot{token}/{method}, form-urlencoded; non-string values are
 JSON inside the form field, so ids arrive as strings. Replies are {"ok": true, "result": ...}.
 """
@@ -45,9 +53,14 @@ from aiohttp import web
 
 from tests.telegram.bot_api_rules import (
     CALLBACK_TEXT_MAX,
+    DESCRIPTION_MAX,
     JSON,
+    SHORT_DESCRIPTION_MAX,
     caption_error,
+    commands_error,
+    description_error,
     markup_error,
+    menu_button_error,
     parse_html,
     text_error,
     utf16_len,
@@ -95,6 +108,16 @@ class FakeTelegramBotAPI:
         self.dm_open: set[int] = set()  # users who started the bot: only they can get DMs
         self.admins: dict[int, set[int]] = {}  # chat id -> admin user ids
         self._fail_next: dict[str, list[tuple[int, str, JSON | None, int | None]]] = {}
+        # The bot's profile as set: command lists by (scope type, language code or ""), descriptions
+        # and short descriptions by language code, the private chats' menu button.
+        self.commands: dict[tuple[str, str], list[JSON]] = {}
+        self.descriptions: dict[str, str] = {}
+        self.short_descriptions: dict[str, str] = {}
+        self.menu_button: JSON = {"type": "commands"}
+        # Groups the bot was removed from (403 to every call there) and groups that became a
+        # supergroup (400 with migrate_to_chat_id, which PTB raises as ChatMigrated).
+        self.removed_from: set[int] = set()
+        self.migrated: dict[int, int] = {}
         # Flood control (see the module doc): the clock the window is measured on, and what it let through.
         self.clock: Callable[[], float] = time.monotonic
         self.group_limit: int | None = GROUP_LIMIT
@@ -175,6 +198,49 @@ class FakeTelegramBotAPI:
         cbq = {"id": f"cbq{next(self._cbq_ids)}", "from": user, "chat_instance": f"ci{message['chat']['id']}",
                "data": data, "message": message}
         return self.push_update({"callback_query": cbq})
+
+    def _bot_member(self, chat: JSON, user: JSON, old: str, new: str) -> JSON:
+        def member(status: str) -> JSON:
+            return {"status": status, "user": self.bot_user, **({"until_date": 0} if status == "kicked" else {})}
+        return self.push_update({"my_chat_member": {"chat": chat, "from": user, "date": int(time.time()),
+                                                    "old_chat_member": member(old), "new_chat_member": member(new)}})
+
+    def remove_bot(self, chat: JSON, by: JSON, status: str = "left") -> JSON:
+        """Someone removes the bot from the group (`left`) or bans it (`kicked`): every later call
+        there is refused (403), and the bot is told by a my_chat_member update."""
+        self.removed_from.add(chat["id"])
+        return self._bot_member(chat, by, "member", status)
+
+    def add_bot(self, chat: JSON, by: JSON) -> JSON:
+        self.removed_from.discard(chat["id"])
+        return self._bot_member(chat, by, "left", "member")
+
+    def migrate(self, old: int, new: int, by: JSON, tell: bool = True) -> list[JSON]:
+        """The group `old` becomes the supergroup `new`: calls to `old` answer 400 with
+        migrate_to_chat_id; its messages stay behind (not editable with the new id). With `tell`,
+        the two service messages Telegram sends (in the old chat and in the new)."""
+        self.migrated[old] = new
+        if not tell:
+            return []
+        updates = []
+        for chat, field_ in (({"id": old, "type": "group", "title": "Friends"}, {"migrate_to_chat_id": new}),
+                             (self.group(new), {"migrate_from_chat_id": old})):
+            msg = {"message_id": next(self._msg_ids), "date": int(time.time()), "chat": chat, "from": by, **field_}
+            updates.append(self.push_update({"message": msg}))
+        return updates
+
+    def _membership(self, params: JSON) -> web.Response | None:
+        raw = params.get("chat_id")
+        try:
+            chat_id = int(raw) if raw is not None else None
+        except ValueError:
+            return None
+        if chat_id in self.migrated:
+            return self._err(400, "Bad Request: group chat was upgraded to a supergroup chat",
+                             {"migrate_to_chat_id": self.migrated[chat_id]})
+        if chat_id in self.removed_from:
+            return self._err(403, "Forbidden: bot was kicked from the group chat")
+        return None
 
     def fail_next(self, method: str, status: int = 400, description: str = "Bad Request: injected",
                   parameters: JSON | None = None, chat_id: int | None = None) -> None:
@@ -287,6 +353,8 @@ class FakeTelegramBotAPI:
         m = method.lower()
         if (failure := self._injected(m, params)) is not None:
             return self._err(*failure)
+        if (refused := self._membership(params)) is not None:
+            return refused
         group = self._flood_chat(m, params)
         if group is not None and (flooded := self._flooded(method, group)) is not None:
             return flooded
@@ -476,6 +544,32 @@ class FakeTelegramBotAPI:
         self.rejected.append((method, description))
         return self._err(400, description)
 
+    def _m_setmycommands(self, p: JSON) -> Any:
+        if (refused := self._check("setMyCommands", commands_error(p))) is not None:
+            return refused
+        scope = (p.get("scope") or {"type": "default"})["type"]
+        self.commands[(scope, p.get("language_code") or "")] = p["commands"]
+        return True
+
+    def _m_setmydescription(self, p: JSON) -> Any:
+        if (refused := self._check("setMyDescription", description_error(p, "description", DESCRIPTION_MAX))):
+            return refused
+        self.descriptions[p.get("language_code") or ""] = p.get("description") or ""
+        return True
+
+    def _m_setmyshortdescription(self, p: JSON) -> Any:
+        error = description_error(p, "short_description", SHORT_DESCRIPTION_MAX)
+        if (refused := self._check("setMyShortDescription", error)) is not None:
+            return refused
+        self.short_descriptions[p.get("language_code") or ""] = p.get("short_description") or ""
+        return True
+
+    def _m_setchatmenubutton(self, p: JSON) -> Any:
+        if (refused := self._check("setChatMenuButton", menu_button_error(p))) is not None:
+            return refused
+        self.menu_button = p.get("menu_button") or {"type": "default"}
+        return True
+
     def _m_getchatmember(self, p: JSON) -> JSON:
         chat_id, user_id = int(p["chat_id"]), int(p["user_id"])
         status = "administrator" if user_id in self.admins.get(chat_id, set()) else "member"
@@ -490,5 +584,4 @@ class FakeTelegramBotAPI:
 
 _UPLOADS = {"sendphoto", "editmessagemedia"}  # handlers that take the call's multipart files too
 _TRUE_METHODS = {m.lower() for m in (
-    "deleteWebhook", "setWebhook", "setMyCommands", "deleteMyCommands", "sendChatAction",
-    "setChatMenuButton", "close", "logOut")}
+    "deleteWebhook", "setWebhook", "deleteMyCommands", "sendChatAction", "close", "logOut")}

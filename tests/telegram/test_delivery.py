@@ -58,7 +58,8 @@ async def test_a_turn_edits_the_table_once_and_notifies_the_next_player_in_priva
             kept = notices(h, u)
             assert len(kept) == (1 if u is now else 0), (u["first_name"], [m["text"] for m in kept])
             assert len(live(h, u["id"])) - len(kept) - (u is now) >= 1  # the hand (and their typed moves)
-            hands = [m for m in live(h, u["id"]) if m.get("reply_markup") is not None]
+            hands = [m for m in live(h, u["id"]) if m.get("reply_markup") is not None
+                     and "startgroup" not in str(m["reply_markup"])]  # not /start's "add to group"
             assert len(hands) == 1, "one hand message per DM"
         sent = [c for c in h.fake.calls[n:] if c.method == "sendMessage" and c.chat_id == now["id"]]
         assert len(sent) == 1 and sent[0].params["text"].startswith(NOTICE), "the notice is a new message: it notifies"

@@ -4,7 +4,7 @@ Telegram language for what only they see, else the group's /lang; regional tags 
 from __future__ import annotations
 
 from bot.core.i18n import available_languages
-from bot.telegram.bot import command_menus
+from bot.telegram.profile import languages
 from tests.telegram.conftest import GROUP_ID, Harness
 
 
@@ -34,10 +34,10 @@ async def test_lang_takes_a_regional_tag_and_refuses_one_we_lack(h: Harness) -> 
 
 async def test_every_language_gets_a_command_menu(h: Harness) -> None:
     menus = {c.params.get("language_code") for c in h.fake.calls_to("setMyCommands")}
-    assert menus == {code for _, code in command_menus()}
+    assert menus == {code for _, code in languages()}
     assert len(menus) == len(available_languages())
 
 
 def test_command_menus_use_telegram_language_codes() -> None:
-    assert ("en", None) in command_menus() and ("ru", "ru") in command_menus()
-    assert all(code is None or len(code) == 2 for _, code in command_menus())
+    assert ("en", None) in languages() and ("ru", "ru") in languages() and ("pt_BR", "pt") in languages()
+    assert all(code is None or len(code) == 2 for _, code in languages())

@@ -213,3 +213,26 @@ def test_three_thirteen_draws_and_discards_by_the_keyboard_alone(served: Served,
     loaded(b, rec.version + 2)
     after = served.run(served.service.get(rec.id))
     assert card not in after.state["hands"][seat] and len(after.state["hands"][seat]) == len(hand) - 1
+
+
+def test_rummikub_sort_and_undo_by_the_keyboard_alone(served: Served, browsers) -> None:
+    rec = served.run(two_player_table(served.service, deck=RK_DECK))
+    b = browsers((1280, 800))
+    b.get(served.url(rec.id, 0))
+    loaded(b)
+    rack = lambda b: [t.get_attribute("data-tile") for t in css(b, "#hand .tile")]  # noqa: E731
+    tab_to(b, 'button[data-kind="sort-number"]')
+    press(b)
+    by_number = sorted(RK_DECK, key=lambda t: (int(t[1:]), "rbky".index(t[0])))
+    wait(b, lambda b: rack(b) == by_number)
+    assert focused(b).get_attribute("data-kind") == "sort-number", "the focus stays on the button pressed"
+    tab_to(b, '#hand .tile[data-tile="r10"]')
+    press(b)
+    tab_to(b, "#newmeld")
+    press(b)
+    wait(b, lambda b: css(b, '.meld .tile[data-tile="r10"]'))
+    tab_to(b, 'button[data-kind="undo"]')
+    press(b)
+    wait(b, lambda b: not css(b, ".meld") and rack(b) == by_number)
+    press(b)  # the sort, undone too
+    wait(b, lambda b: rack(b) != by_number and not css(b, 'button[data-kind="undo"]')[0].is_enabled())

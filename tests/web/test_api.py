@@ -253,7 +253,8 @@ async def test_a_market_position_on_the_board_presses_its_take(web: Web) -> None
     assert "7H" in button["label"], "the position's tap is the button that takes it"
     assert zones["stock"]["take"] is not None, "the bank is tapped to take from it"
     resp = await web.client.post(f"/api/table/{rec.id}/move", params={"k": web.link(rec.id, 1)},
-                                 json={"version": data["version"], "key": "m1", "press": {**tap, "picks": []}})
+                                 json={"version": data["version"], "key": "m1",
+                                       "press": {"index": tap["index"], "option": tap["option"], "picks": []}})
     assert resp.status == 200
     assert not {"7S", "7D", "7H"} & set((await web.service.get(rec.id)).state["hands"][1])
     alice = await (await get(web, rec.id, k=web.link(rec.id, 0))).json()

@@ -215,18 +215,20 @@ def test_a_replay_steps_through_a_finished_match(served: Served, browsers) -> No
     b = browsers()
     b.get(served.url(table, 0).replace("/table/", "/replay/"))
     step = lambda b: int(b.execute_script("return document.body.dataset.step || -1"))  # noqa: E731
+    text = lambda b: b.execute_script("return document.getElementById('body').textContent")  # noqa: E731
     wait(b, lambda b: step(b) == 0 and css(b, 'button[data-kind="next"]'))
-    first_body = css(b, "#body")[0].text
+    first_body = text(b)
     css(b, 'button[data-kind="next"]')[0].click()
     wait(b, lambda b: step(b) == 1)
     css(b, 'button[data-kind="next"]')[0].click()
-    wait(b, lambda b: step(b) == 2 and css(b, "#body")[0].text != first_body)
+    wait(b, lambda b: step(b) == 2 and text(b) != first_body)
     css(b, 'button[data-kind="back"]')[0].click()
     wait(b, lambda b: step(b) == 1)
     css(b, 'button[data-kind="play"]')[0].click()
     wait(b, lambda b: step(b) >= 3)  # playing on by itself
     css(b, 'button[data-kind="play"]')[0].click()
-    assert css(b, "#hints")[0].text, "Alice's own hand at that step"
+    assert css(b, "#hand .card[data-code]"), "Alice's own hand at that step, as cards"
+    assert css(b, '#replay-table .zone[data-zone="stock"] .back'), "the table as pieces"
 
 
 def test_a_canasta_pile_take_by_a_tap(served: Served, browsers) -> None:

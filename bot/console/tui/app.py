@@ -28,6 +28,7 @@ from textual.suggester import Suggester
 from textual.widgets import Footer, Input, MarkdownViewer, RichLog, Static
 
 from bot.console.colour import tokens
+from bot.console.tui.driver import terminal_driver
 from bot.console.tui.hand import Cell, Layout, coloured, control_rows, lay_out
 from bot.console.tui.picker import Choice, Picker
 from bot.console.tui.status import countdown
@@ -36,6 +37,8 @@ from bot.core.clock import Clock
 from bot.core.grammar import hand_items
 from bot.core.guides import guide_text
 from bot.core.i18n import t
+from bot.core.presenter import HandPanel, staging_lines
+from bot.core.presses import Clear, Stage, Suggest, Unstage
 from bot.core.text import clean
 from storage.feed import ChangeFeed
 
@@ -181,13 +184,13 @@ class TableApp(App[int]):
     """
     BINDINGS = [
         Binding("f1", "help", "Help"), Binding("f2", "rules", "Rules"), Binding("f3", "sort", "Sort"),
-        Binding("f4", "hint", "Hint"), Binding("f6", "new_game", "New game"),
+        Binding("f4", "hint", "Hint"), Binding("f6", "new_game", "New game"), Binding("f7", "switch_game", "Games"),
         Binding("ctrl+c,ctrl+q", "leave", "Quit", priority=True),
     ]
 
     def __init__(self, table: TuiTable, clock: Clock, feed: ChangeFeed | None = None,
                  choice: Choice | None = None, status_every_s: float | None = 1.0, said: tuple[str, ...] = ()) -> None:
-        super().__init__()
+        super().__init__(driver_class=terminal_driver())
         self.table = table
         self.clock = clock
         self.feed = feed
@@ -231,7 +234,7 @@ class TableApp(App[int]):
             if existing is not None:
                 await self.table.resume(existing)
                 if self.choice is not None:  # `play` asked for something else: the picker decides
-                    self.log_line(t("tui.resume_or_new", self.table.lang, game=t(f"game.{existing.game}", self.table.lang)))
+                    self.log_line(t("tui.resume_or_beside", self.table.lang, game=t(f"game.{existing.game}", self.table.lang)))
                     self.ask_game()
             else:
                 self.ask_game()
@@ -267,13 +270,16 @@ class TableApp(App[int]):
             self._put(self.query_one("#table", Static), Content(""))
             self._put(hand_pane, Content(""), 1)
             return
-        self._put(self.query_one("#table", Static), coloured(shown.body, self.colour, shown.changed))
+        wild = (shown.hand.view or {}).get("wild") if shown.hand is not None and shown.table.game == "three_thirteen" \
+            else None
+        self._put(self.query_one("#table", Static), coloured(shown.body, self.colour, shown.changed, wild))
         lang = self.table.lang
         rows = control_rows(shown.hand, shown.order, lang) if shown.hand is not None else []
         lines = []
         if shown.hand is not None:
             items = set(hand_items(shown.hand.view or {}))
             lines = [line for line in shown.hand.body.splitlines() if not (set(line.split()) <= items and line.strip())]
+            lines += staging_lines(shown.hand.controls.staging, lang)
         if shown.table.status != "playing":
             rows = [(t("tui.menu", lang), self._menu_cells())]
             lines = [t("tui.match_over", lang)]
@@ -288,7 +294,22 @@ class TableApp(App[int]):
         self._put(hand_pane, Content("\n").join(body), len(body) + hand_pane.styles.gutter.height)
         self.suggester.moves = shown.moves
         self.suggester.items = tuple(hand_items(shown.hand.view or {})) if shown.hand is not None else ()
-        self.tick_status()
+        self.tick_status(redrawn=True)
+        if self.table.suggestions.wanted(shown.hand):
+            assert shown.hand is not None
+            self.run_worker(self._suggest(shown.hand), group="suggest", exclusive=True)
+
+    async def _suggest(self, hand: HandPanel) -> None:
+        """The engine's suggestions searched off the redraw, once it is on the screen (the search's
+        thread would slow the painting down); the hand drawn again with them."""
+        painted = asyncio.Event()
+        self.call_after_refresh(painted.set)
+        await painted.wait()
+        if not await self.table.suggestions.search(hand):
+            return
+        rec = self.table.rec
+        if rec is not None and (rec.id, rec.version) == (hand.table.id, hand.table.version):
+            await self.redraw()
 
     @staticmethod
     def _put(widget: Static, content: Content, height: int | None = None) -> None:
@@ -302,15 +323,19 @@ class TableApp(App[int]):
         return [Cell(str(n + 1), t(f"tui.menu.{word}", self.table.lang), f"app.menu('{word}')")
                 for n, word in enumerate(MENU)]
 
-    def tick_status(self) -> None:
-        """The status line with the countdown as of now (each second; tests call it after moving the clock)."""
+    def tick_status(self, redrawn: bool = False) -> None:
+        """The status line with the countdown as of now (each second, repainted only when it changed;
+        tests call it after moving the clock). `redrawn`: after a redraw, laid out again."""
         bar = self.query_one("#status", Static)
         if self.shown is None:
             bar.update("")
             return
         status = self.shown.status
         timer, warn = countdown(status, self.clock.now())
-        bar.update(Text(" · ".join(p for p in (timer, status.text) if p)))
+        line = " · ".join(p for p in (timer, status.text) if p)
+        if redrawn or getattr(bar, "shown_line", None) != line:
+            bar.shown_line = line  # type: ignore[attr-defined]
+            bar.update(Text(line))
         bar.set_class(warn and status.mine, "warn")
 
     # ---- actions (keys and clicks) ---------------------------------------------------------------
@@ -326,6 +351,22 @@ class TableApp(App[int]):
     async def action_clear(self) -> None:
         await self.table.clear()
         await self.redraw()
+
+    async def action_stage(self) -> None:
+        await self.table.press(Stage())
+        await self.redraw()
+
+    async def action_unstage(self, number: int) -> None:
+        await self.table.press(Unstage(number))
+        await self.redraw()
+
+    async def action_unstage_all(self) -> None:
+        await self.table.press(Clear())
+        await self.redraw()
+
+    async def action_suggest(self, index: int) -> None:
+        await self.table.press(Suggest(index))
+        await self.after_move()
 
     async def action_menu(self, word: str) -> None:
         if word == "quit":
@@ -356,6 +397,16 @@ class TableApp(App[int]):
 
     def action_new_game(self) -> None:
         self.ask_game()
+
+    async def action_switch_game(self) -> None:
+        """F7: the next of your games in play, where you left it."""
+        rec = await self.table.switch()
+        lang = self.table.lang
+        if rec is None:
+            self.log_line(t("tui.no_other_game", lang))
+            return
+        self.log_line(t("tui.switched", lang, game=t(f"game.{rec.game}", lang)))
+        await self.redraw()
 
     def action_leave(self) -> None:
         self.exit(0)

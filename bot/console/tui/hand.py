@@ -4,15 +4,17 @@ key that presses it. Items get letters (a–z, then A–Z), buttons digits (1–
 
 Laid out here, not by a widget per button, so a redraw after a move is one text build: the cells'
 places are kept (`Layout.spots`) for the mouse tests. The controls are read field by field through
-`control_rows`, one row per kind of control, so a kind added to `HandControls` (staged melds,
-suggested moves) is one more row here.
+`control_rows`, one row per kind of control: the items, the engine's suggested moves (the AI's
+play, one key away), the staging of a compound move (`+` stages the picks as a meld, a digit takes a
+staged meld back, `-` clears them) and the moves, in the order the chats show them.
 """
 
 from __future__ import annotations
 
 import string
-from collections.abc import Sequence
+from collections.abc import Iterator, Sequence
 from dataclasses import dataclass, field
+from functools import lru_cache
 from typing import Any
 
 from textual.content import Content
@@ -24,6 +26,8 @@ from bot.core.presenter import HandControls, HandPanel
 
 ITEM_KEYS = string.ascii_lowercase + string.ascii_uppercase
 BUTTON_KEYS = "1234567890"
+STAGE_KEY = "+"  # the picks become a staged meld
+UNSTAGE_ALL_KEY = "-"  # every staged meld back to the hand
 GAP = "  "
 SELECTED = "▸"  # a picked item reads as picked without colour too (UX.md: never colour alone)
 WILD = "*"  # Three-Thirteen: a card of the round's wild rank, or a joker
@@ -76,6 +80,12 @@ def control_rows(hand: HandPanel, order: Sequence[int], lang: str) -> list[tuple
                           token_style(item.label), item.selected))
     if items:
         rows.append((t("tui.row.items", lang), items))
+    if c.suggestions:
+        rows.append((t("tui.row.suggested", lang),
+                     [Cell(next(buttons, ""), s.label, f"app.suggest({s.index})") for s in c.suggestions]))
+    staging = _staging_cells(c, buttons, lang)
+    if staging:
+        rows.append((t("tui.row.staged", lang), staging))
     actions = [Cell(next(buttons, ""), a.label, f"app.press({k})") for k, a in enumerate(c.actions)]
     if c.move_index is not None and not c.picks:
         actions.append(Cell(next(buttons, ""), c.move_label + "…", f"app.press({len(c.actions)})"))
@@ -84,6 +94,17 @@ def control_rows(hand: HandPanel, order: Sequence[int], lang: str) -> list[tuple
     if c.picks:
         rows.append(("", [Cell("esc", t("tui.clear", lang), "app.clear")]))
     return rows
+
+
+def _staging_cells(c: HandControls, buttons: Iterator[str], lang: str) -> list[Cell]:
+    """Stage the picks, take a staged meld back (by its number), clear the staging."""
+    # The chats' label starts with its own "+", which is the key here.
+    cells = [Cell(STAGE_KEY, t("stage.btn.stage", lang).removeprefix("+ "), "app.stage")] if c.can_stage else []
+    if c.staging is not None:
+        cells += [Cell(next(buttons, ""), t("stage.btn.unstage", lang, number=m.number) + " " + " ".join(m.items),
+                       f"app.unstage({m.number})") for m in c.staging.melds]
+        cells.append(Cell(UNSTAGE_ALL_KEY, t("stage.btn.clear", lang), "app.unstage_all"))
+    return cells
 
 
 def lay_out(rows: Sequence[tuple[str, list[Cell]]], width: int, colour: bool) -> Layout:
@@ -130,15 +151,21 @@ def _cell_parts(cell: Cell, colour: bool) -> list[str | tuple[str, str]]:
     return parts
 
 
-def coloured(text: str, colour: bool, changed: frozenset[int] = frozenset()) -> Content:
+def coloured(text: str, colour: bool, changed: frozenset[int] = frozenset(), wild: str | None = None) -> Content:
     """The table's text with every tile and card in its colour (its letters stay: colour is never
-    alone); lines in `changed` are marked (a bar in the margin, bold) as the last turn's changes."""
-    parts: list[str | tuple[str, str]] = []
-    for n, line in enumerate(text.splitlines()):
-        mark = n in changed
-        parts.append(("▌" if mark else " ", "bold" if mark else ""))
-        for piece, style in tokens(line):
-            styles = " ".join(s for s in (style if colour else None, "bold" if mark else None) if s)
-            parts.append((piece, styles))
-        parts.append("\n")
+    alone); lines in `changed` are marked (a bar in the margin, bold) as the last turn's changes.
+    `wild`: Three-Thirteen's wild rank this round — its cards and the jokers get WILD after them."""
+    lines = [_line(line, colour, n in changed, wild) for n, line in enumerate(text.splitlines())]
+    return Content("\n").join([*lines, Content()]) if lines else Content()
+
+
+@lru_cache(maxsize=4096)
+def _line(line: str, colour: bool, mark: bool, wild: str | None = None) -> Content:
+    """One line coloured; kept, since a move changes few lines of the table and the hand."""
+    parts: list[str | tuple[str, str]] = [("▌" if mark else " ", "bold" if mark else "")]
+    for piece, style in tokens(line):
+        styles = " ".join(s for s in (style if colour else None, "bold" if mark else None) if s)
+        shown = piece + WILD if wild is not None and style is not None and wild_card(piece, {"wild": wild}).wild \
+            else piece
+        parts.append((shown, styles))
     return Content.assemble(*parts)

@@ -1,7 +1,8 @@
 """The fewest keys that make a move at the full screen: the hand pane's letters and digits when the
-move is one of its buttons (picks, then the button; or the two-step table-item move), else the
-command typed on the command line with Tab taking each completion that leads towards it. The hint
-shows its move this way; the tests play whole matches by these keys and the bench counts them.
+move is one of its buttons (a suggested move's key; picks, then the button; or the two-step
+table-item move), else the command typed on the command line with Tab taking each completion that
+leads towards it. The hint shows its move this way; the tests play whole matches by these keys and
+the bench counts them.
 """
 
 from __future__ import annotations
@@ -13,8 +14,8 @@ from bot.console.tui.hand import control_rows, lay_out
 from bot.core.codec import CodecError, mask_of
 from bot.core.grammar import hand_items
 from bot.core.presenter import HandPanel, HandUI, hand_controls
-from bot.core.presenter import press as presses
 from bot.core.presenter.games import MoveTemplate
+from bot.core.presses import Command, MoveTo, decoded
 
 COMMAND_KEY = ":"
 ENTER = "enter"
@@ -37,8 +38,11 @@ def button_keys(hand: HandPanel, order: tuple[int, ...], templates: list[MoveTem
     seat, game = hand.seat, hand.table.game
     base = _keys_of(hand, order, lang)
     c = hand.controls
+    for s in c.suggestions:  # the engine's suggested move (the AI's play): one key
+        if _same(s.command, command) and f"app.suggest({s.index})" in base:
+            return [base[f"app.suggest({s.index})"]]
     for k, a in enumerate(c.actions):  # a move that needs no pick
-        if not a.with_items and _made(HandUI(), view, templates, a.index, "0", a.option, command):
+        if not a.with_items and _made(game, HandUI(), view, templates, Command(a.index, "0", a.option), command):
             return [base[f"app.press({k})"]] if f"app.press({k})" in base else None
     items = hand_items(view)
     wanted = command.replace(",", " ").split()
@@ -51,7 +55,7 @@ def button_keys(hand: HandPanel, order: tuple[int, ...], templates: list[MoveTem
         ui = HandUI(picks=tuple(picks))
         picked = hand_controls(game, view, seat, ui, lang, True, templates)
         for k, a in enumerate(picked.actions):
-            if a.with_items and _made(ui, view, templates, a.index, mask_of(picks), a.option, command):
+            if a.with_items and _made(game, ui, view, templates, Command(a.index, mask_of(picks), a.option), command):
                 after = _keys_of(replace(hand, controls=picked), order, lang)
                 keys = [base.get(f"app.pick({i})") for i in picks] + [after.get(f"app.press({k})")]
                 return [key for key in keys if key] if all(keys) else None
@@ -61,20 +65,22 @@ def button_keys(hand: HandPanel, order: tuple[int, ...], templates: list[MoveTem
         for piece in range(len(source.options)):
             for dest in range(len(target.options)):
                 try:
-                    made = presses.move_to(templates, c.move_index, piece, dest)
+                    made = decoded(game, view, templates, HandUI(), MoveTo(c.move_index, piece, dest))
                 except CodecError:
                     continue
-                if _same(made, command) and start and piece < 10 and dest < 10:
+                if isinstance(made, str) and _same(made, command) and start and piece < 10 and dest < 10:
                     return [start, "1234567890"[piece], "1234567890"[dest]]
     return None
 
 
-def _made(ui: HandUI, view: dict[str, Any], templates: list[MoveTemplate], index: int, mask: str,
-          option: int | None, command: str) -> bool:
+def _made(game: str, ui: HandUI, view: dict[str, Any], templates: list[MoveTemplate], pressed: Command,
+          command: str) -> bool:
+    """Whether `pressed` on screen `ui` sends `command` (decoded as the service decodes it)."""
     try:
-        return _same(presses.command(ui, view, templates, index, mask, option), command)
+        made = decoded(game, view, templates, ui, pressed)
     except CodecError:
         return False
+    return isinstance(made, str) and _same(made, command)
 
 
 def typed_keys(command: str, complete: Any) -> list[str]:

@@ -1,8 +1,8 @@
 """The full-screen terminal's table, without the screen: what the panes show and what a key, a click
 or a typed line does. The same service calls as the line mode (ConsoleTable, which writes every
 line of what happened into the log here) and the same hand controls and presses as the chats
-(bot/core/presenter: `hand_controls`, `press`), so a pick, a move button and a typed command mean
-exactly what they mean everywhere else. Textual lives in `app.py`; this file is tested without it.
+(bot/core/presenter's `hand_controls`; a press decoded by the service, bot/core/presses.py), so a
+pick, a move button and a typed command mean exactly what they mean everywhere else. Textual lives in `app.py`; this file is tested without it.
 """
 
 from __future__ import annotations
@@ -10,7 +10,7 @@ from __future__ import annotations
 import asyncio
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
-from typing import Any
+from typing import Any, TypeVar
 
 from bot.console.app import (
     CHAT_ID,
@@ -25,22 +25,24 @@ from bot.console.app import (
 from bot.console.seats import seat_levels
 from bot.console.tui.keys import button_keys
 from bot.console.tui.status import Status, status_of
-from bot.core.codec import CodecError, mask_of
+from bot.console.tui.suggestions import Suggestions
+from bot.core.codec import mask_of
 from bot.core.grammar import hand_items
 from bot.core.guides import rules_reply, rules_request
 from bot.core.hints import table_hint
 from bot.core.i18n import t
 from bot.core.models import Player, ServiceError
 from bot.core.presenter import HandPanel
-from bot.core.presenter import press as presses
 from bot.core.presenter.games import MoveTemplate, moves_of, replayed, view_of
 from bot.core.presenter.prompt import typed_moves
+from bot.core.presses import Back, ChoosePiece, Command, MoveTo, Pick, Press, StartMove
 from bot.core.render import render_error, render_events, render_help
 from bot.core.service import TableService
 from bot.core.text import clean
 from storage import TableRecord
 
 Tell = Callable[[str], None]
+_T = TypeVar("_T")
 
 
 @dataclass(frozen=True)
@@ -80,11 +82,15 @@ class TuiTable:
         self.uis = self.lines.uis
         self.presenter = self.lines.presenter
         self.rec: TableRecord | None = None
+        self.topic: str | None = None  # the place of the table shown (several games are kept side by side)
         self.seen = Seen()
+        self.left: dict[str, Seen] = {}  # what you had seen of the games you switched away from
         self.draw_warned = -1  # the version at which `draw` over a draft was warned about
         # One thing at a time on the table: a move and a change told by another process never
         # interleave (the second one then sees the table the first one left).
         self.busy = asyncio.Lock()
+        self.suggestions = Suggestions()
+        self._per_version: dict[str, tuple[Any, Any]] = {}
 
     @staticmethod
     async def _no_reading() -> str | None:
@@ -103,33 +109,72 @@ class TuiTable:
     # ---- which table ---------------------------------------------------------------------------
 
     async def unfinished(self) -> TableRecord | None:
-        """The terminal's table in play, if any (a lobby left behind is ended: nobody waits in it)."""
-        existing = await self.service.store.active_table_for_chat(PLATFORM, CHAT_ID)
+        """The terminal's table in play at this place, else the first other one in play (a lobby
+        left behind is ended: nobody waits in it)."""
+        existing = await self.service.store.active_table_for_chat(PLATFORM, CHAT_ID, self.topic)
         if existing is not None and existing.status != "playing":
             await self.service.end_table(existing.id, self.user, is_admin=True)
-            return None
+            existing = None
+        if existing is None:
+            existing = next(iter(await self.in_play()), None)
         return existing
+
+    async def in_play(self) -> list[TableRecord]:
+        """The terminal's games in play, side by side (each at a place of its own: the chat's topic,
+        none for the first), in the order of their places."""
+        found = [r for r in await self.service.store.list_tables(["playing"]) if self.lines.is_mine(r)]
+        return sorted(found, key=lambda r: _place_number(r.topic_id))
 
     async def resume(self, rec: TableRecord) -> None:
         await self._enter(await self.lines.resume(rec, self.user))
 
     async def open_new(self, game: str, ai: int, options: dict[str, Any], levels: Sequence[str],
                        seed: int | None = None) -> None:
-        """A new table (the unfinished one, if any, is ended first: it does not count)."""
-        existing = await self.unfinished()
-        if existing is not None:
-            await self.service.end_table(existing.id, self.user, is_admin=True)
-            self.tell(t("console.replaced", self.lang, game=t(f"game.{existing.game}", self.lang)))
-        await self._enter(await self.lines.open_new(game, ai, options, seed, self.user, seat_levels(ai, levels)))
+        """A new table beside the games in play: they stay as they are (F7 switches between them)."""
+        topic = self.topic
+        here = await self.service.store.active_table_for_chat(PLATFORM, CHAT_ID, topic)
+        if here is not None and here.status != "playing":  # a lobby left behind: nobody waits in it
+            await self.service.end_table(here.id, self.user, is_admin=True)
+        elif here is not None:
+            used = {_place_number(r.topic_id) for r in await self.in_play()}
+            topic = _place(next(n for n in range(1, len(used) + 2) if n not in used))
+            self.tell(t("tui.kept_beside", self.lang, game=t(f"game.{here.game}", self.lang)))
+        self._leave()
+        await self._enter(await self.lines.open_new(game, ai, options, seed, self.user, seat_levels(ai, levels),
+                                                    topic_id=topic))
 
     async def rematch(self) -> bool:
-        rec = await self.lines.rematch(self.user)
+        rec = await self.lines.rematch(self.user, topic_id=self.topic)
         if rec is not None:
             await self._enter(rec)
         return rec is not None
 
+    async def switch(self) -> TableRecord | None:
+        """The next game in play (F7), exactly where you left it — its picks, staging and sort are
+        stored with it — with what happened there meanwhile told. None: no other game in play."""
+        games = await self.in_play()
+        ids = [r.id for r in games]
+        at = ids.index(self.rec.id) if self.rec is not None and self.rec.id in ids else -1
+        if not games or (len(games) == 1 and at == 0):
+            return None
+        target = games[(at + 1) % len(games)]
+        async with self.busy:
+            self._leave()
+            seen = self.left.pop(target.id, None)
+            await self._enter(target)
+            if seen is not None:
+                self.seen = seen
+                await self._tell_since(target)
+        return target
+
+    def _leave(self) -> None:
+        """What you have seen of the table shown, kept for when you come back to it."""
+        if self.rec is not None:
+            self.left[self.rec.id] = self.seen
+
     async def _enter(self, rec: TableRecord) -> None:
         self.rec = rec
+        self.topic = rec.topic_id
         self.seen = Seen(log_seq=rec.log_seq)
         seat = self.seat
         if seat is not None:
@@ -142,17 +187,30 @@ class TuiTable:
     # ---- what the panes show -------------------------------------------------------------------
 
     def _view(self) -> tuple[dict[str, Any], list[MoveTemplate]] | None:
+        return self.view_and_moves()
+
+    def view_and_moves(self) -> tuple[dict[str, Any], list[MoveTemplate]] | None:
+        """Your view of the table in play and its legal moves (once per table version)."""
         rec, seat = self.rec, self.seat
         if rec is None or rec.state is None or seat is None or rec.status != "playing":
             return None
-        view = view_of(rec, seat)
-        return view, moves_of(rec, view)
+        return self._kept("view", lambda: _with_moves(rec, view_of(rec, seat)))
+
+    def _kept(self, what: str, compute: Callable[[], _T]) -> _T:
+        """`compute()` once per table version, seat, language and sort order: a pick or a staging
+        redraws the hand alone, and a move's redraw builds each part of the screen once."""
+        rec = self.rec
+        key = (rec.id if rec else None, rec.version if rec else None, self.seat, self.lang, self.lines.by_number)
+        found = self._per_version.get(what)
+        if found is None or found[0] != key:
+            found = self._per_version[what] = (key, compute())
+        return found[1]
 
     async def screen(self) -> Screenful | None:
         rec, seat = self.rec, self.seat
         if rec is None or rec.state is None:
             return None
-        panel = self.presenter.table(rec, self.lang, viewer=seat)
+        panel = self._kept("panel", lambda: self.presenter.table(rec, self.lang, viewer=seat))
         if rec.version != self.seen.version:  # a new table: what changed since you last saw it is marked
             old = self.seen.body.splitlines()
             new = panel.body.splitlines()
@@ -164,10 +222,12 @@ class TuiTable:
         found = self._view()
         if found is not None and seat is not None:
             view, templates = found
-            hand = await self.presenter.hand(rec, seat, self.lang, view, templates=templates)
-            moves = tuple(typed_moves(rec.game, view, seat, templates, self.lang, hints=bool(rec.options.get("hints"))))
-            order = shown_order(view, self.lines.by_number)
-        status = status_of(rec, view_of(rec, seat), seat, self.lang)
+            hand = self.suggestions.added(
+                await self.presenter.hand(rec, seat, self.lang, view, templates=templates, suggest=False))
+            moves = self._kept("moves", lambda: tuple(typed_moves(rec.game, view, seat, templates, self.lang,
+                                                                  hints=bool(rec.options.get("hints")))))
+            order = self._kept("order", lambda: shown_order(view, self.lines.by_number))
+        status = self._kept("status", lambda: status_of(rec, view_of(rec, seat), seat, self.lang))
         return Screenful(rec, panel.body, self.seen.changed, hand, status, moves, order)
 
     # ---- presses (the hand pane's keys and clicks) --------------------------------------------------
@@ -175,23 +235,18 @@ class TuiTable:
     async def pick(self, index: int) -> None:
         """Pick or unpick hand item `index` (the whole selection is kept in pick order)."""
         async with self.busy:
-            found, seat = self._view(), self.seat
-            if found is None or self.rec is None or seat is None:
+            seat = self.seat
+            if self.rec is None or seat is None or self._view() is None:
                 return
             ui = await self.uis.get(self.rec.id, seat)
             chosen = [i for i in ui.picks if i != index] if index in ui.picks else [*ui.picks, index]
-            try:
-                await self.uis.put(self.rec.id, seat, presses.pick(ui, found[0], chosen))
-            except CodecError:
-                return  # an item that is no longer there: nothing changes
+            await self._press(Pick(tuple(chosen)))  # an item that is no longer there: nothing changes
 
     async def clear(self) -> None:
         """Esc: the picks dropped, a table-item move in progress abandoned."""
         async with self.busy:
-            seat = self.seat
-            if self.rec is not None and seat is not None:
-                ui = await self.uis.get(self.rec.id, seat)
-                await self.uis.put(self.rec.id, seat, presses.back(presses.pick(ui, {}, [])))
+            if self._view() is not None:  # a table in play, seated: outside it there is no screen to clear
+                await self._press(Back(unpick=True))
 
     async def action(self, number: int) -> None:
         """Move button `number` (0-based, as shown) of the hand controls."""
@@ -199,37 +254,43 @@ class TuiTable:
         if hand is None or self.rec is None:
             return
         controls = hand.controls
-        found = self._view()
-        assert found is not None
-        view, templates = found
+        pressed: Press | None = None
+        verb = ""
         if controls.moving is not None and controls.move_index is not None:
             if 0 <= number < len(controls.targets):
-                await self.send(presses.move_to(templates, controls.move_index, controls.moving,
-                                                controls.targets[number].option))
-            return
-        if controls.choosing:
+                pressed = MoveTo(controls.move_index, controls.moving, controls.targets[number].option)
+        elif controls.choosing:
             if 0 <= number < len(controls.pieces):
-                ui = presses.choose_piece(hand.ui, templates, controls.pieces[number].option)
-                await self.uis.put(self.rec.id, hand.seat, ui)
-            return
-        if number == len(controls.actions) and controls.move_index is not None and not controls.picks:
-            await self.uis.put(self.rec.id, hand.seat, presses.start_move(hand.ui, templates))
-            return
-        if not 0 <= number < len(controls.actions):
-            return
-        a = controls.actions[number]
-        mask = mask_of(list(controls.picks)) if a.with_items else "0"
-        try:
-            command = presses.command(hand.ui, view, templates, a.index, mask, a.option)
-        except CodecError:
-            return
-        await self.send(command)
+                pressed = ChoosePiece(controls.pieces[number].option)
+        elif number == len(controls.actions) and controls.move_index is not None and not controls.picks:
+            pressed = StartMove()
+        elif 0 <= number < len(controls.actions):
+            a = controls.actions[number]
+            pressed = Command(a.index, mask_of(list(controls.picks)) if a.with_items else "0", a.option)
+            found = self._view()
+            verb = found[1][a.index].verb if found is not None and a.index < len(found[1]) else ""
+        if pressed is not None:
+            async with self.busy:
+                if not self._warned_of_draft(verb):
+                    await self._press(pressed)
+
+    async def press(self, pressed: Press) -> None:
+        """A hand press of the staging and suggestion rows (`Stage`, `Unstage`, `Clear`, `Suggest`):
+        decoded by the service like every other press; outside a seated table in play, nothing."""
+        async with self.busy:
+            if self._view() is not None:
+                await self._press(pressed)
+
+    async def _press(self, pressed: Press) -> None:
+        """A press decoded and applied by the service (`ConsoleTable.press`); `rec` is then the stored table."""
+        if self.rec is not None:
+            self.rec = (await self.lines.press(self.rec, self.user, pressed)).table
 
     async def _hand(self) -> HandPanel | None:
         found, seat = self._view(), self.seat
         if found is None or self.rec is None or seat is None:
             return None
-        return await self.presenter.hand(self.rec, seat, self.lang, found[0], templates=found[1])
+        return await self.presenter.hand(self.rec, seat, self.lang, found[0], templates=found[1], suggest=False)
 
     # ---- the command line ----------------------------------------------------------------------
 
@@ -283,17 +344,23 @@ class TuiTable:
             rec = self.rec
             if rec is None:
                 return
-            found = self._view()
-            placed = _draft_tiles(found[0]) if found is not None else None
-            if placed is not None and first_word(command) == "draw" and self.draw_warned != rec.version:
-                self.draw_warned = rec.version
-                self.tell(t("tui.draft_dropped", self.lang, n=placed))
+            if self._warned_of_draft(first_word(command)):
                 return
             applied = await self.lines.apply(rec, self.user, command)
             self.rec = applied.table
             seat = self.seat
             if applied.outcome is not None and seat is not None:
                 await self.uis.moved(rec.id, seat)
+
+    def _warned_of_draft(self, verb: str) -> bool:
+        """`draw` over a Rummikub draft is said first (True: said now, nothing sent)."""
+        found, rec = self._view(), self.rec
+        placed = _draft_tiles(found[0]) if found is not None else None
+        if rec is None or placed is None or verb != "draw" or self.draw_warned == rec.version:
+            return False
+        self.draw_warned = rec.version
+        self.tell(t("tui.draft_dropped", self.lang, n=placed))
+        return True
 
     async def hint(self, rec: TableRecord) -> None:
         """The hint (bot/core/hints.py) and, when the hand pane's buttons make its move, their keys."""
@@ -303,7 +370,7 @@ class TuiTable:
             self.tell(render_error(err, self.lang, rec.game))
             return
         self.tell(found.render(self.lang))
-        hand, view = await self._hand(), self._view()
+        hand, view = self.suggestions.added(await self._hand()), self._view()  # a suggestion's key when it is one
         if hand is not None and view is not None:
             keys = button_keys(hand, shown_order(view[0], self.lines.by_number), view[1], found.command, self.lang)
             if keys:
@@ -312,7 +379,7 @@ class TuiTable:
     def help_text(self) -> str:
         game = self.rec.game if self.rec is not None else None
         parts = [render_help(game, self.lang)] if game else []
-        parts += [t("tui.help", self.lang), t("stats.console_help", self.lang)]
+        parts += [t("tui.help", self.lang), t("tui.help_games", self.lang), t("stats.console_help", self.lang)]
         return "\n\n".join(parts)
 
     # ---- what others did -----------------------------------------------------------------------
@@ -342,20 +409,38 @@ class TuiTable:
             rec = await self.service.store.get_table(table_id)
             if rec is None or rec.version <= self.rec.version:
                 return False
-            log = await self.service.store.log(rec.id)
-            moves = [e for e in log if e.kind != "start"]
-            steps = replayed(rec, log)[1:]
-            events = [e for entry, step in zip(moves, steps, strict=False) if entry.seq > self.seen.log_seq
-                      for e in step.events]
-            for line in render_events(rec, events, self.seat, self.lang):
-                self.tell(line)
             self.uis.forget(rec.id)  # the page may have changed the picks or the sort
             self.rec = rec
-            self.seen.log_seq = rec.log_seq
-            seat = self.seat
-            if seat is not None:
-                self.lines.by_number = (await self.uis.get(rec.id, seat)).by_number
+            await self._tell_since(rec)
             return True
+
+    async def _tell_since(self, rec: TableRecord) -> None:
+        """The moves of `rec` after the last one you saw, told from the stored log (replayed from
+        seed and options, as the replay page does); `rec` is then the table you have seen."""
+        log = await self.service.store.log(rec.id)
+        moves = [e for e in log if e.kind != "start"]
+        steps = replayed(rec, log)[1:]
+        events = [e for entry, step in zip(moves, steps, strict=False) if entry.seq > self.seen.log_seq
+                  for e in step.events]
+        for line in render_events(rec, events, self.seat, self.lang):
+            self.tell(line)
+        self.seen.log_seq = rec.log_seq
+        seat = self.seat
+        if seat is not None:
+            self.lines.by_number = (await self.uis.get(rec.id, seat)).by_number
+
+
+def _place_number(topic: str | None) -> int:
+    """A place's number: the first place has no topic (as the line mode's one table), then "2", "3"…"""
+    return int(topic) if topic and topic.isdigit() else 1
+
+
+def _place(number: int) -> str | None:
+    return None if number == 1 else str(number)
+
+
+def _with_moves(rec: TableRecord, view: dict[str, Any]) -> tuple[dict[str, Any], list[MoveTemplate]]:
+    return view, moves_of(rec, view)
 
 
 def _draft_tiles(view: dict[str, Any]) -> int | None:

@@ -10,7 +10,7 @@
     node.classList.add("takes");
     node.dataset.take = `${take.index}:${take.option === null ? "" : take.option}`;
     node.title = w(what);
-    const go = () => RC.press({ ...take, with_items: false });
+    const go = () => RC.press({ ...take, with_items: !!take.with_items });
     node.addEventListener("click", (e) => { e.stopPropagation(); go(); });
     RC.operable(node, go);
     node.dataset.focus = `take:${node.dataset.take}`;
@@ -65,12 +65,11 @@
     return box;
   }
 
-  function drawBoard() {
-    const b = st.data.board;
-    if (!b) { $("board").replaceChildren(); return; }
+  // The table as pieces: the piles, then the melds (by team where the game has teams).
+  function boardNodes(b) {
     const zones = el("div", "zones");
     zones.append(...b.zones.map(zone));
-    if (!b.melds) { $("board").replaceChildren(zones); return; }
+    if (!b.melds) return [zones];
     const melds = el("div", "tablemelds");
     let group = null;
     for (const m of b.melds) {
@@ -79,7 +78,12 @@
       melds.append(meld(m));
     }
     if (!b.melds.length) melds.append(el("p", "tip", w("web.no_melds")));
-    $("board").replaceChildren(zones, el("h2", "", w("web.melds")), melds);
+    return [zones, el("h2", "", w("web.melds")), melds];
+  }
+
+  function drawBoard() {
+    const b = st.data.board;
+    $("board").replaceChildren(...(b ? boardNodes(b) : []));
   }
 
   const drawCards = () => RC.keepFocus(drawAll, "item:0");
@@ -109,6 +113,13 @@
     }));
     const moves = hand.actions.map((a) => button(a.label, () => RC.press(a), "action"));
     if (hand.my_turn && !st.picks.length && !st.staged.length) moves.push(el("p", "tip", w("web.pick_hint")));
+    // Picks that make no move: the engine's reason, in one line (the buttons are only legal moves).
+    if (hand.my_turn && hand.why_not) {
+      const line = el("p", "why-not", hand.why_not);
+      line.id = "why-not";
+      line.setAttribute("role", "status");
+      moves.push(line);
+    }
     // Suggested moves: one tap each. Staging (issue 25): the picks become a meld of a compound move,
     // a staged meld goes back to the hand, all of them at once; the move button sends them all.
     const suggested = (hand.suggestions || []).map((g) => button(g.label, () => RC.send({ suggestion: g.index }), "suggestion"));
@@ -128,4 +139,5 @@
   }
 
   RC.drawCards = drawCards;
+  RC.boardNodes = boardNodes;
 })();

@@ -1,9 +1,21 @@
-// A finished match, move by move from the stored log: step, back, play/pause.
+// A finished match, move by move from the stored log: step, back, play/pause. Each step is drawn
+// with tiles and cards as the live table draws them (the card games' board from cards.js, Rummikub's
+// numbered melds from rummikub.js, the player's own hand); its text stays under "as text".
 "use strict";
 (() => {
-  const { $, w, api, button } = RC;
+  const { $, w, api, button, el } = RC;
   let frame = null;
   let player = null;
+
+  function drawTable() {
+    const box = $("replay-table");
+    if (!box) return;
+    if (frame.melds) {
+      box.replaceChildren(frame.melds.length ? RC.rummikubMelds(frame.melds) : el("p", "tip", w("web.no_melds")));
+    } else {
+      box.replaceChildren(...(frame.board ? RC.boardNodes(frame.board) : []));
+    }
+  }
 
   async function showStep(index) {
     const r = await fetch(api("/replay", { step: index }));
@@ -12,14 +24,16 @@
     frame = await r.json();
     await RC.loadWords(frame.lang);
     document.body.dataset.step = frame.step;
+    document.body.dataset.game = frame.game;
     $("title").textContent = `${frame.title} · ${w("web.replay")}`;
     $("status").textContent = w("web.step", { step: frame.step, steps: frame.steps - 1 });
     $("body").textContent = frame.body + (frame.lines.length ? "\n\n" + frame.lines.join("\n") : "");
-    $("textbox").open = true; // a frame is the table's text: nothing else shows it
+    drawTable();
     $("handbox").hidden = frame.hand === null;
-    $("hand").replaceChildren();
+    $("hand").replaceChildren(...(frame.pieces || []).map(RC.face));
     $("rack-title").textContent = w(frame.game === "rummikub" ? "web.rack" : "web.hand");
-    $("hints").textContent = frame.hand || "";
+    // What happened at this step, under the hand (the table's whole text is under "as text").
+    $("hints").textContent = frame.lines.join("\n");
     if (player && frame.step >= frame.steps - 1) toggle();
   }
 
@@ -35,7 +49,10 @@
     play.id = "play";
     bar.append(button("⏮", () => showStep(0), "first"), button("◀", () => showStep(frame.step - 1), "back"), play,
       button("▶", () => showStep(frame.step + 1), "next"));
-    $("board").replaceChildren(bar);
+    const table = el("div", "replay-table");
+    table.id = "replay-table";
+    $("board").replaceChildren(bar, table);
+    drawTable();
   }
 
   RC.replay = (step) => showStep(step).then(() => { if (frame) controls(); });

@@ -9,6 +9,7 @@ from typing import Any
 
 from rich.console import Console
 from textual.pilot import Pilot
+from textual.widgets import RichLog
 
 from bot.console.tui.app import TableApp
 from bot.console.tui.keys import keys_for
@@ -41,6 +42,11 @@ def new_app(store: Store, game: str, seed: int = 1, lang: str = "en", clock: Fak
     app = TableApp(table, clock, choice=choice, status_every_s=None)
     app.start_at_once = True
     return app
+
+
+def log_text(app: TableApp) -> str:
+    """The log pane's words, on one line."""
+    return " ".join(" ".join(strip.text for strip in app.query_one("#log", RichLog).lines).split())
 
 
 def screen_text(app: TableApp) -> str:

@@ -21,7 +21,7 @@ from bot.core.models import Player
 from bot.core.service import TableService
 from storage import MemoryStore
 from tests.console.driver import ai_move
-from tests.console.tui.driver import new_app, screen_text, settle
+from tests.console.tui.driver import log_text, new_app, screen_text, settle
 
 
 @pytest.fixture
@@ -30,12 +30,6 @@ async def store() -> AsyncIterator[MemoryStore]:
     await s.open()
     yield s
     await s.close()
-
-
-def log_text(app: TableApp) -> str:
-    from textual.widgets import RichLog
-
-    return " ".join(" ".join(strip.text for strip in app.query_one("#log", RichLog).lines).split())
 
 
 async def test_the_last_turns_changes_are_marked(store: MemoryStore) -> None:
@@ -85,6 +79,10 @@ def test_wild_cards_are_marked_with_a_letter_not_colour() -> None:
     assert item_label("three_thirteen", "JK", view) == "JK*"
     assert item_label("three_thirteen", "4H", view) == "4H"
     assert item_label("rummy500", "3H", view) == "3H"
+    # The table pane too: the discard pile's top and the melds laid down.
+    table = coloured("Discard pile: 3S on top (2 cards)\n  [3H 4H 5H] JK 13S", False, wild="3").plain
+    assert table.splitlines() == [" Discard pile: 3S* on top (2 cards)", "   [3H* 4H 5H] JK* 13S"]
+    assert "3S*" not in coloured("Discard pile: 3S on top", False).plain  # other games: no wild rank
 
 
 async def test_sort_colour_and_number(store: MemoryStore) -> None:
@@ -258,7 +256,7 @@ async def test_the_hint_names_its_keys(store: MemoryStore) -> None:
         assert app.table.rec.version > version
 
 
-async def test_play_asking_for_another_game_keeps_the_unfinished_one_until_play(store: MemoryStore) -> None:
+async def test_play_asking_for_another_game_keeps_the_unfinished_one_beside(store: MemoryStore) -> None:
     first = new_app(store, "rummy500", seed=2)
     async with first.run_test(size=(80, 24)) as pilot:
         await settle(pilot, first)
@@ -275,8 +273,9 @@ async def test_play_asking_for_another_game_keeps_the_unfinished_one_until_play(
         assert second.table.rec is not None and second.table.rec.id == unfinished.id
         await pilot.press("f6")
         await settle_picker(pilot, second)
-        await pilot.press("f5")  # Play: the unfinished one ends, the asked-for game is dealt
+        await pilot.press("f5")  # Play: the asked-for game is dealt beside the unfinished one
         await settle(pilot, second)
-        rec = await store.active_table_for_chat(PLATFORM, CHAT_ID)
-        assert rec is not None and rec.game == "three_thirteen"
-        assert "The unfinished Rummy 500 game is ended; it does not count." in log_text(second)
+        assert second.table.rec is not None and second.table.rec.game == "three_thirteen"
+        kept = await store.active_table_for_chat(PLATFORM, CHAT_ID)
+        assert kept is not None and kept.id == unfinished.id and kept.version == unfinished.version
+        assert "Your Rummy 500 game is kept as it is: F7 switches back to it." in log_text(second)

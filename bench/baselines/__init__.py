@@ -1,0 +1,1 @@
+"""Independent competent players per game, written from the rules: the ladder's measuring instrument."""

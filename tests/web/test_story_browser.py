@@ -14,7 +14,7 @@ import pytest
 from bot.web.auth import SeatLinks
 from tests.web.browser import PHONE, Served
 from tests.web.tables import ALICE, RK_DECK, two_player_table
-from tests.web.test_browser import css, finished_match, loaded, new_meld_from, wait
+from tests.web.test_browser import css, drag, finished_match, loaded, new_meld_from, rack_tile, wait
 
 DESKTOP = (1280, 800)
 OPENING = "play r10 r11 r12 | k9 b9 y9"
@@ -146,26 +146,27 @@ def test_offline_a_check_and_done_keep_the_arrangement_and_say_so(served: Served
     b = browsers(size)
     b.get(served.url(rec.id, 0))
     loaded(b)
+    new_meld_from(b, ["r10", "r11", "r12"], touch=size == PHONE)
+    wait(b, lambda b: len(css(b, ".meld.valid")) == 1)
     b.execute_cdp_cmd("Network.enable", {})
     b.execute_cdp_cmd("Network.emulateNetworkConditions",
                       {"offline": True, "latency": 0, "downloadThroughput": -1, "uploadThroughput": -1})
-    new_meld_from(b, ["r10", "r11", "r12"], touch=size == PHONE)
+    drag(b, rack_tile(b, "k9"), css(b, "#newmeld")[0], size == PHONE)
     wait(b, lambda b: "could not be checked" in text(b, "#message"))
     wait(b, lambda b: state(b) in ("offline", "down") and css(b, "#banner")[0].is_displayed())
     css(b, "#done")[0].click()
     wait(b, lambda b: "did not reach the server" in text(b, "#message"))
-    assert len(css(b, ".meld .tile")) == 3 and len(css(b, "#hand .tile")) == 11, "the arrangement is kept"
+    assert len(css(b, ".meld .tile")) == 4 and len(css(b, "#hand .tile")) == 10, "the arrangement is kept"
     assert served.run(served.service.get(rec.id)).version == rec.version
     b.execute_cdp_cmd("Network.emulateNetworkConditions",
                       {"offline": False, "latency": 0, "downloadThroughput": -1, "uploadThroughput": -1})
-    wait(b, lambda b: not css(b, "#banner")[0].is_displayed())
-    new_meld_from(b, ["k9", "b9", "y9"], touch=size == PHONE)
+    wait(b, lambda b: not css(b, "#banner")[0].is_displayed() and not css(b, "#message")[0].is_displayed())
+    assert len(css(b, ".meld .tile")) == 4, "still kept once back online"
+    for tile in ("b9", "y9"):
+        drag(b, rack_tile(b, tile), css(b, ".meld .tile")[-1], size == PHONE)
     wait(b, lambda b: len(css(b, ".meld.valid")) == 2)
     css(b, "#done")[0].click()
-    try:
-        wait(b, lambda b: served.run(served.service.get(rec.id)).version > rec.version)
-    except Exception as err:
-        raise AssertionError((text(b, "#message"), state(b), len(css(b, ".meld .tile")))) from err
+    wait(b, lambda b: served.run(served.service.get(rec.id)).version > rec.version)
 
 
 def test_the_server_gone_is_told_and_a_tap_then_is_answered(served: Served, browsers) -> None:

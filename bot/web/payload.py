@@ -107,7 +107,7 @@ def players(rec: TableRecord, public: dict[str, Any], seat: int | None, lang: st
         out.append({
             "seat": i, "name": seat_name(s, lang), "you": i == seat, "ai": s.kind == "ai", "away": s.away,
             "turn": rec.status == "playing" and public.get("turn") == i,
-            "count": count, "held": None if count is None else t(f"web.{piece}_held", lang, count=count),
+            "count": count, "held": None if count is None else t(f"count.{piece}", lang, n=count),
             "score": totals[at] if at < len(totals) else None, "team": team_of.get(i),
         })
     return out

@@ -14,7 +14,7 @@ import pytest
 from bot.web.auth import SeatLinks
 from tests.web.browser import PHONE, Served
 from tests.web.tables import ALICE, RK_DECK, two_player_table
-from tests.web.test_browser import css, finished_match, loaded, new_meld_from, wait
+from tests.web.test_browser import css, drag, finished_match, loaded, new_meld_from, rack_tile, wait
 
 DESKTOP = (1280, 800)
 OPENING = "play r10 r11 r12 | k9 b9 y9"
@@ -33,6 +33,9 @@ def state(b: Any) -> str | None:
 def test_another_players_move_is_told_and_lit_and_the_turn_is_cued(served: Served, browsers, size) -> None:
     rec = served.run(two_player_table(served.service, deck=RK_DECK))
     b = browsers(size)
+    reduced = size == DESKTOP
+    if reduced:
+        b.execute_cdp_cmd("Emulation.setEmulatedMedia", {"features": [{"name": "prefers-reduced-motion", "value": "reduce"}]})
     b.get(served.url(rec.id, 1))
     loaded(b)
     assert text(b, "#latest") == "No moves yet."
@@ -41,9 +44,13 @@ def test_another_players_move_is_told_and_lit_and_the_turn_is_cued(served: Serve
     assert [p.get_attribute("data-seat") for p in players] == ["0", "1"] and "14 tiles" in players[1].text
     assert css(b, '#player-list .player.turn[data-seat="0"]'), "Alice is on turn"
     served.run(served.service.act(rec.id, ALICE, OPENING))
-    wait(b, lambda b: "Alice opened with 6 tiles" in text(b, "#latest"))
-    assert b.execute_script("return document.body.dataset.fresh") == "6", "her six tiles lit on the table"
-    assert len(css(b, "#board .tile.fresh")) == 6
+    # Her six tiles lit on the table for a moment (a ring; a pulse too unless motion is reduced).
+    lit = wait(b, lambda b: b.execute_script(
+        "const l = [...document.querySelectorAll('#board .tile.fresh')]; if (l.length !== 6) return null;"
+        "const s = getComputedStyle(l[0]); return [s.outlineStyle, s.animationName]"))
+    assert lit[0] == "solid" and (lit[1] == "none") == reduced
+    assert "Alice opened with 6 tiles" in text(b, "#latest")
+    assert b.execute_script("return document.body.dataset.fresh") == "6"
     assert css(b, '#player-list .player.turn[data-seat="1"]') and "8 tiles" in css(b, "#player-list .player")[0].text
     wait(b, lambda b: b.title.startswith("▶ Your turn"))
     assert "Your turn" in text(b, "#status")
@@ -139,26 +146,27 @@ def test_offline_a_check_and_done_keep_the_arrangement_and_say_so(served: Served
     b = browsers(size)
     b.get(served.url(rec.id, 0))
     loaded(b)
+    new_meld_from(b, ["r10", "r11", "r12"], touch=size == PHONE)
+    wait(b, lambda b: len(css(b, ".meld.valid")) == 1)
     b.execute_cdp_cmd("Network.enable", {})
     b.execute_cdp_cmd("Network.emulateNetworkConditions",
                       {"offline": True, "latency": 0, "downloadThroughput": -1, "uploadThroughput": -1})
-    new_meld_from(b, ["r10", "r11", "r12"], touch=size == PHONE)
+    drag(b, rack_tile(b, "k9"), css(b, "#newmeld")[0], size == PHONE)
     wait(b, lambda b: "could not be checked" in text(b, "#message"))
     wait(b, lambda b: state(b) in ("offline", "down") and css(b, "#banner")[0].is_displayed())
     css(b, "#done")[0].click()
     wait(b, lambda b: "did not reach the server" in text(b, "#message"))
-    assert len(css(b, ".meld .tile")) == 3 and len(css(b, "#hand .tile")) == 11, "the arrangement is kept"
+    assert len(css(b, ".meld .tile")) == 4 and len(css(b, "#hand .tile")) == 10, "the arrangement is kept"
     assert served.run(served.service.get(rec.id)).version == rec.version
     b.execute_cdp_cmd("Network.emulateNetworkConditions",
                       {"offline": False, "latency": 0, "downloadThroughput": -1, "uploadThroughput": -1})
-    wait(b, lambda b: not css(b, "#banner")[0].is_displayed())
-    new_meld_from(b, ["k9", "b9", "y9"], touch=size == PHONE)
+    wait(b, lambda b: not css(b, "#banner")[0].is_displayed() and not css(b, "#message")[0].is_displayed())
+    assert len(css(b, ".meld .tile")) == 4, "still kept once back online"
+    for tile in ("b9", "y9"):
+        drag(b, rack_tile(b, tile), css(b, ".meld .tile")[-1], size == PHONE)
     wait(b, lambda b: len(css(b, ".meld.valid")) == 2)
     css(b, "#done")[0].click()
-    try:
-        wait(b, lambda b: served.run(served.service.get(rec.id)).version > rec.version)
-    except Exception as err:
-        raise AssertionError((text(b, "#message"), state(b), len(css(b, ".meld .tile")))) from err
+    wait(b, lambda b: served.run(served.service.get(rec.id)).version > rec.version)
 
 
 def test_the_server_gone_is_told_and_a_tap_then_is_answered(served: Served, browsers) -> None:

@@ -130,6 +130,8 @@
   }
   function online() {
     if (document.body.dataset.state === "denied") return;
+    // Back in touch: a sentence about the lost connection no longer holds.
+    if ([w("web.not_sent"), w("web.check_failed")].includes($("message").textContent)) say("");
     $("banner").hidden = true;
     delete document.body.dataset.state;
     $("live").classList.remove("off");
@@ -257,6 +259,7 @@
     }
     if (r.status === 401) { denied(r); return null; }
     if (!r.ok) { say((r.status < 500 && await r.text().catch(() => "")) || w("web.check_failed")); return null; }
+    if ($("message").textContent === w("web.check_failed")) say(""); // checked again: that no longer holds
     return r;
   }
 

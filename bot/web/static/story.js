@@ -169,6 +169,6 @@
   };
   RC.tableCodes = tableCodes;
 
-  if (RC.replaying) $("story").hidden = true; // a replay step tells its own lines
+  if (RC.replaying) { $("story").hidden = true; $("storybox").hidden = true; } // a replay step tells its own lines
   else vibrateToggle();
 })();

@@ -51,7 +51,6 @@ WORDS = {
     "error.E_PASS_NOT_ALLOWED": TILE, "error.E_TABLE_FULL": SEAT, "error.E_TOO_FEW_PLAYERS": PLAYER,
     "table.player_line": TILE, "table.pool_empty_blocked": PASS, "table.pool_empty_one_more": TURN,
     "hand.not_opened": POINT_GEN, "tui.draft_dropped": TILE,
-    "web.tiles_held": TILE, "web.cards_held": CARD,
     "event.MeldsPlayed": TILE_ACC, "event.MeldsPlayed.you": TILE_ACC,
     "event.MeldsPlayed_opened": TILE_WITH, "event.MeldsPlayed_opened.you": TILE_WITH,
     "event.TileDrawn_timeout": PENALTY, "event.TileDrawn_timeout.you": PENALTY,

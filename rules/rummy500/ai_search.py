@@ -64,7 +64,4 @@ def alternatives(view: dict[str, Any], default: Action) -> list[Action]:
 
 def choose_strong_action(view: dict[str, Any], rng: Random) -> Action:
     default = choose_action(view, rng)
-    others = alternatives(view, default)
-    if not others:
-        return default
-    return choose(search_game(), view, rng, default, others, BUDGET)
+    return choose(search_game(), view, rng, default, alternatives(view, default), BUDGET)

@@ -4,24 +4,12 @@ picks and sort, what happened there meanwhile told), in this session and after a
 
 from __future__ import annotations
 
-from collections.abc import AsyncIterator
-
-import pytest
-
 from bot.console.app import CHAT_ID, PLATFORM
 from bot.console.tui.app import TableApp
 from bot.console.tui.picker import Choice, Picker
 from bot.core.presenter import HandUI
 from storage import MemoryStore
 from tests.console.tui.driver import log_text, new_app, planned_keys, screen_text, settle
-
-
-@pytest.fixture
-async def store() -> AsyncIterator[MemoryStore]:
-    s = MemoryStore()
-    await s.open()
-    yield s
-    await s.close()
 
 
 async def picker_shown(pilot: object, app: TableApp) -> None:

@@ -6,7 +6,6 @@ running out, moves made by another process told, NO_COLOR."""
 from __future__ import annotations
 
 import os
-from collections.abc import AsyncIterator
 from pathlib import Path
 
 import pytest
@@ -20,14 +19,6 @@ from tests.console.tui.driver import new_app, screen_text, settle
 
 SNAPSHOTS = Path(__file__).parent / "snapshots"
 GAMES = ["rummikub", "rummy101", "rummy500", "canasta", "three_thirteen"]
-
-
-@pytest.fixture
-async def store() -> AsyncIterator[MemoryStore]:
-    s = MemoryStore()
-    await s.open()
-    yield s
-    await s.close()
 
 
 async def test_a_whole_match_by_mouse_clicks(store: MemoryStore) -> None:

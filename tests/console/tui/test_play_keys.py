@@ -3,8 +3,6 @@ alone (the hand pane's letters and digits, or the command line), against AI oppo
 
 from __future__ import annotations
 
-from collections.abc import AsyncIterator
-
 import pytest
 
 from bot.console.app import CHAT_ID, PLATFORM
@@ -12,14 +10,6 @@ from storage import MemoryStore
 from tests.console.tui.driver import new_app, play_to_end, screen_text
 
 GAMES = ["rummikub", "rummy101", "rummy500", "canasta", "three_thirteen"]
-
-
-@pytest.fixture
-async def store() -> AsyncIterator[MemoryStore]:
-    s = MemoryStore()
-    await s.open()
-    yield s
-    await s.close()
 
 
 @pytest.mark.parametrize("game", GAMES)

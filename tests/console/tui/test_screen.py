@@ -5,8 +5,6 @@ locale, the command line's history and completion, the picker, help and the rule
 
 from __future__ import annotations
 
-from collections.abc import AsyncIterator
-
 import pytest
 from textual.widgets import MarkdownViewer
 
@@ -22,14 +20,6 @@ from bot.core.service import TableService
 from storage import MemoryStore
 from tests.console.driver import ai_move
 from tests.console.tui.driver import log_text, new_app, screen_text, settle
-
-
-@pytest.fixture
-async def store() -> AsyncIterator[MemoryStore]:
-    s = MemoryStore()
-    await s.open()
-    yield s
-    await s.close()
 
 
 async def test_the_last_turns_changes_are_marked(store: MemoryStore) -> None:

@@ -4,10 +4,6 @@ keys and by the mouse, with the engine's word on the staged melds in the hand pa
 
 from __future__ import annotations
 
-from collections.abc import AsyncIterator
-
-import pytest
-
 from bot.console.tui.app import HandPane, TableApp
 from bot.console.tui.hand import STAGE_KEY, UNSTAGE_ALL_KEY
 from bot.console.tui.keys import keys_for
@@ -15,14 +11,6 @@ from bot.core.presenter.games import moves_of, suggested, view_of
 from storage import MemoryStore
 from tests.console.driver import ai_move
 from tests.console.tui.driver import log_text, new_app, screen_text, settle
-
-
-@pytest.fixture
-async def store() -> AsyncIterator[MemoryStore]:
-    s = MemoryStore()
-    await s.open()
-    yield s
-    await s.close()
 
 
 def key_of(app: TableApp, action: str) -> str:

@@ -38,6 +38,7 @@ import sys
 import tempfile
 import time
 import tracemalloc
+from collections import Counter, OrderedDict, deque
 from collections.abc import Awaitable, Callable
 from contextlib import closing
 from pathlib import Path
@@ -64,9 +65,10 @@ def rss_anon_mb() -> float:
     return float("nan")
 
 
-def python_arenas() -> int:
-    """The 1 MiB arenas Python's small-object allocator holds now: one stays while any of its blocks
-    lives, so arenas growing while the blocks do not is fragmentation, not memory held. Read from
+def python_arenas() -> tuple[int, float, float]:
+    """The 1 MiB arenas Python's small-object allocator holds now, the KB in its blocks in use, and the
+    KB free inside those arenas: an arena stays while any of its blocks lives, so arenas (and the free
+    KB) growing while the KB in use does not is fragmentation, not memory held. Read from
     `sys._debugmallocstats` (written to the C stderr, so through a pipe), the only place CPython says it."""
     read, write = os.pipe()
     saved = os.dup(2)
@@ -77,11 +79,14 @@ def python_arenas() -> int:
         os.dup2(saved, 2)
         os.close(saved)
         os.close(write)
+    stats: dict[str, int] = {}
     with os.fdopen(read) as out:
         for line in out:
-            if line.startswith("# arenas allocated current"):
-                return int(line.split("=")[1])
-    return -1
+            if line.startswith("# ") and "=" in line:
+                key, _, value = line[2:].partition("=")
+                stats[key.strip()] = int(value.strip().replace(",", ""))
+    return (stats.get("arenas allocated current", -1), stats.get("bytes in allocated blocks", -1) / 1024,
+            stats.get("bytes in available blocks", -1) / 1024)
 
 
 def objects() -> tuple[int, int]:
@@ -91,6 +96,33 @@ def objects() -> tuple[int, int]:
     allocator's arenas), which grows with the database and the threads before it levels off."""
     gc.collect()
     return len(gc.get_objects()), sys.getallocatedblocks()
+
+
+def type_counts() -> Counter[str]:
+    """The objects the garbage collector tracks, counted by type: what grows between two days names its holder."""
+    gc.collect()
+    return Counter(type(o).__qualname__ for o in gc.get_objects())
+
+
+def container_sizes() -> dict[int, tuple[int, Any]]:
+    """Every dict, list, set and deque the collector tracks, by id: its length, and the container itself
+    (kept, so that an id reused by a newer object is not taken for the same container)."""
+    gc.collect()
+    return {id(o): (len(o), o) for o in gc.get_objects() if type(o) in (dict, list, set, deque, OrderedDict)}
+
+
+def containers_grown(before: dict[int, tuple[int, Any]], now: dict[int, tuple[int, Any]]) -> list[str]:
+    """The containers alive on both days that grew the most, with what holds them: a dict keyed by
+    table, chat or message never pruned shows here, though it is one object whatever its size."""
+    grown = sorted(((n - before[i][0], o) for i, (n, o) in now.items() if i in before and before[i][1] is o
+                    and n > before[i][0]), key=lambda g: -g[0])[:8]
+    lines = []
+    for by, o in grown:
+        holders = [type(r).__qualname__ + (f"({getattr(r, '__qualname__', '')})" if callable(r) else "")
+                   for r in gc.get_referrers(o) if r is not before and r is not now and not isinstance(r, tuple)][:3]
+        sample = list(o)[-2:] if not isinstance(o, dict) else list(o.items())[-2:]
+        lines.append(f"{type(o).__name__} +{by} (now {len(o)}) held by {holders}: last {str(sample)[:160]}")
+    return lines
 
 
 def own_kb() -> float:
@@ -141,17 +173,19 @@ def rows(db_path: str) -> tuple[int, int]:
 
 
 def header(kept: list[str]) -> str:
-    return f"{'day':>4} {'tables':>6} {'RSS MB':>7} {'trimmed':>7} {'anon MB':>7} {'arenas':>6} {'malloc KB':>9} {'SQLite KB':>9} {'objects':>8} {'blocks':>8} {'own KB':>7} " + " ".join(f"{k:>8}" for k in kept) + \
+    return f"{'day':>4} {'tables':>6} {'RSS MB':>7} {'trimmed':>7} {'anon MB':>7} {'arenas':>6} {'py KB':>6} {'free KB':>7} {'malloc KB':>9} {'SQLite KB':>9} {'objects':>8} {'blocks':>8} {'own KB':>7} " + " ".join(f"{k:>8}" for k in kept) + \
         f" {'gates':>6} {'keys':>6} {'updates':>7}"
 
 
 async def soak(name: str, days: int, per_day: int, setup: Callable[[Any, FakeClock], Awaitable[Any]],
                play: Callable[[Any], Awaitable[None]], kept: Callable[[Any], dict[str, int]],
-               trim: Callable[[Any], None], stop: Callable[[Any], Awaitable[None]]) -> None:
+               trim: Callable[[Any], None], stop: Callable[[Any], Awaitable[None]], types_from: int = 0) -> None:
     with tempfile.TemporaryDirectory() as tmp:
         clock = FakeClock()
         h = await setup(str(Path(tmp) / "soak.db"), clock)
         started, played = time.perf_counter(), 0
+        first_types: Counter[str] | None = None
+        first_sizes: dict[int, tuple[int, Any]] = {}
         try:
             print(f"\n{name}: {per_day} tables a simulated day")
             print(header(list(kept(h))))
@@ -166,12 +200,23 @@ async def soak(name: str, days: int, per_day: int, setup: Callable[[Any, FakeClo
                 keys, updates = rows(h.db_path)
                 tracked, blocks = objects()
                 rss = rss_mb()
+                arenas, py_used, py_free = python_arenas()
                 in_use, trimmed = c_heap_kb()
-                print(f"{day:>4} {played:>6} {rss:>7.1f} {trimmed:>7.1f} {rss_anon_mb():>7.1f} {python_arenas():>6} "
+                print(f"{day:>4} {played:>6} {rss:>7.1f} {trimmed:>7.1f} {rss_anon_mb():>7.1f} {arenas:>6} {py_used:>6.0f} {py_free:>7.0f} "
                       f"{in_use:>9.0f} {sqlite_kb():>9.0f} {tracked:>8} {blocks:>8} "
                       f"{own_kb():>7.0f} "
                       + " ".join(f"{v:>8}" for v in sizes.values())
                       + f" {len(h.service.gates):>6} {keys:>6} {updates:>7}", flush=True)
+                if types_from and day >= types_from:
+                    now_types, now_sizes = type_counts(), container_sizes()
+                    if first_types is None:
+                        first_types, first_sizes = now_types, now_sizes
+                    else:
+                        grown = (now_types - first_types).most_common(12)
+                        print("      types grown since day", types_from, ":", ", ".join(f"{t} +{n}" for t, n in grown))
+                        print("      containers grown since day", types_from, ":")
+                        for line in containers_grown(first_sizes, now_sizes):
+                            print("        " + line)
         finally:
             await stop(h)
         print(f"{name}: {played} tables in {time.perf_counter() - started:.0f} s of real time")
@@ -287,12 +332,14 @@ def main(argv: list[str]) -> None:
     parser.add_argument("--soak-platforms", default="telegram,discord")
     parser.add_argument("--soak-tracemalloc", action="store_true",
                         help="also the bytes bot/ and storage/ hold (about ten times slower)")
+    parser.add_argument("--soak-types", type=int, default=0, metavar="DAY",
+                        help="from this day on, print the object types whose count grew since that day")
     args, _ = parser.parse_known_args(argv)
     logging.basicConfig(level=logging.ERROR)  # discord.py's voice warnings are not the bench's
     if args.soak_tracemalloc:
         tracemalloc.start()
     for name in args.soak_platforms.split(","):
-        asyncio.run(soak(name, args.soak_days, args.soak_tables_per_day, *PLATFORMS[name]))
+        asyncio.run(soak(name, args.soak_days, args.soak_tables_per_day, *PLATFORMS[name], types_from=args.soak_types))
 
 
 if __name__ == "__main__":

@@ -65,10 +65,11 @@ def rss_anon_mb() -> float:
     return float("nan")
 
 
-def python_arenas() -> tuple[int, float, float]:
-    """The 1 MiB arenas Python's small-object allocator holds now, the KB in its blocks in use, and the
-    KB free inside those arenas: an arena stays while any of its blocks lives, so arenas (and the free
-    KB) growing while the KB in use does not is fragmentation, not memory held. Read from
+def python_arenas() -> tuple[int, int, float, float, float]:
+    """The 1 MiB arenas Python's small-object allocator holds now, the arenas it has given back so far,
+    the KB in its blocks in use, the KB free in its pools in use, and the KB of its unused pools: an
+    arena stays while any of its blocks lives, so arenas (and the unused pools) growing while the KB in
+    use does not is fragmentation, not memory held. Read from
     `sys._debugmallocstats` (written to the C stderr, so through a pipe), the only place CPython says it."""
     read, write = os.pipe()
     saved = os.dup(2)
@@ -82,11 +83,12 @@ def python_arenas() -> tuple[int, float, float]:
     stats: dict[str, int] = {}
     with os.fdopen(read) as out:
         for line in out:
-            if line.startswith("# ") and "=" in line:
-                key, _, value = line[2:].partition("=")
-                stats[key.strip()] = int(value.strip().replace(",", ""))
-    return (stats.get("arenas allocated current", -1), stats.get("bytes in allocated blocks", -1) / 1024,
-            stats.get("bytes in available blocks", -1) / 1024)
+            key, _, value = line.partition("=")
+            if value and ("# " in key or "unused pools" in key):
+                stats[key.strip("# \n").split(" * ")[0]] = int(value.strip().replace(",", ""))
+    return (stats.get("arenas allocated current", -1), stats.get("arenas reclaimed", -1),
+            stats.get("bytes in allocated blocks", -1) / 1024, stats.get("bytes in available blocks", -1) / 1024,
+            next((v for k, v in stats.items() if k.endswith("unused pools")), -1) / 1024)
 
 
 def objects() -> tuple[int, int]:
@@ -173,7 +175,7 @@ def rows(db_path: str) -> tuple[int, int]:
 
 
 def header(kept: list[str]) -> str:
-    return f"{'day':>4} {'tables':>6} {'RSS MB':>7} {'trimmed':>7} {'anon MB':>7} {'arenas':>6} {'py KB':>6} {'free KB':>7} {'malloc KB':>9} {'SQLite KB':>9} {'objects':>8} {'blocks':>8} {'own KB':>7} " + " ".join(f"{k:>8}" for k in kept) + \
+    return f"{'day':>4} {'tables':>6} {'RSS MB':>7} {'trimmed':>7} {'anon MB':>7} {'arenas':>6} {'freed':>5} {'py KB':>6} {'free KB':>7} {'pools KB':>8} {'malloc KB':>9} {'SQLite KB':>9} {'objects':>8} {'blocks':>8} {'own KB':>7} " + " ".join(f"{k:>8}" for k in kept) + \
         f" {'gates':>6} {'keys':>6} {'updates':>7}"
 
 
@@ -200,9 +202,9 @@ async def soak(name: str, days: int, per_day: int, setup: Callable[[Any, FakeClo
                 keys, updates = rows(h.db_path)
                 tracked, blocks = objects()
                 rss = rss_mb()
-                arenas, py_used, py_free = python_arenas()
+                arenas, reclaimed, py_used, py_free, py_pools = python_arenas()
                 in_use, trimmed = c_heap_kb()
-                print(f"{day:>4} {played:>6} {rss:>7.1f} {trimmed:>7.1f} {rss_anon_mb():>7.1f} {arenas:>6} {py_used:>6.0f} {py_free:>7.0f} "
+                print(f"{day:>4} {played:>6} {rss:>7.1f} {trimmed:>7.1f} {rss_anon_mb():>7.1f} {arenas:>6} {reclaimed:>5} {py_used:>6.0f} {py_free:>7.0f} {py_pools:>8.0f} "
                       f"{in_use:>9.0f} {sqlite_kb():>9.0f} {tracked:>8} {blocks:>8} "
                       f"{own_kb():>7.0f} "
                       + " ".join(f"{v:>8}" for v in sizes.values())

@@ -10,7 +10,10 @@ ids once an hour of that clock). Nothing sleeps on the wall clock.
 Printed at the end of every simulated day: tables played so far, the process's RSS, the RSS again
 once glibc has given back the free pages it can (`malloc_trim`: fragmentation alone then shows as
 RSS given back) and the bytes malloc's callers hold, what SQLite
-holds (its page caches: they grow with the database up to their cap), the objects the garbage
+holds (its page caches: they grow with the database up to their cap), Python's small-object
+allocator (its 1 MiB arenas, those given back, the KB in blocks in use, free in pools in use, and in
+unused pools: arenas growing while the KB in use does not is fragmentation, a peak that
+came and went), the objects the garbage
 collector tracks and the blocks Python's allocator holds (with `--soak-tracemalloc` also the bytes
 bot/ and storage/ code allocated and still hold), what the adapter keeps per table (Telegram: the
 outbox's tables, the delivery's caches, what messages show, chat queues; Discord: the delivery's
@@ -21,7 +24,10 @@ played. The fakes' own records (every call, every message) are trimmed after eac
 the test servers' memory, not the bot's.
 
 `python -m bench.bench_soak [--soak-days 14] [--soak-tables-per-day 24] [--soak-platforms telegram,discord]
-[--soak-tracemalloc]`
+[--soak-tracemalloc] [--soak-types DAY]`
+
+`--soak-types DAY` prints, after each later day, the object types and the containers (dicts, lists,
+sets, deques) that grew since DAY, with what holds them: where a per-table leak lives.
 """
 
 from __future__ import annotations

@@ -10,7 +10,10 @@ ids once an hour of that clock). Nothing sleeps on the wall clock.
 Printed at the end of every simulated day: tables played so far, the process's RSS, the RSS again
 once glibc has given back the free pages it can (`malloc_trim`: fragmentation alone then shows as
 RSS given back) and the bytes malloc's callers hold, what SQLite
-holds (its page caches: they grow with the database up to their cap), the objects the garbage
+holds (its page caches: they grow with the database up to their cap), Python's small-object
+allocator (its 1 MiB arenas, those given back, the KB in blocks in use, free in pools in use, and in
+unused pools: arenas growing while the KB in use does not is fragmentation, a peak that
+came and went), the objects the garbage
 collector tracks and the blocks Python's allocator holds (with `--soak-tracemalloc` also the bytes
 bot/ and storage/ code allocated and still hold), what the adapter keeps per table (Telegram: the
 outbox's tables, the delivery's caches, what messages show, chat queues; Discord: the delivery's
@@ -21,7 +24,10 @@ played. The fakes' own records (every call, every message) are trimmed after eac
 the test servers' memory, not the bot's.
 
 `python -m bench.bench_soak [--soak-days 14] [--soak-tables-per-day 24] [--soak-platforms telegram,discord]
-[--soak-tracemalloc]`
+[--soak-tracemalloc] [--soak-types DAY]`
+
+`--soak-types DAY` prints, after each later day, the object types and the containers (dicts, lists,
+sets, deques) that grew since DAY, with what holds them: where a per-table leak lives.
 """
 
 from __future__ import annotations
@@ -38,6 +44,7 @@ import sys
 import tempfile
 import time
 import tracemalloc
+from collections import Counter, OrderedDict, deque
 from collections.abc import Awaitable, Callable
 from contextlib import closing
 from pathlib import Path
@@ -64,9 +71,11 @@ def rss_anon_mb() -> float:
     return float("nan")
 
 
-def python_arenas() -> int:
-    """The 1 MiB arenas Python's small-object allocator holds now: one stays while any of its blocks
-    lives, so arenas growing while the blocks do not is fragmentation, not memory held. Read from
+def python_arenas() -> tuple[int, int, float, float, float]:
+    """The 1 MiB arenas Python's small-object allocator holds now, the arenas it has given back so far,
+    the KB in its blocks in use, the KB free in its pools in use, and the KB of its unused pools: an
+    arena stays while any of its blocks lives, so arenas (and the unused pools) growing while the KB in
+    use does not is fragmentation, not memory held. Read from
     `sys._debugmallocstats` (written to the C stderr, so through a pipe), the only place CPython says it."""
     read, write = os.pipe()
     saved = os.dup(2)
@@ -77,11 +86,15 @@ def python_arenas() -> int:
         os.dup2(saved, 2)
         os.close(saved)
         os.close(write)
+    stats: dict[str, int] = {}
     with os.fdopen(read) as out:
         for line in out:
-            if line.startswith("# arenas allocated current"):
-                return int(line.split("=")[1])
-    return -1
+            key, _, value = line.partition("=")
+            if value and ("# " in key or "unused pools" in key):
+                stats[key.strip("# \n").split(" * ")[0]] = int(value.strip().replace(",", ""))
+    return (stats.get("arenas allocated current", -1), stats.get("arenas reclaimed", -1),
+            stats.get("bytes in allocated blocks", -1) / 1024, stats.get("bytes in available blocks", -1) / 1024,
+            next((v for k, v in stats.items() if k.endswith("unused pools")), -1) / 1024)
 
 
 def objects() -> tuple[int, int]:
@@ -91,6 +104,33 @@ def objects() -> tuple[int, int]:
     allocator's arenas), which grows with the database and the threads before it levels off."""
     gc.collect()
     return len(gc.get_objects()), sys.getallocatedblocks()
+
+
+def type_counts() -> Counter[str]:
+    """The objects the garbage collector tracks, counted by type: what grows between two days names its holder."""
+    gc.collect()
+    return Counter(type(o).__qualname__ for o in gc.get_objects())
+
+
+def container_sizes() -> dict[int, tuple[int, Any]]:
+    """Every dict, list, set and deque the collector tracks, by id: its length, and the container itself
+    (kept, so that an id reused by a newer object is not taken for the same container)."""
+    gc.collect()
+    return {id(o): (len(o), o) for o in gc.get_objects() if type(o) in (dict, list, set, deque, OrderedDict)}
+
+
+def containers_grown(before: dict[int, tuple[int, Any]], now: dict[int, tuple[int, Any]]) -> list[str]:
+    """The containers alive on both days that grew the most, with what holds them: a dict keyed by
+    table, chat or message never pruned shows here, though it is one object whatever its size."""
+    grown = sorted(((n - before[i][0], o) for i, (n, o) in now.items() if i in before and before[i][1] is o
+                    and n > before[i][0]), key=lambda g: -g[0])[:8]
+    lines = []
+    for by, o in grown:
+        holders = [type(r).__qualname__ + (f"({getattr(r, '__qualname__', '')})" if callable(r) else "")
+                   for r in gc.get_referrers(o) if r is not before and r is not now and not isinstance(r, tuple)][:3]
+        sample = list(o)[-2:] if not isinstance(o, dict) else list(o.items())[-2:]
+        lines.append(f"{type(o).__name__} +{by} (now {len(o)}) held by {holders}: last {str(sample)[:160]}")
+    return lines
 
 
 def own_kb() -> float:
@@ -141,17 +181,19 @@ def rows(db_path: str) -> tuple[int, int]:
 
 
 def header(kept: list[str]) -> str:
-    return f"{'day':>4} {'tables':>6} {'RSS MB':>7} {'trimmed':>7} {'anon MB':>7} {'arenas':>6} {'malloc KB':>9} {'SQLite KB':>9} {'objects':>8} {'blocks':>8} {'own KB':>7} " + " ".join(f"{k:>8}" for k in kept) + \
+    return f"{'day':>4} {'tables':>6} {'RSS MB':>7} {'trimmed':>7} {'anon MB':>7} {'arenas':>6} {'freed':>5} {'py KB':>6} {'free KB':>7} {'pools KB':>8} {'malloc KB':>9} {'SQLite KB':>9} {'objects':>8} {'blocks':>8} {'own KB':>7} " + " ".join(f"{k:>8}" for k in kept) + \
         f" {'gates':>6} {'keys':>6} {'updates':>7}"
 
 
 async def soak(name: str, days: int, per_day: int, setup: Callable[[Any, FakeClock], Awaitable[Any]],
                play: Callable[[Any], Awaitable[None]], kept: Callable[[Any], dict[str, int]],
-               trim: Callable[[Any], None], stop: Callable[[Any], Awaitable[None]]) -> None:
+               trim: Callable[[Any], None], stop: Callable[[Any], Awaitable[None]], types_from: int = 0) -> None:
     with tempfile.TemporaryDirectory() as tmp:
         clock = FakeClock()
         h = await setup(str(Path(tmp) / "soak.db"), clock)
         started, played = time.perf_counter(), 0
+        first_types: Counter[str] | None = None
+        first_sizes: dict[int, tuple[int, Any]] = {}
         try:
             print(f"\n{name}: {per_day} tables a simulated day")
             print(header(list(kept(h))))
@@ -166,12 +208,23 @@ async def soak(name: str, days: int, per_day: int, setup: Callable[[Any, FakeClo
                 keys, updates = rows(h.db_path)
                 tracked, blocks = objects()
                 rss = rss_mb()
+                arenas, reclaimed, py_used, py_free, py_pools = python_arenas()
                 in_use, trimmed = c_heap_kb()
-                print(f"{day:>4} {played:>6} {rss:>7.1f} {trimmed:>7.1f} {rss_anon_mb():>7.1f} {python_arenas():>6} "
+                print(f"{day:>4} {played:>6} {rss:>7.1f} {trimmed:>7.1f} {rss_anon_mb():>7.1f} {arenas:>6} {reclaimed:>5} {py_used:>6.0f} {py_free:>7.0f} {py_pools:>8.0f} "
                       f"{in_use:>9.0f} {sqlite_kb():>9.0f} {tracked:>8} {blocks:>8} "
                       f"{own_kb():>7.0f} "
                       + " ".join(f"{v:>8}" for v in sizes.values())
                       + f" {len(h.service.gates):>6} {keys:>6} {updates:>7}", flush=True)
+                if types_from and day >= types_from:
+                    now_types, now_sizes = type_counts(), container_sizes()
+                    if first_types is None:
+                        first_types, first_sizes = now_types, now_sizes
+                    else:
+                        grown = (now_types - first_types).most_common(12)
+                        print("      types grown since day", types_from, ":", ", ".join(f"{t} +{n}" for t, n in grown))
+                        print("      containers grown since day", types_from, ":")
+                        for line in containers_grown(first_sizes, now_sizes):
+                            print("        " + line)
         finally:
             await stop(h)
         print(f"{name}: {played} tables in {time.perf_counter() - started:.0f} s of real time")
@@ -192,11 +245,14 @@ async def telegram_setup(db_path: str, clock: FakeClock) -> Any:
 
 
 async def telegram_play(h: Any) -> None:
-    await h.open_lobby(users=(h.bob,))
-    await h.press_verb(await h.table_message(), "start", h.alice)
+    lobby = await h.open_lobby(users=(h.bob,))
+    await h.press_verb(await h.table_message(lobby), "start", h.alice)
     await h.say("/away", h.alice)
     await h.say("/away", h.bob)
-    assert (await h.table()).status == "finished"
+    # By its id: the harness's `table()` finds an ended table among every table ever played, a read
+    # (and a peak of Python memory) that grows with the tables played, and would be measured as the bot's.
+    ended = await h.store.get_table(lobby.id)
+    assert ended is not None and ended.status == "finished"
     await h.tg.idle()
 
 
@@ -242,12 +298,17 @@ async def discord_setup(db_path: str, clock: FakeClock) -> Any:
 
 
 async def discord_play(h: Any) -> None:
-    h.clock.advance(1)  # the harness finds the newest table by its opening time
-    await h.open_lobby("rummikub", users=(h.bob,))
-    await h.press(await h.table_message(), h.alice, "start")
+    # The table is found by its channel, then by its id: the harness's `table()` reads every table
+    # ever played, a cost (and a peak of Python memory) that grows with the tables played.
+    await h.slash("new", h.alice, game="rummikub")
+    lobby = await h.store.active_table_for_chat("discord", str(h.fake.channel_id))
+    assert lobby is not None
+    await h.press(await h.table_message(lobby), h.bob, "join")
+    await h.press(await h.table_message(lobby), h.alice, "start")
     await h.slash("away", h.alice)
     await h.slash("away", h.bob)
-    assert (await h.table()).status == "finished"
+    ended = await h.store.get_table(lobby.id)
+    assert ended is not None and ended.status == "finished"
 
 
 def discord_kept(h: Any) -> dict[str, int]:
@@ -287,12 +348,14 @@ def main(argv: list[str]) -> None:
     parser.add_argument("--soak-platforms", default="telegram,discord")
     parser.add_argument("--soak-tracemalloc", action="store_true",
                         help="also the bytes bot/ and storage/ hold (about ten times slower)")
+    parser.add_argument("--soak-types", type=int, default=0, metavar="DAY",
+                        help="from this day on, print the object types whose count grew since that day")
     args, _ = parser.parse_known_args(argv)
     logging.basicConfig(level=logging.ERROR)  # discord.py's voice warnings are not the bench's
     if args.soak_tracemalloc:
         tracemalloc.start()
     for name in args.soak_platforms.split(","):
-        asyncio.run(soak(name, args.soak_days, args.soak_tables_per_day, *PLATFORMS[name]))
+        asyncio.run(soak(name, args.soak_days, args.soak_tables_per_day, *PLATFORMS[name], types_from=args.soak_types))
 
 
 if __name__ == "__main__":

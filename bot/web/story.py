@@ -18,6 +18,9 @@ from storage import Store, TableRecord
 
 KEEP = 12  # entries kept per table: a whole round of AI turns at a six-seat table, and the deal
 TABLES = 512
+# Entries played between two turns of the event loop: a long match met for the first time is played
+# from its deal (hundreds of moves, ~3 ms each at worst) and must not hold every other request.
+CHUNK = 8
 log = logging.getLogger(__name__)
 
 
@@ -49,16 +52,20 @@ class Story:
         async with tale.lock:
             if tale.seq < rec.log_seq and not tale.broken:
                 entries = [e for e in await self.store.log(rec.id, tale.seq) if e.seq <= rec.log_seq]
-                try:
-                    tale.state, more = told(rec.game, tale.state, entries)
-                except Exception:  # a damaged log, or a state stored without its entries
-                    log.warning("table %s: its log does not play back; its page shows no story", rec.id, exc_info=True)
-                    tale.broken = True
-                    tale.entries.clear()
-                    return []
-                self.played += len(entries)
-                tale.entries.extend(more)
-                tale.seq = max([tale.seq, *(e.seq for e in entries)])
+                for start in range(0, len(entries), CHUNK):
+                    chunk = entries[start:start + CHUNK]
+                    try:
+                        tale.state, more = told(rec.game, tale.state, chunk)
+                    except Exception:  # a damaged log, or a state stored without its entries
+                        log.warning("table %s: its log does not play back; its page shows no story", rec.id,
+                                    exc_info=True)
+                        tale.broken = True
+                        tale.entries.clear()
+                        return []
+                    self.played += len(chunk)
+                    tale.entries.extend(more)
+                    tale.seq = max([tale.seq, *(e.seq for e in chunk)])
+                    await asyncio.sleep(0)  # let the loop serve others between chunks
         return [e for e in tale.entries if e.seq <= rec.log_seq]
 
     def forget(self, table_id: str) -> None:

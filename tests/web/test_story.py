@@ -127,3 +127,25 @@ async def test_refusals_are_worded_for_the_page(web: Web) -> None:
                 render_error(IllegalAction(code, **params), lang, game, "web")
             assert page != chat and params["meld"] in page, (game, code, lang)
         assert "typed" not in page and "command" not in page
+
+
+async def test_a_long_log_played_for_the_first_time_lets_other_requests_through(web: Web) -> None:
+    """Issue 24: a page opening a long match makes the server play its log from the deal; that is
+    done a chunk at a time, so the event loop serves others in between instead of stalling."""
+    rec = await played(web.service, "rummikub", 600, seed=11)
+    story = web.client.server.app[STORY]
+    turns = 0
+    done = asyncio.Event()
+
+    async def other_requests() -> None:
+        nonlocal turns
+        while not done.is_set():
+            turns += 1
+            await asyncio.sleep(0)
+
+    beside = asyncio.create_task(other_requests())
+    await story.recent(rec)
+    done.set()
+    await beside
+    assert story.played == rec.log_seq > 8 * 4
+    assert turns >= rec.log_seq // 8, "the loop turned between the chunks"
